@@ -1,0 +1,77 @@
+// cardref_make_golden_logs --out_dir=testdata/logs
+//
+// Writes the golden logs of testdata/logs (README.md there): random games
+// with fixed dealing and bot seeds, played through the referee's service
+// layer. The card content is a pure function of the seeds; timestamps and
+// match ids are not, so a rerun writes different bytes. Never overwrites:
+// tests must fail when a golden log stops auditing, not regenerate it.
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "analyzer/test_logs.h"
+
+ABSL_FLAG(std::string, out_dir, "", "Directory for the golden logs");
+
+namespace {
+
+struct Golden {
+  const char* file;
+  int players;
+  uint64_t dealing_seed;
+  uint64_t bot_seed;
+  std::vector<std::string> names;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  const std::string out_dir = absl::GetFlag(FLAGS_out_dir);
+  if (out_dir.empty()) {
+    std::fprintf(stderr, "--out_dir is required\n");
+    return 2;
+  }
+  const std::vector<Golden> goldens = {
+      {"craits_2p_short.cardlog", 2, 1001, 11, {"alice", "bob"}},
+      {"craits_3p_short.cardlog", 3, 1002, 12, {"bob", "carol", "alice"}},
+      {"craits_4p_short.cardlog", 4, 1003, 13,
+       {"carol", "alice", "dave", "bob"}},
+  };
+  namespace fs = std::filesystem;
+  const fs::path scratch =
+      fs::temp_directory_path() / ("cardref_golden_" + std::to_string(getpid()));
+  fs::create_directories(scratch);
+  int failures = 0;
+  for (const Golden& g : goldens) {
+    const fs::path target = fs::path(out_dir) / g.file;
+    if (fs::exists(target)) {
+      std::fprintf(stderr, "%s exists: not overwriting it\n", target.c_str());
+      ++failures;
+      continue;
+    }
+    cardref::analyzer::testing::RandomMatchOptions options;
+    options.params = cardref::analyzer::testing::CraitsParams(g.players, true);
+    options.dealing_seed = g.dealing_seed;
+    options.bot_seed = g.bot_seed;
+    options.player_names = g.names;
+    options.illegal_per_mille = 20;
+    options.out_of_turn_per_mille = 10;
+    options.timeout_per_mille = 5;
+    absl::StatusOr<std::string> path =
+        cardref::analyzer::testing::PlayRandomMatch(scratch.string(), options);
+    if (!path.ok()) {
+      std::fprintf(stderr, "%s: %s\n", g.file,
+                   std::string(path.status().message()).c_str());
+      ++failures;
+      continue;
+    }
+    fs::copy_file(*path, target);
+    std::printf("wrote %s\n", target.c_str());
+  }
+  fs::remove_all(scratch);
+  return failures == 0 ? 0 : 1;
+}

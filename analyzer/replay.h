@@ -1,0 +1,133 @@
+// Replays a game log (proto/cardref/v1/log.proto) through the rules engine,
+// record by record, and says where the log stops following from its own
+// header, chance events and actions.
+//
+// What each record must satisfy (docs/log_format.md, "Payload: the game
+// record", says the same for people):
+//   chance        the engine is at a chance node of that kind and accepts the
+//                 cards (ApplyChance checks they are a permutation of the
+//                 expected multiset);
+//   action        the engine waits for exactly that seat; the action decodes
+//                 (codec::DecodeAction), is legal (State::ApplyAction), and
+//                 is recorded exactly as codec::EncodeAction writes it (typed
+//                 form and notation); by_referee iff a fault precedes it;
+//   rejected      the state does not change; a refusal recorded as
+//                 INVALID_ARGUMENT must also be refused by the engine when
+//                 that seat is to act;
+//   fault         names the seat to act; the next record is the referee's
+//                 action for that seat (by_referee);
+//   round_result  equals codec::MakeRoundResult for the next unlogged round,
+//                 once the engine has completed it. The referee writes it
+//                 after the chance events that follow the completing
+//                 action (the next round's deal), so only chance records
+//                 may come between;
+//   final_result  the engine is terminal, every round result is logged, and
+//                 it equals codec::MakeFinalResult;
+//   aborted       ends the log.
+// No record may follow a final result or an abort notice.
+#ifndef CARDREF_ANALYZER_REPLAY_H_
+#define CARDREF_ANALYZER_REPLAY_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "cardref/v1/log.pb.h"
+#include "referee/games/api/game.h"
+#include "referee/games/api/registry.h"
+
+namespace cardref::analyzer {
+
+// The first record that does not follow from the game so far.
+struct Discrepancy {
+  int64_t record_index = -1;  // 0 = the header
+  uint64_t byte_offset = 0;   // of the record's framing
+  std::string record_kind;    // "action", "round_result", ...
+  // The differing field, as a path from the LogRecord
+  // ("round_result.craits.scores[1]"); empty when `explanation` says it all.
+  std::string field;
+  std::string recorded;
+  std::string recomputed;
+  std::string explanation;  // one sentence; may be empty when `field` is set
+
+  // "record 57 at byte 4821 (round_result): round_result.craits.scores[1]:
+  // recorded 12, recomputed 15".
+  std::string ToString() const;
+};
+
+// The name of a record's oneof case: "header", "chance", ..., "empty".
+std::string RecordKind(const v1::LogRecord& record);
+
+// One game being replayed. Not thread-safe.
+class LogReplay {
+ public:
+  // Creates the game `header` describes. Errors (the log cannot be audited
+  // by this build): UNIMPLEMENTED for a format_version newer than
+  // record::kLogFormatVersion (or 0), NOT_FOUND for an unknown game,
+  // INVALID_ARGUMENT for parameters the game refuses or seats that do not
+  // match it, FAILED_PRECONDITION for a rules_version other than the
+  // engine's. Messages name the header field.
+  [[nodiscard]] static absl::StatusOr<std::unique_ptr<LogReplay>> Create(
+      const v1::LogHeader& header, const GameRegistry& registry);
+
+  // Checks record `index` (1 or more; the header was record 0) against the
+  // game so far and, if it follows, applies it. Otherwise returns
+  // FAILED_PRECONDITION with discrepancy()->ToString() as its message and
+  // leaves the replay where it was; do not call Apply again after that.
+  [[nodiscard]] absl::Status Apply(const v1::LogRecord& record, int64_t index,
+                                   uint64_t byte_offset);
+
+  const Game& game() const { return *game_; }
+  const State& state() const { return *state_; }
+  int rounds_logged() const { return rounds_logged_; }
+  // A final result (that matched) or an abort notice was applied.
+  bool finished() const { return finished_; }
+  bool aborted() const { return aborted_; }
+  const std::string& abort_reason() const { return abort_reason_; }
+  const std::optional<Discrepancy>& discrepancy() const {
+    return discrepancy_;
+  }
+
+ private:
+  LogReplay(std::unique_ptr<Game> game, std::unique_ptr<State> state)
+      : game_(std::move(game)), state_(std::move(state)) {}
+
+  absl::Status ApplyChance(const v1::ChanceEvent& chance);
+  absl::Status ApplyAction(const v1::ActionEvent& event);
+  absl::Status CheckRejected(const v1::RejectedSubmission& rejected);
+  absl::Status CheckFault(const v1::FaultEvent& fault);
+  absl::Status CheckRoundResult(const v1::RoundResult& result);
+  absl::Status CheckFinalResult(const v1::FinalResult& result);
+  // A round the engine completed whose result was not logged before a
+  // record that must come after it.
+  absl::Status CheckNoRoundPending();
+  // What the engine waits for now, for messages: "seat 2 to act", ...
+  std::string Expecting() const;
+
+  // Records the discrepancy of the record being applied; returns it as a
+  // status.
+  absl::Status Fail(std::string field, std::string recorded,
+                    std::string recomputed, std::string explanation);
+
+  std::unique_ptr<Game> game_;
+  std::unique_ptr<State> state_;
+  int rounds_logged_ = 0;
+  int64_t round_completed_at_ = -1;  // record index; -1: none pending
+  int pending_fault_seat_ = -1;      // a fault waits for its referee action
+  bool finished_ = false;
+  bool aborted_ = false;
+  std::string abort_reason_;
+  std::optional<Discrepancy> discrepancy_;
+
+  // The record being applied.
+  int64_t index_ = 0;
+  uint64_t offset_ = 0;
+  std::string kind_;
+};
+
+}  // namespace cardref::analyzer
+
+#endif  // CARDREF_ANALYZER_REPLAY_H_

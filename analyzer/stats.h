@@ -1,0 +1,128 @@
+// Statistics over many game logs, per game and per player.
+//
+// Only logs that audit OK count; the others are listed as skipped with
+// their verdict. A player is identified by the player_name in the log
+// header, whatever the seat: one row per (game, player). A player who holds
+// two seats of one game counts each seat as a game played.
+//
+// Per row: games, wins (the seat is in FinalResult.winners; a game with no
+// winners is a draw for every seat), win rate (wins / games), mean and
+// sample standard deviation of FinalResult.scores, decisions per game
+// (every action of the seat, the referee's after a timeout included), mean
+// decision time (time_taken_micros of the actions the player submitted
+// itself), rejected submissions and timeouts (FAULT_KIND_TIMEOUT).
+//
+// Game-specific statistics come from a GameStatsHook registered for the game
+// (stats_hooks.cc): it sees each RoundResult and the FinalResult per seat and
+// adds named metrics, shown as extra columns of that game's table.
+#ifndef CARDREF_ANALYZER_STATS_H_
+#define CARDREF_ANALYZER_STATS_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "analyzer/audit.h"
+#include "cardref/v1/game.pb.h"
+#include "referee/games/api/registry.h"
+#include "referee/record/game_log.h"
+
+namespace cardref::analyzer {
+
+// Count, mean and sample standard deviation (Welford's update).
+class RunningStat {
+ public:
+  void Add(double x);
+  int64_t count() const { return n_; }
+  double mean() const { return mean_; }
+  // Sample standard deviation (divides by n - 1); 0 with fewer than 2 values.
+  double stddev() const;
+
+ private:
+  int64_t n_ = 0;
+  double mean_ = 0;
+  double m2_ = 0;
+};
+
+// Named game-specific metrics of one row, each averaged over what the hook
+// added ("went_out_rate" -> its values).
+using Metrics = std::map<std::string, RunningStat>;
+
+// Game-specific statistics for one game. Stateless; called once per seat.
+class GameStatsHook {
+ public:
+  virtual ~GameStatsHook() = default;
+  virtual absl::string_view game_id() const = 0;
+  // The metric names this hook adds, in column order, each with a short
+  // column title for the text table.
+  virtual std::vector<std::pair<std::string, std::string>> metrics() const = 0;
+  virtual void OnRoundResult(const v1::RoundResult& /*result*/, int /*seat*/,
+                             Metrics& /*out*/) const {}
+  virtual void OnFinalResult(const v1::FinalResult& /*result*/, int /*seat*/,
+                             Metrics& /*out*/) const {}
+};
+
+// The hook of `game_id`, or nullptr (stats_hooks.cc lists them).
+const GameStatsHook* FindStatsHook(absl::string_view game_id);
+
+struct PlayerStats {
+  std::string game;
+  std::string player;
+  int64_t games = 0;
+  int64_t wins = 0;
+  int64_t draws = 0;
+  RunningStat score;             // FinalResult.scores of the seat
+  int64_t decisions = 0;         // actions of the seat
+  int64_t own_decisions = 0;     // of which the player submitted itself
+  int64_t decision_micros = 0;   // summed over own_decisions
+  int64_t rejected = 0;
+  int64_t timeouts = 0;
+  Metrics metrics;               // from the game's hook
+
+  double win_rate() const;
+  double decisions_per_game() const;
+  // Mean time_taken_micros of own decisions; nullopt if there were none.
+  std::optional<double> mean_decision_micros() const;
+};
+
+class StatsCollector {
+ public:
+  explicit StatsCollector(const GameRegistry* registry) : registry_(registry) {}
+
+  // Audits `log`; adds it if it is OK, lists it as skipped otherwise.
+  // Returns the audit report.
+  AuditReport Add(const record::GameLog& log, absl::string_view file);
+  // Reads and adds `path` (UNREADABLE files are skipped).
+  AuditReport AddFile(const std::string& path);
+
+  int64_t logs_counted() const { return logs_counted_; }
+  const std::vector<AuditReport>& skipped() const { return skipped_; }
+  // Sorted by game id, then player name (byte order).
+  std::vector<PlayerStats> Rows() const;
+  // Logs counted per game id.
+  const std::map<std::string, int64_t>& logs_per_game() const {
+    return logs_per_game_;
+  }
+
+  // One aligned table per game, then the skipped logs. Deterministic.
+  std::string ToText() const;
+  // The same as a JSON document (stable key order), ending in a newline.
+  std::string ToJson() const;
+
+ private:
+  void Count(const record::GameLog& log);
+
+  const GameRegistry* registry_;
+  int64_t logs_counted_ = 0;
+  std::map<std::string, int64_t> logs_per_game_;
+  std::map<std::pair<std::string, std::string>, PlayerStats> rows_;
+  std::vector<AuditReport> skipped_;
+};
+
+}  // namespace cardref::analyzer
+
+#endif  // CARDREF_ANALYZER_STATS_H_

@@ -1,0 +1,59 @@
+// Test support: real game logs, written by the referee's service layer
+// (service::MatchManager) while random bots play, so tests audit exactly
+// what the referee writes. Also helpers to take a log apart and re-frame it
+// after tampering with a record. Test-only.
+#ifndef CARDREF_ANALYZER_TEST_LOGS_H_
+#define CARDREF_ANALYZER_TEST_LOGS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "cardref/v1/log.pb.h"
+
+namespace cardref::analyzer::testing {
+
+struct RandomMatchOptions {
+  std::string game = "craits";
+  v1::GameParams params;  // as CreateMatch takes them (defaults filled in)
+  uint64_t dealing_seed = 1;
+  uint64_t bot_seed = 1;
+  // Per seat; empty: "p0", "p1", ...
+  std::vector<std::string> player_names;
+  // Per decision, chances in 1/1000 that before answering the bots
+  //   submit a well-formed action the engine refuses (INVALID_ARGUMENT);
+  //   let another seat submit out of turn (FAILED_PRECONDITION);
+  //   do not answer, so the referee's clock plays for the seat (a fault and
+  //   a by_referee action).
+  int illegal_per_mille = 0;
+  int out_of_turn_per_mille = 0;
+  int timeout_per_mille = 0;
+  // Stop after this many accepted actions and shut the referee down, which
+  // aborts the match; -1: play to the end.
+  int stop_after_actions = -1;
+};
+
+// Plays one match to its end (or its abort) through a MatchManager logging
+// into `log_dir` (which must exist) and returns the log's path.
+absl::StatusOr<std::string> PlayRandomMatch(const std::string& log_dir,
+                                             const RandomMatchOptions& options);
+
+// Craits parameters for CreateMatch.
+v1::GameParams CraitsParams(int num_players, bool short_game);
+
+// A fresh empty directory under the test's temporary directory.
+std::string MakeTempDir();
+
+// The raw payloads of a log file, in order (every record intact).
+absl::StatusOr<std::vector<std::string>> ReadPayloads(const std::string& path);
+// Frames payloads again (record::FrameRecord) into a file image.
+std::string Frame(const std::vector<std::string>& payloads);
+v1::LogRecord ParseRecord(const std::string& payload);
+std::string Serialize(const v1::LogRecord& record);
+
+absl::Status WriteFile(const std::string& path, const std::string& bytes);
+
+}  // namespace cardref::analyzer::testing
+
+#endif  // CARDREF_ANALYZER_TEST_LOGS_H_

@@ -1,0 +1,11 @@
+#include "referee/codec/all_codecs.h"
+
+namespace cardref::codec {
+
+const std::vector<const GameCodec*>& AllCodecs() {
+  static const auto* codecs =
+      new std::vector<const GameCodec*>{&CraitsCodec()};
+  return *codecs;
+}
+
+}  // namespace cardref::codec

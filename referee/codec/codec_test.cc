@@ -1,0 +1,180 @@
+#include "referee/codec/codec.h"
+
+#include <set>
+#include <vector>
+
+#include "cardref/v1/options.pb.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/descriptor.h"
+#include "google/protobuf/reflection.h"
+#include "gtest/gtest.h"
+#include "referee/base/rng.h"
+#include "referee/games/all_games.h"
+#include "referee/games/craits/craits.h"
+
+namespace cardref::codec {
+namespace {
+
+using ::google::protobuf::FieldDescriptor;
+using ::google::protobuf::Message;
+using ::google::protobuf::Reflection;
+using ::testing::HasSubstr;
+
+TEST(CodecTest, EveryRegisteredGameHasACodec) {
+  for (const std::string& id : AllGames().Ids()) {
+    EXPECT_NE(FindCodec(id), nullptr) << id;
+  }
+}
+
+TEST(CodecTest, ParamsRoundTrip) {
+  GameParams p;
+  p.Set("a", true);
+  p.Set("b", int64_t{42});
+  p.Set("c", std::string("FULL"));
+  EXPECT_EQ(ParamsFromProto(ParamsToProto(p)), p);
+}
+
+std::unique_ptr<State> DealtCraits(int players, uint64_t seed,
+                                   std::unique_ptr<Game>& game) {
+  GameParams params;
+  params.Set("num_players", int64_t{players});
+  game = *AllGames().Create("craits", params);
+  std::unique_ptr<State> state = game->NewInitialState();
+  Rng rng(seed);
+  std::array<Card, 64> cards;
+  while (state->IsChance()) {
+    int n = state->ChanceCards(absl::MakeSpan(cards));
+    rng.Shuffle(absl::MakeSpan(cards.data(), n));
+    EXPECT_TRUE(state->ApplyChance(state->chance_kind(),
+                                   absl::MakeConstSpan(cards.data(), n))
+                    .ok());
+  }
+  return state;
+}
+
+TEST(CodecTest, DecodeAcceptsTypedNotationOrBothWhenTheyAgree) {
+  std::unique_ptr<Game> game;
+  std::unique_ptr<State> state = DealtCraits(3, 7, game);
+  ActionList legal;
+  state->LegalActions(legal);
+  for (Action a : legal) {
+    v1::Action both = EncodeAction(*state, a);
+    EXPECT_EQ(*DecodeAction(*state, both), a);
+    v1::Action typed = both;
+    typed.clear_notation();
+    EXPECT_EQ(*DecodeAction(*state, typed), a);
+    v1::Action text;
+    text.set_notation(both.notation());
+    EXPECT_EQ(*DecodeAction(*state, text), a);
+  }
+  v1::Action mismatch = EncodeAction(*state, legal[0]);
+  mismatch.set_notation("draw");
+  if (legal[0] != *state->ParseAction("draw")) {
+    EXPECT_THAT(std::string(DecodeAction(*state, mismatch).status().message()),
+                HasSubstr("disagree"));
+  }
+  EXPECT_THAT(std::string(DecodeAction(*state, v1::Action()).status().message()),
+              HasSubstr("empty action"));
+  v1::Action bad_card;
+  bad_card.mutable_craits()->mutable_play()->set_card(99);
+  EXPECT_THAT(std::string(DecodeAction(*state, bad_card).status().message()),
+              HasSubstr("not a card id"));
+  v1::Action no_kind;
+  no_kind.mutable_craits();
+  EXPECT_THAT(std::string(DecodeAction(*state, no_kind).status().message()),
+              HasSubstr("no kind"));
+  v1::Action bad_notation;
+  bad_notation.set_notation("play ZZ");
+  EXPECT_EQ(DecodeAction(*state, bad_notation).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+// Collects every value of every field marked [(cardref.v1.card) = true],
+// recursively, except inside legal_actions (the seat's own moves).
+void CollectCards(const Message& msg, std::vector<uint32_t>* out) {
+  const Reflection* refl = msg.GetReflection();
+  std::vector<const FieldDescriptor*> fields;
+  refl->ListFields(msg, &fields);
+  for (const FieldDescriptor* f : fields) {
+    if (f->name() == "legal_actions") continue;
+    if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
+      if (f->is_repeated()) {
+        for (int i = 0; i < refl->FieldSize(msg, f); ++i) {
+          CollectCards(refl->GetRepeatedMessage(msg, f, i), out);
+        }
+      } else {
+        CollectCards(refl->GetMessage(msg, f), out);
+      }
+      continue;
+    }
+    if (!f->options().GetExtension(v1::card)) continue;
+    if (f->is_repeated()) {
+      for (int i = 0; i < refl->FieldSize(msg, f); ++i) {
+        out->push_back(refl->GetRepeatedUInt32(msg, f, i));
+      }
+    } else {
+      out->push_back(refl->GetUInt32(msg, f));
+    }
+  }
+}
+
+// No card of an observation, walked by reflection over the proto, is hidden
+// from its seat (CR-15.3): each is in the seat's hand, the discard pile, or
+// the last round's revealed hands.
+TEST(CodecTest, CraitsObservationsNeverShowAHiddenCard) {
+  for (int players = 2; players <= 5; ++players) {
+    std::unique_ptr<Game> game;
+    std::unique_ptr<State> state = DealtCraits(players, 100 + players, game);
+    Rng rng(players);
+    std::array<Card, 64> cards;
+    int checked = 0;
+    while (!state->IsTerminal()) {
+      if (state->IsChance()) {
+        int n = state->ChanceCards(absl::MakeSpan(cards));
+        rng.Shuffle(absl::MakeSpan(cards.data(), n));
+        ASSERT_TRUE(state
+                        ->ApplyChance(state->chance_kind(),
+                                      absl::MakeConstSpan(cards.data(), n))
+                        .ok());
+        continue;
+      }
+      const auto& cs = static_cast<const craits::CraitsState&>(*state);
+      for (int seat = 0; seat < players; ++seat) {
+        std::set<uint32_t> visible;
+        for (Card c : cs.discard_pile()) visible.insert(c);
+        for (craits::CardMask m = cs.hand(seat); m; m &= m - 1) {
+          visible.insert(__builtin_ctzll(m));
+        }
+        auto rounds = cs.round_results();
+        if (!rounds.empty()) {
+          for (int s = 0; s < players; ++s) {
+            for (craits::CardMask m = rounds.back().hands[s]; m; m &= m - 1) {
+              visible.insert(__builtin_ctzll(m));
+            }
+          }
+        }
+        v1::Observation obs;
+        FillObservation(*state, seat, &obs);
+        std::vector<uint32_t> seen;
+        CollectCards(obs, &seen);
+        for (uint32_t c : seen) {
+          ASSERT_TRUE(visible.count(c))
+              << "seat " << seat << " sees hidden card " << c << "\n"
+              << obs.DebugString();
+        }
+        ++checked;
+      }
+      ActionList legal;
+      state->LegalActions(legal);
+      state->ApplyLegalAction(legal[rng.Uniform(legal.size())]);
+    }
+    EXPECT_GT(checked, 100);
+    v1::FinalResult result = MakeFinalResult(*state);
+    EXPECT_EQ(result.scores_size(), players);
+    EXPECT_FALSE(result.higher_score_is_better());
+    EXPECT_EQ(result.craits().totals_size(), players);
+  }
+}
+
+}  // namespace
+}  // namespace cardref::codec

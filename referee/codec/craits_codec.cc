@@ -1,0 +1,199 @@
+// Craits <-> proto/cardref/v1/craits.proto.
+#include "absl/strings/str_cat.h"
+#include "referee/codec/all_codecs.h"
+#include "referee/games/craits/craits.h"
+#include "referee/games/craits/craits_action.h"
+
+namespace cardref::codec {
+namespace {
+
+using craits::CraitsMove;
+
+v1::Suit SuitToProto(int suit) {  // -1 = none
+  return suit < 0 ? v1::SUIT_UNSPECIFIED : static_cast<v1::Suit>(suit + 1);
+}
+int SuitFromProto(v1::Suit suit) {  // -1 = none
+  return suit == v1::SUIT_UNSPECIFIED ? -1 : static_cast<int>(suit) - 1;
+}
+
+class Codec final : public GameCodec {
+ public:
+  absl::string_view game_id() const override { return "craits"; }
+
+  bool HasTypedAction(const v1::Action& action) const override {
+    return action.has_craits();
+  }
+
+  absl::StatusOr<Action> ActionFromProto(
+      const v1::Action& action) const override {
+    const v1::CraitsAction& a = action.craits();
+    CraitsMove move;
+    switch (a.kind_case()) {
+      case v1::CraitsAction::kPlay: {
+        const auto& play = a.play();
+        if (play.card() >= craits::kNumCards) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("craits.play.card ", play.card(),
+                           " is not a card id (0..51, CR-0.1)"));
+        }
+        if (!v1::Suit_IsValid(play.suit())) {
+          return absl::InvalidArgumentError("craits.play.suit is not a suit");
+        }
+        move = CraitsMove::Play(static_cast<Card>(play.card()),
+                                SuitFromProto(play.suit()), play.announce());
+        break;
+      }
+      case v1::CraitsAction::kDraw:
+        move = CraitsMove::Draw();
+        break;
+      case v1::CraitsAction::kCallFool:
+        if (a.call_fool().target() < 0 || a.call_fool().target() >= kMaxSeats) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("craits.call_fool.target ", a.call_fool().target(),
+                           " is not a seat"));
+        }
+        move = CraitsMove::CallFool(a.call_fool().target());
+        break;
+      case v1::CraitsAction::kNameSuit:
+        if (a.name_suit().suit() == v1::SUIT_UNSPECIFIED ||
+            !v1::Suit_IsValid(a.name_suit().suit())) {
+          return absl::InvalidArgumentError(
+              "craits.name_suit.suit must be a suit (CR-16.1)");
+        }
+        move = CraitsMove::NameSuit(SuitFromProto(a.name_suit().suit()));
+        break;
+      case v1::CraitsAction::KIND_NOT_SET:
+        return absl::InvalidArgumentError(
+            "craits action has no kind: set play, draw, call_fool or "
+            "name_suit");
+    }
+    return move.Encode();
+  }
+
+  void ActionToProto(Action action, v1::Action* out) const override {
+    absl::StatusOr<CraitsMove> move = CraitsMove::Decode(action);
+    v1::CraitsAction* a = out->mutable_craits();
+    if (!move.ok()) return;  // engine actions always decode
+    switch (move->type) {
+      case CraitsMove::Type::kPlay:
+        a->mutable_play()->set_card(move->card);
+        a->mutable_play()->set_suit(SuitToProto(move->suit));
+        a->mutable_play()->set_announce(move->announce);
+        break;
+      case CraitsMove::Type::kDraw:
+        a->mutable_draw();
+        break;
+      case CraitsMove::Type::kCallFool:
+        a->mutable_call_fool()->set_target(move->target);
+        break;
+      case CraitsMove::Type::kNameSuit:
+        a->mutable_name_suit()->set_suit(SuitToProto(move->suit));
+        break;
+    }
+  }
+
+  void FillGameView(const State& state, int seat,
+                    v1::Observation* out) const override;
+  void FillRoundResult(const State& state, int round,
+                       v1::RoundResult* out) const override;
+  void FillFinalResult(const State& state,
+                       v1::FinalResult* out) const override;
+};
+
+v1::CraitsPhase PhaseToProto(craits::Phase phase) {
+  switch (phase) {
+    case craits::Phase::kNameSuit:
+      return v1::CRAITS_PHASE_NAME_SUIT;
+    case craits::Phase::kTurn:
+      return v1::CRAITS_PHASE_TURN;
+    case craits::Phase::kCrank:
+      return v1::CRAITS_PHASE_CRANK;
+    case craits::Phase::kPostOut:
+      return v1::CRAITS_PHASE_POST_OUT;
+    case craits::Phase::kRoundOver:
+      return v1::CRAITS_PHASE_ROUND_OVER;
+    case craits::Phase::kGameOver:
+      return v1::CRAITS_PHASE_GAME_OVER;
+  }
+  return v1::CRAITS_PHASE_UNSPECIFIED;
+}
+
+const craits::CraitsState& AsCraits(const State& state) {
+  return static_cast<const craits::CraitsState&>(state);
+}
+
+void RoundToProto(const craits::CraitsRoundResult& result, int num_players,
+                  v1::CraitsRoundResult* out) {
+  for (int s = 0; s < num_players; ++s) {
+    out->add_scores(result.scores[s]);
+    v1::CardList* hand = out->add_hands();
+    for (craits::CardMask m = result.hands[s]; m != 0; m &= m - 1) {
+      hand->add_cards(static_cast<uint32_t>(__builtin_ctzll(m)));
+    }
+  }
+  out->set_exhausted(result.exhausted);
+}
+
+void Codec::FillGameView(const State& state, int seat,
+                         v1::Observation* out) const {
+  const craits::CraitsObservation obs = AsCraits(state).Observe(seat);
+  v1::CraitsObservation* view = out->mutable_craits();
+  view->set_round(obs.round);
+  view->set_cards_per_hand(obs.hand_size_dealt);
+  view->set_dealer(obs.dealer);
+  view->set_direction(obs.dir);
+  view->set_phase(PhaseToProto(obs.phase));
+  if (obs.top_card >= 0) view->set_top_card(obs.top_card);
+  view->set_active_suit(SuitToProto(obs.active_suit));
+  view->set_crank_count(obs.count);
+  for (Card c : obs.discard_pile) view->add_discard_pile(c);
+  view->set_stock_size(obs.stock_size);
+  for (const craits::CraitsSeatView& s : obs.seats) {
+    v1::CraitsObservation::SeatView* sv = view->add_seats();
+    sv->set_hand_size(s.hand_size);
+    sv->set_missed_turn(s.missed_turn);
+    sv->set_total(s.total);
+  }
+  view->set_vulnerable_seat(obs.vulnerable);
+  for (Card c : obs.hand) view->add_hand(c);
+  absl::Span<const craits::CraitsRoundResult> rounds =
+      AsCraits(state).round_results();
+  if (!rounds.empty()) {
+    RoundToProto(rounds.back(), obs.num_players, view->mutable_last_round());
+  }
+  view->set_actions_this_round(AsCraits(state).actions_this_round());
+  for (const craits::DrawRecord& d : obs.last_draws) {
+    v1::CraitsDraw* draw = view->add_last_draws();
+    draw->set_seat(d.seat);
+    draw->set_requested(d.requested);
+    draw->set_drawn(d.drawn);
+    draw->set_cause(std::string(craits::DrawCauseName(d.cause)));
+  }
+}
+
+void Codec::FillRoundResult(const State& state, int round,
+                            v1::RoundResult* out) const {
+  const craits::CraitsState& s = AsCraits(state);
+  RoundToProto(s.round_results()[round - 1], state.game().num_seats(),
+               out->mutable_craits());
+}
+
+void Codec::FillFinalResult(const State& state, v1::FinalResult* out) const {
+  const craits::CraitsState& s = AsCraits(state);
+  v1::CraitsFinalResult* result = out->mutable_craits();
+  for (int t : s.totals()) result->add_totals(t);
+  for (int w : s.Winners()) result->add_winners(w);
+  absl::Span<const craits::CraitsRoundResult> rounds = s.round_results();
+  for (size_t r = 0; r < rounds.size(); ++r) {
+    if (rounds[r].exhausted) result->add_exhausted_rounds(r + 1);
+  }
+}
+
+}  // namespace
+
+const GameCodec& CraitsCodec() {
+  static const Codec* codec = new Codec;
+  return *codec;
+}
+
+}  // namespace cardref::codec

@@ -1,0 +1,225 @@
+#include "referee/grpc/referee_service.h"
+
+#include <memory>
+#include <utility>
+
+#include "absl/synchronization/mutex.h"
+#include "referee/codec/codec.h"
+
+namespace cardref::grpc_service {
+
+grpc::Status ToGrpcStatus(const absl::Status& status) {
+  if (status.ok()) return grpc::Status::OK;
+  return grpc::Status(static_cast<grpc::StatusCode>(status.code()),
+                      std::string(status.message()));
+}
+
+namespace {
+
+grpc::ServerUnaryReactor* Finish(grpc::CallbackServerContext* context,
+                                 const absl::Status& status) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  reactor->Finish(ToGrpcStatus(status));
+  return reactor;
+}
+
+template <typename T>
+grpc::ServerUnaryReactor* FinishWith(grpc::CallbackServerContext* context,
+                                     absl::StatusOr<T> result, T* response) {
+  if (result.ok()) *response = std::move(*result);
+  return Finish(context, result.status());
+}
+
+v1::ParamInfo ToProto(const ParamSpec& spec) {
+  v1::ParamInfo info;
+  info.set_name(spec.name);
+  switch (spec.type) {
+    case ParamType::kBool:
+      info.set_type("bool");
+      break;
+    case ParamType::kInt:
+      info.set_type("integer");
+      info.set_min(spec.min);
+      info.set_max(spec.max);
+      break;
+    case ParamType::kEnum:
+      info.set_type("enum");
+      for (const std::string& v : spec.enum_values) info.add_enum_values(v);
+      break;
+  }
+  GameParams one;
+  one.Set(spec.name, spec.default_value);
+  *info.mutable_default_value() =
+      codec::ParamsToProto(one).values().at(spec.name);
+  info.set_rule(spec.rule);
+  info.set_help(spec.help);
+  return info;
+}
+
+// Streams a seat's observation each time it must act, and once at the end.
+class ObservationWriter : public grpc::ServerWriteReactor<v1::Observation> {
+ public:
+  ObservationWriter(std::shared_ptr<service::Match> match, int seat,
+                    std::string token)
+      : match_(std::move(match)), seat_(seat), token_(std::move(token)) {
+    watcher_ = match_->AddWatcher([this] { MaybeWrite(); });
+    MaybeWrite();
+  }
+
+  void OnWriteDone(bool ok) override {
+    absl::MutexLock lock(&mu_);
+    writing_ = false;
+    if (!ok) {
+      FinishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                                "the stream broke while writing"));
+      return;
+    }
+    if (final_sent_) {
+      FinishLocked(grpc::Status::OK);
+      return;
+    }
+    WriteIfDueLocked();
+  }
+
+  void OnCancel() override {
+    absl::MutexLock lock(&mu_);
+    if (!writing_) FinishLocked(grpc::Status::CANCELLED);
+    cancelled_ = true;
+  }
+
+  void OnDone() override {
+    match_->RemoveWatcher(watcher_);
+    delete this;
+  }
+
+ private:
+  void MaybeWrite() {
+    absl::MutexLock lock(&mu_);
+    WriteIfDueLocked();
+  }
+
+  void WriteIfDueLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (writing_ || finished_) return;
+    if (cancelled_) {
+      FinishLocked(grpc::Status::CANCELLED);
+      return;
+    }
+    absl::StatusOr<v1::Observation> obs = match_->Observe(seat_, token_);
+    if (!obs.ok()) {
+      FinishLocked(ToGrpcStatus(obs.status()));
+      return;
+    }
+    const bool over = obs->status() == v1::MATCH_STATUS_FINISHED ||
+                      obs->status() == v1::MATCH_STATUS_ABORTED;
+    const bool my_turn = obs->seat_to_act() == seat_;
+    if (!(over || my_turn) || obs->version() == last_version_) return;
+    last_version_ = obs->version();
+    pending_ = std::move(*obs);
+    final_sent_ = over;
+    writing_ = true;
+    StartWrite(&pending_);
+  }
+
+  void FinishLocked(grpc::Status status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (finished_) return;
+    finished_ = true;
+    Finish(std::move(status));
+  }
+
+  const std::shared_ptr<service::Match> match_;
+  const int seat_;
+  const std::string token_;
+  int watcher_ = -1;
+  absl::Mutex mu_;
+  v1::Observation pending_ ABSL_GUARDED_BY(mu_);
+  uint64_t last_version_ ABSL_GUARDED_BY(mu_) = 0;
+  bool writing_ ABSL_GUARDED_BY(mu_) = false;
+  bool final_sent_ ABSL_GUARDED_BY(mu_) = false;
+  bool finished_ ABSL_GUARDED_BY(mu_) = false;
+  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+class ErrorWriter : public grpc::ServerWriteReactor<v1::Observation> {
+ public:
+  explicit ErrorWriter(const absl::Status& status) {
+    Finish(ToGrpcStatus(status));
+  }
+  void OnDone() override { delete this; }
+};
+
+}  // namespace
+
+grpc::ServerUnaryReactor* RefereeService::ListGames(
+    grpc::CallbackServerContext* context, const v1::ListGamesRequest*,
+    v1::ListGamesResponse* response) {
+  for (const std::string& id : manager_->registry().Ids()) {
+    const GameInfo* info = *manager_->registry().Find(id);
+    v1::GameInfo* out = response->add_games();
+    out->set_id(info->id);
+    out->set_display_name(info->display_name);
+    out->set_min_seats(info->min_seats);
+    out->set_max_seats(info->max_seats);
+    out->set_rules_version(info->rules_version);
+    for (const ParamSpec& spec : info->params) {
+      *out->add_params() = ToProto(spec);
+    }
+  }
+  return Finish(context, absl::OkStatus());
+}
+
+grpc::ServerUnaryReactor* RefereeService::CreateMatch(
+    grpc::CallbackServerContext* context,
+    const v1::CreateMatchRequest* request,
+    v1::CreateMatchResponse* response) {
+  return FinishWith(context, manager_->CreateMatch(*request), response);
+}
+
+grpc::ServerUnaryReactor* RefereeService::JoinMatch(
+    grpc::CallbackServerContext* context, const v1::JoinMatchRequest* request,
+    v1::JoinMatchResponse* response) {
+  return FinishWith(context, manager_->JoinMatch(*request), response);
+}
+
+grpc::ServerUnaryReactor* RefereeService::GetObservation(
+    grpc::CallbackServerContext* context, const v1::SeatRequest* request,
+    v1::Observation* response) {
+  absl::StatusOr<std::shared_ptr<service::Match>> match =
+      manager_->Find(request->match_id());
+  if (!match.ok()) return Finish(context, match.status());
+  return FinishWith(context, (*match)->Observe(request->seat(), request->token()),
+                    response);
+}
+
+grpc::ServerUnaryReactor* RefereeService::SubmitAction(
+    grpc::CallbackServerContext* context,
+    const v1::SubmitActionRequest* request,
+    v1::SubmitActionResponse* response) {
+  absl::StatusOr<std::shared_ptr<service::Match>> match =
+      manager_->Find(request->match_id());
+  if (!match.ok()) return Finish(context, match.status());
+  return FinishWith(context, (*match)->Submit(*request), response);
+}
+
+grpc::ServerWriteReactor<v1::Observation>* RefereeService::WatchObservations(
+    grpc::CallbackServerContext*, const v1::SeatRequest* request) {
+  absl::StatusOr<std::shared_ptr<service::Match>> match =
+      manager_->Find(request->match_id());
+  if (!match.ok()) return new ErrorWriter(match.status());
+  // Authenticate before streaming anything.
+  absl::StatusOr<v1::Observation> first =
+      (*match)->Observe(request->seat(), request->token());
+  if (!first.ok()) return new ErrorWriter(first.status());
+  return new ObservationWriter(*match, request->seat(), request->token());
+}
+
+grpc::ServerUnaryReactor* RefereeService::GetMatch(
+    grpc::CallbackServerContext* context, const v1::GetMatchRequest* request,
+    v1::MatchInfo* response) {
+  absl::StatusOr<std::shared_ptr<service::Match>> match =
+      manager_->Find(request->match_id());
+  if (!match.ok()) return Finish(context, match.status());
+  *response = (*match)->Info();
+  return Finish(context, absl::OkStatus());
+}
+
+}  // namespace cardref::grpc_service

@@ -1,0 +1,48 @@
+// A running referee: match manager, gRPC service, health checking and
+// server reflection, listening on one address. Used by cardref_referee and
+// by tests (which listen on port 0).
+#ifndef CARDREF_REFEREE_GRPC_SERVER_H_
+#define CARDREF_REFEREE_GRPC_SERVER_H_
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "grpcpp/grpcpp.h"
+#include "referee/grpc/referee_service.h"
+#include "referee/service/match_manager.h"
+
+namespace cardref::grpc_service {
+
+struct ServerOptions {
+  std::string host = "localhost";
+  int port = 0;  // 0 picks a free port
+  service::ManagerOptions manager;
+};
+
+class RefereeServer {
+ public:
+  static absl::StatusOr<std::unique_ptr<RefereeServer>> Start(
+      ServerOptions options);
+  // Shuts down (unfinished matches are logged as aborted).
+  ~RefereeServer();
+
+  int port() const { return port_; }
+  std::string address() const;
+  grpc::Server& server() { return *server_; }
+  void Shutdown(absl::Duration grace);
+
+ private:
+  RefereeServer() = default;
+  std::string host_;
+  std::atomic<bool> shut_down_{false};
+  int port_ = 0;
+  std::unique_ptr<service::MatchManager> manager_;
+  std::unique_ptr<RefereeService> service_;
+  std::unique_ptr<grpc::Server> server_;
+};
+
+}  // namespace cardref::grpc_service
+
+#endif  // CARDREF_REFEREE_GRPC_SERVER_H_

@@ -1,0 +1,157 @@
+// The POSIX file side of record_io.h: NewFileSink and ReadRecordFile.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "referee/record/record_io.h"
+
+namespace cardref::record {
+namespace {
+
+// "<op> <path>: <strerror>", with the code absl derives from errno.
+absl::Status PosixError(int error_number, absl::string_view op,
+                        absl::string_view path) {
+  return absl::ErrnoToStatus(error_number, absl::StrCat(op, " ", path));
+}
+
+std::string DirectoryOf(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+class FileSink : public WritableSink {
+ public:
+  FileSink(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  ~FileSink() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  absl::Status Append(absl::string_view data) override {
+    if (fd_ < 0) return Closed("append to");
+    const char* p = data.data();
+    size_t left = data.size();
+    while (left > 0) {
+      const ssize_t n = ::write(fd_, p, left);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return PosixError(errno, "write", path_);
+      }
+      if (n == 0) {  // not expected for regular files; never spin
+        return absl::DataLossError(
+            absl::StrCat("write ", path_, ": wrote 0 of ", left, " bytes"));
+      }
+      p += n;
+      left -= static_cast<size_t>(n);
+    }
+    return absl::OkStatus();
+  }
+
+  // Unbuffered: every Append already reached the OS.
+  absl::Status Flush() override {
+    return fd_ < 0 ? Closed("flush") : absl::OkStatus();
+  }
+
+  absl::Status Sync() override {
+    if (fd_ < 0) return Closed("sync");
+    if (RetryOnEintr([&] { return ::fdatasync(fd_); }) != 0) {
+      return PosixError(errno, "fdatasync", path_);
+    }
+    if (!directory_synced_) {
+      // The file is new: its directory entry must be durable too.
+      const std::string dir = DirectoryOf(path_);
+      const int dir_fd = RetryOnEintr([&] {
+        return ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      });
+      if (dir_fd < 0) return PosixError(errno, "open directory", dir);
+      const int rc = RetryOnEintr([&] { return ::fsync(dir_fd); });
+      const int fsync_errno = errno;
+      ::close(dir_fd);
+      if (rc != 0) return PosixError(fsync_errno, "fsync directory", dir);
+      directory_synced_ = true;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status Close() override {
+    if (fd_ < 0) return absl::OkStatus();
+    // No retry on EINTR: Linux has released the descriptor either way.
+    const int rc = ::close(fd_);
+    fd_ = -1;
+    if (rc != 0) return PosixError(errno, "close", path_);
+    return absl::OkStatus();
+  }
+
+ private:
+  template <typename F>
+  static int RetryOnEintr(F f) {
+    int rc;
+    do {
+      rc = f();
+    } while (rc < 0 && errno == EINTR);
+    return rc;
+  }
+
+  absl::Status Closed(absl::string_view op) const {
+    return absl::FailedPreconditionError(
+        absl::StrCat(op, " ", path_, ": file already closed"));
+  }
+
+  const std::string path_;
+  int fd_;
+  bool directory_synced_ = false;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<WritableSink>> NewFileSink(
+    const std::string& path) {
+  int fd;
+  do {
+    fd = ::open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) return PosixError(errno, "create", path);
+  return std::unique_ptr<WritableSink>(new FileSink(path, fd));
+}
+
+absl::StatusOr<RecordFile> ReadRecordFile(const std::string& path,
+                                          const ReadOptions& options) {
+  int fd;
+  do {
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) return PosixError(errno, "open", path);
+
+  std::string contents;
+  struct stat st;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    contents.reserve(static_cast<size_t>(st.st_size));
+  }
+  // Read to end of file rather than to st_size: the file may still grow.
+  char buffer[1 << 16];
+  while (true) {
+    const ssize_t n = ::read(fd, buffer, sizeof(buffer));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int read_errno = errno;
+      ::close(fd);
+      return PosixError(read_errno, "read", path);
+    }
+    if (n == 0) break;
+    contents.append(buffer, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return ParseRecords(contents, options);
+}
+
+}  // namespace cardref::record

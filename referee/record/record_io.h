@@ -1,0 +1,121 @@
+// TFRecord-framed record files: the container of every cardref game log.
+//
+// Framing (docs/log_format.md describes every byte), exactly TensorFlow's
+// TFRecord, so existing TFRecord readers can read our logs:
+//   uint64le length | uint32le masked_crc32c(length bytes) |
+//   payload[length] | uint32le masked_crc32c(payload)
+// masked(c) = ((c >> 15) | (c << 17)) + 0xa282ead8 (LevelDB's mask).
+//
+// The writer appends one record per call, so a log grows as the game is
+// played. The reader checks the length's CRC before trusting the length,
+// caps the length before allocating, and classifies how a file ends:
+//   - kComplete: the last record ends exactly at end of file;
+//   - kTornTail: the file ends inside a record (the writer died mid-append);
+//     every record before it is intact and returned;
+//   - kCorrupt: a checksum mismatch, or a length that cannot be right, at a
+//     byte offset that is reported; records before it are returned, records
+//     after it only in salvage mode (and marked as salvaged), never silently.
+#ifndef CARDREF_REFEREE_RECORD_RECORD_IO_H_
+#define CARDREF_REFEREE_RECORD_RECORD_IO_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace cardref::record {
+
+inline constexpr int kHeaderSize = 12;  // length (8) + its masked CRC (4)
+inline constexpr int kFooterSize = 4;   // masked CRC of the payload
+// Records larger than this are treated as corruption, never allocated.
+inline constexpr uint64_t kDefaultMaxRecordSize = 64ull << 20;
+
+// Where a writer's bytes go. Implementations: a file, a string (tests).
+class WritableSink {
+ public:
+  virtual ~WritableSink() = default;
+  [[nodiscard]] virtual absl::Status Append(absl::string_view data) = 0;
+  // Hands buffered bytes to the OS (survives a crash of this process).
+  [[nodiscard]] virtual absl::Status Flush() = 0;
+  // Flush plus fdatasync (survives a crash of the machine).
+  [[nodiscard]] virtual absl::Status Sync() = 0;
+  [[nodiscard]] virtual absl::Status Close() = 0;
+};
+
+// Creates `path`; fails (ALREADY_EXISTS) rather than overwrite a log.
+// The sink is unbuffered: Append hands bytes to the OS with write(2)
+// (retrying short writes and EINTR), so Flush has nothing to do. Sync is
+// fdatasync; the first Sync also fsyncs the directory, so the new file's
+// name survives a machine crash too. Errors name the path and strerror.
+[[nodiscard]] absl::StatusOr<std::unique_ptr<WritableSink>> NewFileSink(
+    const std::string& path);
+// Appends to *dest (not owned; must outlive the sink).
+std::unique_ptr<WritableSink> NewStringSink(std::string* dest);
+
+// Not thread-safe.
+class RecordWriter {
+ public:
+  explicit RecordWriter(WritableSink* dest) : dest_(dest) {}  // not owned
+  // Appends one framed record and flushes it to the OS.
+  // The record goes to the sink in a single Append, so a crash leaves at
+  // most one partial record, at the end. A payload larger than
+  // kDefaultMaxRecordSize is refused (INVALID_ARGUMENT, nothing written):
+  // a default reader would call it corruption. After a failed Append or
+  // Flush the sink holds an unknown prefix of the record, so every later
+  // call fails too (FAILED_PRECONDITION): the file then ends in a torn tail
+  // instead of having damage in its middle.
+  [[nodiscard]] absl::Status AddRecord(absl::string_view payload);
+  uint64_t bytes_written() const { return offset_; }
+
+ private:
+  WritableSink* dest_;
+  uint64_t offset_ = 0;
+  absl::Status error_;  // first failure of the sink; sticky
+};
+
+// The framed encoding of one record (for tests and tools that build files).
+std::string FrameRecord(absl::string_view payload);
+
+enum class FileEnd { kComplete, kTornTail, kCorrupt };
+
+struct Record {
+  uint64_t offset = 0;   // byte offset of the record's length field
+  std::string payload;
+  bool salvaged = false;  // read past damage in salvage mode
+};
+
+struct ReadOptions {
+  // Read on past corruption, resynchronising at the next offset where a
+  // valid length CRC is followed by a valid payload CRC.
+  bool salvage = false;
+  uint64_t max_record_size = kDefaultMaxRecordSize;
+};
+
+struct RecordFile {
+  std::vector<Record> records;  // intact records, in file order
+  FileEnd end = FileEnd::kComplete;
+  uint64_t damage_offset = 0;  // kTornTail/kCorrupt: where the damage starts
+  std::string damage;          // what is wrong there, for a person
+  uint64_t file_size = 0;
+};
+
+// Parses a whole file's bytes. Never fails: damage is described in the
+// result. Safe on arbitrary input; allocates only payloads whose complete
+// record (both checksums verified) is present. In salvage mode `end`,
+// `damage_offset` and `damage` describe the first damage; the scan past it
+// stays linear in the file size even on hostile input (prefix CRCs, see
+// record_io.cc) and keeps about file_size / 256 bytes of them.
+RecordFile ParseRecords(absl::string_view bytes,
+                        const ReadOptions& options = {});
+
+// Reads `path` and parses it. Fails only if the file cannot be read.
+[[nodiscard]] absl::StatusOr<RecordFile> ReadRecordFile(
+    const std::string& path, const ReadOptions& options = {});
+
+}  // namespace cardref::record
+
+#endif  // CARDREF_REFEREE_RECORD_RECORD_IO_H_

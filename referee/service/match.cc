@@ -1,0 +1,455 @@
+#include "referee/service/match.h"
+
+#include <random>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "referee/base/status_macros.h"
+#include "referee/codec/codec.h"
+#include "referee/service/token.h"
+
+namespace cardref::service {
+
+namespace {
+
+
+uint64_t SeedOrRandom(uint64_t seed) {
+  if (seed != 0) return seed;
+  std::random_device rd;  // not recorded: every chance event is logged
+  return (static_cast<uint64_t>(rd()) << 32) ^ rd();
+}
+
+v1::ChanceKind ToProto(ChanceKind kind) {
+  switch (kind) {
+    case ChanceKind::kDeal:
+      return v1::CHANCE_KIND_DEAL;
+    case ChanceKind::kReshuffle:
+      return v1::CHANCE_KIND_RESHUFFLE;
+    case ChanceKind::kTrumpDeck:
+      return v1::CHANCE_KIND_TRUMP_DECK;
+  }
+  return v1::CHANCE_KIND_UNSPECIFIED;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Match>> Match::Create(
+    std::unique_ptr<Game> game, MatchOptions options) {
+  absl::StatusOr<std::unique_ptr<record::WritableSink>> sink =
+      record::NewFileSink(options.log_path);
+  if (!sink.ok()) {
+    return absl::UnavailableError(absl::StrCat(
+        "cannot create the match log: ", sink.status().message()));
+  }
+  auto log = std::make_unique<record::GameLogWriter>(std::move(*sink));
+  return std::unique_ptr<Match>(
+      new Match(std::move(game), std::move(options), std::move(log)));
+}
+
+Match::Match(std::unique_ptr<Game> game, MatchOptions options,
+             std::unique_ptr<record::GameLogWriter> log)
+    : game_(std::move(game)),
+      options_(std::move(options)),
+      state_(game_->NewInitialState()),
+      log_(std::move(log)),
+      seats_(game_->num_seats()),
+      dealer_rng_(SeedOrRandom(options_.dealing_seed)) {}
+
+Match::~Match() {
+  absl::MutexLock lock(&mu_);
+  if (status_ == v1::MATCH_STATUS_IN_PROGRESS) {
+    AbortLocked("referee shut down during the match");  // closes the log
+  }
+  if (log_ != nullptr) log_->Close().IgnoreError();  // best effort
+}
+
+absl::StatusOr<JoinResult> Match::Join(std::optional<int> seat,
+                                       const std::string& player_name,
+                                       const std::string& player_version) {
+  JoinResult result;
+  {
+    absl::MutexLock lock(&mu_);
+    if (status_ != v1::MATCH_STATUS_WAITING_FOR_PLAYERS) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("match ", id(), " has no free seat: it has started"));
+    }
+    const int n = static_cast<int>(seats_.size());
+    if (seat.has_value()) {
+      if (*seat < 0 || *seat >= n) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "seat ", *seat, " does not exist: this match has seats 0..", n - 1));
+      }
+      if (seats_[*seat].joined) {
+        return absl::AlreadyExistsError(
+            absl::StrCat("seat ", *seat, " of match ", id(), " is taken"));
+      }
+      result.seat = *seat;
+    } else {
+      for (int s = 0; s < n && result.seat < 0; ++s) {
+        if (!seats_[s].joined) result.seat = s;
+      }
+    }
+    Seat& taken = seats_[result.seat];
+    taken.joined = true;
+    taken.token = NewSecretToken();
+    taken.player_name = player_name.empty()
+                            ? absl::StrCat("seat", result.seat)
+                            : player_name;
+    taken.player_version = player_version;
+    result.token = taken.token;
+    ++version_;
+    bool all_joined = true;
+    for (const Seat& s : seats_) all_joined &= s.joined;
+    if (all_joined) {
+      if (absl::Status st = StartLocked(); !st.ok()) {
+        AbortLocked(std::string(st.message()));
+      }
+    }
+  }
+  NotifyWatchers();
+  return result;
+}
+
+absl::Status Match::StartLocked() {
+  v1::LogRecord record;
+  v1::LogHeader* header = record.mutable_header();
+  header->set_format_version(record::kLogFormatVersion);
+  header->set_game(std::string(game_->id()));
+  *header->mutable_params() = codec::ParamsToProto(game_->params());
+  header->set_rules_version(game_->rules_version());
+  for (int s = 0; s < static_cast<int>(seats_.size()); ++s) {
+    v1::SeatInfo* info = header->add_seats();
+    info->set_seat(s);
+    info->set_player_name(seats_[s].player_name);
+    info->set_player_version(seats_[s].player_version);
+  }
+  header->set_created_unix_micros(absl::ToUnixMicros(absl::Now()));
+  header->set_match_id(options_.match_id);
+  header->set_deal_set_id(options_.deal_set_id);
+  header->set_referee_version(options_.referee_version);
+  header->set_decision_time_limit_millis(options_.decision_time_limit_millis);
+  RETURN_IF_ERROR(LogLocked(std::move(record)));
+  status_ = v1::MATCH_STATUS_IN_PROGRESS;
+  return AdvanceLocked();
+}
+
+absl::Status Match::AdvanceLocked() {
+  std::array<Card, 64> cards;
+  while (state_->IsChance()) {
+    ChanceKind kind = state_->chance_kind();
+    int n = state_->ChanceCards(absl::MakeSpan(cards));
+    absl::Span<Card> order(cards.data(), n);
+    dealer_rng_.Shuffle(order);
+    v1::LogRecord record;
+    record.mutable_chance()->set_kind(ToProto(kind));
+    for (Card c : order) record.mutable_chance()->add_cards(c);
+    // Logged before it takes effect: the log must be able to explain
+    // everything that follows.
+    RETURN_IF_ERROR(LogLocked(std::move(record)));
+    if (absl::Status st = state_->ApplyChance(kind, order); !st.ok()) {
+      return absl::InternalError(
+          absl::StrCat("engine refused its own chance event: ", st.message()));
+    }
+    ++version_;
+  }
+  while (rounds_logged_ < state_->rounds_completed()) {
+    ++rounds_logged_;
+    v1::LogRecord record;
+    *record.mutable_round_result() =
+        codec::MakeRoundResult(*state_, rounds_logged_);
+    RETURN_IF_ERROR(LogLocked(std::move(record)));
+  }
+  if (state_->IsTerminal()) {
+    result_ = codec::MakeFinalResult(*state_);
+    v1::LogRecord record;
+    *record.mutable_final_result() = *result_;
+    RETURN_IF_ERROR(LogLocked(std::move(record)));
+    status_ = v1::MATCH_STATUS_FINISHED;
+    deadline_ = absl::InfiniteFuture();
+    absl::Status closed = log_->Close();
+    log_.reset();
+    return closed;
+  }
+  decision_start_ = absl::Now();
+  deadline_ = options_.decision_time_limit_millis > 0
+                  ? decision_start_ +
+                        absl::Milliseconds(options_.decision_time_limit_millis)
+                  : absl::InfiniteFuture();
+  return absl::OkStatus();
+}
+
+absl::Status Match::LogLocked(v1::LogRecord record) {
+  if (log_ == nullptr) {
+    return absl::FailedPreconditionError("the match log is closed");
+  }
+  absl::Status st = log_->Write(std::move(record));
+  if (!st.ok()) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot write the match log: ", st.message()));
+  }
+  return absl::OkStatus();
+}
+
+void Match::AbortLocked(const std::string& reason) {
+  status_ = v1::MATCH_STATUS_ABORTED;
+  abort_reason_ = reason;
+  deadline_ = absl::InfiniteFuture();
+  ++version_;
+  if (log_ != nullptr) {
+    v1::LogRecord record;
+    record.mutable_aborted()->set_reason(reason);
+    log_->Write(std::move(record)).IgnoreError();  // the log may be the cause
+    log_->Close().IgnoreError();
+    log_.reset();
+  }
+}
+
+absl::Status Match::CheckSeat(int seat, const std::string& token) const {
+  const int n = static_cast<int>(seats_.size());
+  if (seat < 0 || seat >= n) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "seat ", seat, " does not exist: this match has seats 0..", n - 1));
+  }
+  if (token.empty()) {
+    return absl::UnauthenticatedError(
+        "no token: send the token JoinMatch returned for this seat");
+  }
+  if (!seats_[seat].joined || !TokensEqual(seats_[seat].token, token)) {
+    return absl::PermissionDeniedError(absl::StrCat(
+        "the token is not seat ", seat, "'s token in match ", id()));
+  }
+  return absl::OkStatus();
+}
+
+v1::Observation Match::ObserveLocked(int seat) const {
+  v1::Observation obs;
+  obs.set_match_id(options_.match_id);
+  obs.set_status(status_);
+  obs.set_version(version_);
+  if (status_ == v1::MATCH_STATUS_WAITING_FOR_PLAYERS) {
+    obs.set_game(std::string(game_->id()));
+    obs.set_seat(seat);
+    obs.set_seat_to_act(-1);
+    return obs;
+  }
+  codec::FillObservation(*state_, seat, &obs);
+  if (status_ == v1::MATCH_STATUS_ABORTED) {
+    obs.set_seat_to_act(-1);
+    obs.clear_legal_actions();
+  }
+  if (obs.seat_to_act() == seat && deadline_ != absl::InfiniteFuture()) {
+    obs.set_deadline_unix_millis(absl::ToUnixMillis(deadline_));
+  }
+  return obs;
+}
+
+absl::StatusOr<v1::Observation> Match::Observe(int seat,
+                                               const std::string& token) {
+  absl::MutexLock lock(&mu_);
+  RETURN_IF_ERROR(CheckSeat(seat, token));
+  return ObserveLocked(seat);
+}
+
+absl::StatusOr<v1::SubmitActionResponse> Match::Submit(
+    const v1::SubmitActionRequest& request) {
+  const int seat = request.seat();
+  v1::SubmitActionResponse response;
+  {
+    absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(CheckSeat(seat, request.token()));
+    Seat& me = seats_[seat];
+    if (request.sequence() != 0 && request.sequence() == me.last_sequence) {
+      return me.last_response;  // an idempotent retry
+    }
+    switch (status_) {
+      case v1::MATCH_STATUS_WAITING_FOR_PLAYERS:
+        return absl::FailedPreconditionError(
+            "the match has not started: it waits for every seat to join");
+      case v1::MATCH_STATUS_FINISHED:
+        return absl::FailedPreconditionError("the match is over");
+      case v1::MATCH_STATUS_ABORTED:
+        return absl::FailedPreconditionError(
+            absl::StrCat("the match was aborted: ", abort_reason_));
+      default:
+        break;
+    }
+    const absl::Time now = absl::Now();
+    // A decision whose deadline passed is settled before anything else, so
+    // the answer does not depend on whether the timer thread was first.
+    TimeoutLocked(now);
+    absl::Status refused;
+    const std::pair<uint64_t, std::string>* timed_out = nullptr;
+    for (const auto& t : me.timeouts) {
+      if (t.first == request.decision_version()) timed_out = &t;
+    }
+    if (timed_out == nullptr && request.decision_version() == 0 &&
+        !me.timeouts.empty() && state_->current_seat() != seat) {
+      timed_out = &me.timeouts.back();
+    }
+    if (timed_out != nullptr) {
+      refused = absl::DeadlineExceededError(absl::StrCat(
+          "too late: your decision (version ", timed_out->first,
+          ") timed out after ", options_.decision_time_limit_millis,
+          " ms and the referee played '", timed_out->second, "' for you"));
+    } else if (request.decision_version() != 0 &&
+               request.decision_version() != version_) {
+      refused = absl::FailedPreconditionError(absl::StrCat(
+          "stale submission: it answers version ", request.decision_version(),
+          " but the match is at version ", version_));
+    } else if (state_->current_seat() != seat) {
+      refused = absl::FailedPreconditionError(absl::StrCat(
+          "not your turn: seat ", state_->current_seat(), " is to act"));
+    }
+    if (refused.ok()) {
+      absl::StatusOr<Action> action =
+          codec::DecodeAction(*state_, request.action());
+      if (!action.ok()) {
+        refused = action.status();
+      } else if (absl::Status legal = state_->ApplyAction(*action);
+                 !legal.ok()) {
+        refused = legal;
+      } else {
+        // Accepted: the engine has applied it. Log, then run forward.
+        v1::LogRecord record;
+        v1::ActionEvent* event = record.mutable_action();
+        event->set_seat(seat);
+        *event->mutable_action() = codec::EncodeAction(*state_, *action);
+        event->set_time_taken_micros(
+            absl::ToInt64Microseconds(now - decision_start_));
+        event->set_sequence(request.sequence());
+        ++version_;
+        me.timeouts.clear();
+        absl::Status st = LogLocked(std::move(record));
+        if (st.ok()) st = AdvanceLocked();
+        if (!st.ok()) AbortLocked(std::string(st.message()));
+      }
+    }
+    if (!refused.ok()) {
+      LogRejectedLocked(seat, request.action(), refused);
+      return refused;
+    }
+    *response.mutable_observation() = ObserveLocked(seat);
+    me.last_sequence = request.sequence();
+    me.last_response = response;
+  }
+  NotifyWatchers();
+  return response;
+}
+
+void Match::LogRejectedLocked(int seat, const v1::Action& action,
+                              const absl::Status& status) {
+  if (status_ != v1::MATCH_STATUS_IN_PROGRESS) return;
+  v1::LogRecord record;
+  v1::RejectedSubmission* rejected = record.mutable_rejected();
+  rejected->set_seat(seat);
+  *rejected->mutable_action() = action;
+  rejected->set_status_code(static_cast<int>(status.code()));
+  rejected->set_message(std::string(status.message()));
+  if (absl::Status st = LogLocked(std::move(record)); !st.ok()) {
+    AbortLocked(std::string(st.message()));
+  }
+}
+
+bool Match::TimeoutLocked(absl::Time now) {
+  if (status_ != v1::MATCH_STATUS_IN_PROGRESS || now < deadline_) return false;
+  const int seat = state_->current_seat();
+  ActionList legal;
+  state_->LegalActions(legal);
+  // Policy: the seat's first legal action in the engine's deterministic
+  // order. Later clocks (time banks, forfeits) replace this.
+  const Action fallback = legal[0];
+  v1::LogRecord fault;
+  fault.mutable_fault()->set_seat(seat);
+  fault.mutable_fault()->set_kind(v1::FAULT_KIND_TIMEOUT);
+  fault.mutable_fault()->set_detail(absl::StrCat(
+      "no legal action within ", options_.decision_time_limit_millis,
+      " ms; the referee plays the first legal action"));
+  absl::Status st = LogLocked(std::move(fault));
+  if (st.ok()) {
+    state_->ApplyLegalAction(fallback);
+    v1::LogRecord record;
+    v1::ActionEvent* event = record.mutable_action();
+    event->set_seat(seat);
+    *event->mutable_action() = codec::EncodeAction(*state_, fallback);
+    event->set_time_taken_micros(
+        absl::ToInt64Microseconds(now - decision_start_));
+    event->set_by_referee(true);
+    seats_[seat].timeouts.emplace_back(version_,
+                                       state_->ActionToString(fallback));
+    ++version_;
+    st = LogLocked(std::move(record));
+    if (st.ok()) st = AdvanceLocked();
+  }
+  if (!st.ok()) AbortLocked(std::string(st.message()));
+  return true;
+}
+
+bool Match::EnforceDeadline(absl::Time now) {
+  bool fired;
+  {
+    absl::MutexLock lock(&mu_);
+    fired = TimeoutLocked(now);
+  }
+  if (fired) NotifyWatchers();
+  return fired;
+}
+
+absl::Time Match::deadline() const {
+  absl::MutexLock lock(&mu_);
+  return deadline_;
+}
+
+v1::MatchStatus Match::status() const {
+  absl::MutexLock lock(&mu_);
+  return status_;
+}
+
+bool Match::HasFreeSeat() const {
+  absl::MutexLock lock(&mu_);
+  if (status_ != v1::MATCH_STATUS_WAITING_FOR_PLAYERS) return false;
+  for (const Seat& s : seats_) {
+    if (!s.joined) return true;
+  }
+  return false;
+}
+
+v1::MatchInfo Match::Info() const {
+  absl::MutexLock lock(&mu_);
+  v1::MatchInfo info;
+  info.set_match_id(options_.match_id);
+  info.set_game(std::string(game_->id()));
+  *info.mutable_params() = codec::ParamsToProto(game_->params());
+  info.set_status(status_);
+  info.set_num_seats(static_cast<int>(seats_.size()));
+  for (int s = 0; s < static_cast<int>(seats_.size()); ++s) {
+    if (!seats_[s].joined) continue;
+    v1::SeatInfo* seat = info.add_seats();
+    seat->set_seat(s);
+    seat->set_player_name(seats_[s].player_name);
+    seat->set_player_version(seats_[s].player_version);
+  }
+  if (result_.has_value()) *info.mutable_result() = *result_;
+  info.set_log_path(options_.log_path);
+  info.set_decision_time_limit_millis(options_.decision_time_limit_millis);
+  return info;
+}
+
+int Match::AddWatcher(std::function<void()> on_change) {
+  absl::MutexLock lock(&watch_mu_);
+  int id = next_watcher_++;
+  watchers_[id] = std::move(on_change);
+  return id;
+}
+
+void Match::RemoveWatcher(int id) {
+  absl::MutexLock lock(&watch_mu_);
+  watchers_.erase(id);
+}
+
+void Match::NotifyWatchers() {
+  absl::MutexLock lock(&watch_mu_);
+  for (auto& [id, on_change] : watchers_) on_change();
+}
+
+}  // namespace cardref::service

@@ -1,0 +1,144 @@
+// One match: a game in progress, its seats, its clock and its log. No gRPC
+// here: the adapter in referee/grpc translates requests and statuses.
+//
+// Life cycle: WAITING_FOR_PLAYERS until every seat is joined; then the log
+// header is written, chance events are drawn from the match's dealing seed
+// until a seat must act, and the match is IN_PROGRESS until the engine
+// reports the game over (FINISHED) or the log cannot be written (ABORTED).
+// Every accepted action, chance event, rejected submission, timeout, round
+// result and the final result is appended to the log before anyone is told.
+//
+// Thread-safe. Watchers are called without the match lock held.
+#ifndef CARDREF_REFEREE_SERVICE_MATCH_H_
+#define CARDREF_REFEREE_SERVICE_MATCH_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "cardref/v1/game.pb.h"
+#include "cardref/v1/log.pb.h"
+#include "cardref/v1/referee.pb.h"
+#include "referee/base/rng.h"
+#include "referee/games/api/game.h"
+#include "referee/record/game_log.h"
+
+namespace cardref::service {
+
+struct MatchOptions {
+  std::string match_id;
+  int64_t decision_time_limit_millis = 0;  // 0: no limit
+  std::string deal_set_id;
+  uint64_t dealing_seed = 0;
+  std::string log_path;  // created at once; never overwritten
+  std::string referee_version;
+};
+
+struct JoinResult {
+  int seat = -1;
+  std::string token;
+};
+
+class Match {
+ public:
+  // Creates the log file (so a match that cannot be logged never starts).
+  static absl::StatusOr<std::unique_ptr<Match>> Create(
+      std::unique_ptr<Game> game, MatchOptions options);
+  ~Match();
+
+  const std::string& id() const { return options_.match_id; }
+  const Game& game() const { return *game_; }
+
+  // Takes `seat` (or the lowest free seat). The last join starts the game.
+  absl::StatusOr<JoinResult> Join(std::optional<int> seat,
+                                  const std::string& player_name,
+                                  const std::string& player_version)
+      ABSL_LOCKS_EXCLUDED(mu_);
+
+  absl::StatusOr<v1::Observation> Observe(int seat, const std::string& token)
+      ABSL_LOCKS_EXCLUDED(mu_);
+
+  absl::StatusOr<v1::SubmitActionResponse> Submit(
+      const v1::SubmitActionRequest& request) ABSL_LOCKS_EXCLUDED(mu_);
+
+  // Applies the timeout policy if the pending decision's deadline has
+  // passed at `now`: a FaultEvent, then the seat's first legal action, played
+  // by the referee. Returns true if it did.
+  bool EnforceDeadline(absl::Time now) ABSL_LOCKS_EXCLUDED(mu_);
+  // The pending decision's deadline, or InfiniteFuture.
+  absl::Time deadline() const ABSL_LOCKS_EXCLUDED(mu_);
+
+  v1::MatchInfo Info() const ABSL_LOCKS_EXCLUDED(mu_);
+  v1::MatchStatus status() const ABSL_LOCKS_EXCLUDED(mu_);
+  bool HasFreeSeat() const ABSL_LOCKS_EXCLUDED(mu_);
+
+  // `on_change` is called after every event (without locks held) until
+  // RemoveWatcher returns; RemoveWatcher waits for a running call to end.
+  int AddWatcher(std::function<void()> on_change);
+  void RemoveWatcher(int id);
+
+ private:
+  struct Seat {
+    bool joined = false;
+    std::string token;
+    std::string player_name;
+    std::string player_version;
+    uint64_t last_sequence = 0;
+    v1::SubmitActionResponse last_response;
+    // Decisions of this seat that timed out since its last accepted action:
+    // (decision version, action the referee played).
+    std::vector<std::pair<uint64_t, std::string>> timeouts;
+  };
+
+  Match(std::unique_ptr<Game> game, MatchOptions options,
+        std::unique_ptr<record::GameLogWriter> log);
+
+  absl::Status CheckSeat(int seat, const std::string& token) const
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  v1::Observation ObserveLocked(int seat) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // Starts the game once every seat is joined.
+  absl::Status StartLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Draws and applies chance events until a seat must act or the game ends.
+  absl::Status AdvanceLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status LogLocked(v1::LogRecord record) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void LogRejectedLocked(int seat, const v1::Action& action,
+                         const absl::Status& status)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  bool TimeoutLocked(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void AbortLocked(const std::string& reason) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void NotifyWatchers();
+
+  const std::unique_ptr<Game> game_;
+  const MatchOptions options_;
+
+  mutable absl::Mutex mu_;
+  std::unique_ptr<State> state_ ABSL_GUARDED_BY(mu_);
+  std::unique_ptr<record::GameLogWriter> log_ ABSL_GUARDED_BY(mu_);
+  std::vector<Seat> seats_ ABSL_GUARDED_BY(mu_);
+  v1::MatchStatus status_ ABSL_GUARDED_BY(mu_) =
+      v1::MATCH_STATUS_WAITING_FOR_PLAYERS;
+  std::string abort_reason_ ABSL_GUARDED_BY(mu_);
+  uint64_t version_ ABSL_GUARDED_BY(mu_) = 0;
+  Rng dealer_rng_ ABSL_GUARDED_BY(mu_);
+  int rounds_logged_ ABSL_GUARDED_BY(mu_) = 0;
+  absl::Time decision_start_ ABSL_GUARDED_BY(mu_);
+  absl::Time deadline_ ABSL_GUARDED_BY(mu_) = absl::InfiniteFuture();
+  std::optional<v1::FinalResult> result_ ABSL_GUARDED_BY(mu_);
+
+  absl::Mutex watch_mu_;
+  int next_watcher_ ABSL_GUARDED_BY(watch_mu_) = 0;
+  std::map<int, std::function<void()>> watchers_ ABSL_GUARDED_BY(watch_mu_);
+};
+
+}  // namespace cardref::service
+
+#endif  // CARDREF_REFEREE_SERVICE_MATCH_H_

@@ -1,0 +1,165 @@
+#include "referee/service/match_manager.h"
+
+#include <random>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
+#include "referee/codec/codec.h"
+
+namespace cardref::service {
+
+namespace {
+// The clock re-checks at least this often, so a deadline set after it went
+// to sleep is never missed by more than this.
+constexpr absl::Duration kClockTick = absl::Milliseconds(20);
+}  // namespace
+
+MatchManager::MatchManager(const GameRegistry* registry,
+                           ManagerOptions options)
+    : registry_(registry), options_(std::move(options)) {
+  clock_ = std::thread([this] { ClockLoop(); });
+}
+
+MatchManager::~MatchManager() {
+  {
+    absl::MutexLock lock(&mu_);
+    stopping_ = true;
+  }
+  clock_.join();
+}
+
+absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
+    const v1::CreateMatchRequest& request) {
+  if (request.game().empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'game' is required; known games: ",
+        absl::StrJoin(registry_->Ids(), ", ")));
+  }
+  absl::StatusOr<std::unique_ptr<Game>> game = registry_->Create(
+      request.game(), codec::ParamsFromProto(request.params()));
+  if (!game.ok()) return game.status();
+  if (request.decision_time_limit_millis() < 0) {
+    return absl::InvalidArgumentError(
+        "decision_time_limit_millis must not be negative");
+  }
+  int64_t limit = request.decision_time_limit_millis() > 0
+                      ? request.decision_time_limit_millis()
+                      : options_.default_decision_time_limit_millis;
+  if (options_.max_decision_time_limit_millis > 0 &&
+      limit > options_.max_decision_time_limit_millis) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("decision_time_limit_millis ", limit,
+                     " exceeds this referee's maximum of ",
+                     options_.max_decision_time_limit_millis));
+  }
+  MatchOptions match_options;
+  {
+    absl::MutexLock lock(&mu_);
+    std::random_device rd;
+    match_options.match_id = absl::StrFormat(
+        "%s-%s-%04d-%04x", request.game(),
+        absl::FormatTime("%Y%m%d-%H%M%S", absl::Now(), absl::UTCTimeZone()),
+        next_serial_++, rd() & 0xffff);
+  }
+  match_options.decision_time_limit_millis = limit;
+  match_options.deal_set_id = request.deal_set_id();
+  match_options.dealing_seed = request.dealing_seed();
+  match_options.log_path =
+      absl::StrCat(options_.log_dir, "/", match_options.match_id, ".cardlog");
+  match_options.referee_version = options_.referee_version;
+  const GameParams params = (*game)->params();
+  const int seats = (*game)->num_seats();
+  absl::StatusOr<std::unique_ptr<Match>> match =
+      Match::Create(std::move(*game), match_options);
+  if (!match.ok()) return match.status();
+  v1::CreateMatchResponse response;
+  response.set_match_id(match_options.match_id);
+  response.set_num_seats(seats);
+  *response.mutable_params() = codec::ParamsToProto(params);
+  absl::MutexLock lock(&mu_);
+  matches_[match_options.match_id] = std::move(*match);
+  creation_order_.push_back(match_options.match_id);
+  return response;
+}
+
+absl::StatusOr<std::shared_ptr<Match>> MatchManager::Find(
+    const std::string& match_id) {
+  absl::MutexLock lock(&mu_);
+  auto it = matches_.find(match_id);
+  if (it == matches_.end()) {
+    return absl::NotFoundError(
+        absl::StrCat("no match with id '", match_id, "'"));
+  }
+  return it->second;
+}
+
+absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinMatch(
+    const v1::JoinMatchRequest& request) {
+  std::optional<int> seat;
+  if (request.has_seat()) seat = request.seat();
+  std::vector<std::shared_ptr<Match>> candidates;
+  if (!request.match_id().empty()) {
+    absl::StatusOr<std::shared_ptr<Match>> match = Find(request.match_id());
+    if (!match.ok()) return match.status();
+    candidates.push_back(*match);
+  } else {
+    if (request.game().empty()) {
+      return absl::InvalidArgumentError(
+          "give 'match_id', or 'game' to join any open match of that game");
+    }
+    absl::MutexLock lock(&mu_);
+    for (const std::string& id : creation_order_) {
+      const std::shared_ptr<Match>& m = matches_[id];
+      if (m->game().id() == request.game()) candidates.push_back(m);
+    }
+  }
+  absl::Status last = absl::NotFoundError(absl::StrCat(
+      "no match of game '", request.game(), "' has a free seat"));
+  for (const std::shared_ptr<Match>& match : candidates) {
+    if (request.match_id().empty() && !match->HasFreeSeat()) continue;
+    absl::StatusOr<JoinResult> joined =
+        match->Join(seat, request.player_name(), request.player_version());
+    if (!joined.ok()) {
+      last = joined.status();
+      // A race with another joiner: try the next open match.
+      if (request.match_id().empty()) continue;
+      return last;
+    }
+    v1::JoinMatchResponse response;
+    response.set_match_id(match->id());
+    response.set_seat(joined->seat);
+    response.set_token(joined->token);
+    response.set_game(std::string(match->game().id()));
+    *response.mutable_params() = codec::ParamsToProto(match->game().params());
+    response.set_num_seats(match->game().num_seats());
+    return response;
+  }
+  return last;
+}
+
+void MatchManager::ClockLoop() {
+  for (;;) {
+    std::vector<std::shared_ptr<Match>> live;
+    {
+      absl::MutexLock lock(&mu_);
+      if (stopping_) return;
+      for (auto& [id, m] : matches_) {
+        if (m->status() == v1::MATCH_STATUS_IN_PROGRESS) live.push_back(m);
+      }
+    }
+    const absl::Time now = absl::Now();
+    absl::Time next = now + kClockTick;
+    for (const std::shared_ptr<Match>& m : live) {
+      m->EnforceDeadline(now);
+      next = std::min(next, m->deadline());
+    }
+    absl::MutexLock lock(&mu_);
+    auto stop = [this]() ABSL_SHARED_LOCKS_REQUIRED(mu_) { return stopping_; };
+    mu_.AwaitWithDeadline(absl::Condition(&stop), std::max(next, now));
+  }
+}
+
+}  // namespace cardref::service

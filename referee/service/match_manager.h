@@ -1,0 +1,64 @@
+// All matches of a referee process, and the clock that enforces their
+// decision deadlines. No gRPC here.
+#ifndef CARDREF_REFEREE_SERVICE_MATCH_MANAGER_H_
+#define CARDREF_REFEREE_SERVICE_MATCH_MANAGER_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "cardref/v1/referee.pb.h"
+#include "referee/games/api/registry.h"
+#include "referee/service/match.h"
+
+namespace cardref::service {
+
+struct ManagerOptions {
+  std::string log_dir = ".";
+  // Used when a CreateMatch request gives none; 0 = no limit.
+  int64_t default_decision_time_limit_millis = 0;
+  // Upper bound on any requested limit (0 = none).
+  int64_t max_decision_time_limit_millis = 0;
+  std::string referee_version;
+};
+
+// Thread-safe. Owns a clock thread, stopped by the destructor.
+class MatchManager {
+ public:
+  MatchManager(const GameRegistry* registry, ManagerOptions options);
+  ~MatchManager();
+
+  absl::StatusOr<v1::CreateMatchResponse> CreateMatch(
+      const v1::CreateMatchRequest& request);
+  // Joins `match_id`, or with an empty id the oldest match of `game` that
+  // has a free seat.
+  absl::StatusOr<v1::JoinMatchResponse> JoinMatch(
+      const v1::JoinMatchRequest& request);
+  // NOT_FOUND naming the id.
+  absl::StatusOr<std::shared_ptr<Match>> Find(const std::string& match_id);
+
+  const GameRegistry& registry() const { return *registry_; }
+
+ private:
+  void ClockLoop();
+
+  const GameRegistry* registry_;
+  const ManagerOptions options_;
+
+  absl::Mutex mu_;
+  std::map<std::string, std::shared_ptr<Match>> matches_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::string> creation_order_ ABSL_GUARDED_BY(mu_);
+  int64_t next_serial_ ABSL_GUARDED_BY(mu_) = 1;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::thread clock_;
+};
+
+}  // namespace cardref::service
+
+#endif  // CARDREF_REFEREE_SERVICE_MATCH_MANAGER_H_

@@ -1,0 +1,279 @@
+// The referee's match logic without gRPC: seats, tokens, turn order, rule
+// errors, idempotent retries, time limits and the log.
+#include "referee/service/match.h"
+
+#include <filesystem>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "referee/base/rng.h"
+#include "referee/games/all_games.h"
+#include "referee/record/game_log.h"
+#include "referee/service/match_manager.h"
+
+namespace cardref::service {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+class MatchTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::path(::testing::TempDir()) /
+           ("match_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    ManagerOptions options;
+    options.log_dir = dir_.string();
+    options.referee_version = "test";
+    manager_ = std::make_unique<MatchManager>(&AllGames(), options);
+  }
+
+  // Creates a Craits match with `players` seats and joins all of them.
+  std::shared_ptr<Match> StartCraits(int players, uint64_t seed,
+                                     int64_t limit_ms = 0) {
+    v1::CreateMatchRequest create;
+    create.set_game("craits");
+    (*create.mutable_params()->mutable_values())["num_players"].set_int_value(
+        players);
+    (*create.mutable_params()->mutable_values())["game_length"].set_enum_value(
+        "SHORT");
+    create.set_dealing_seed(seed);
+    create.set_decision_time_limit_millis(limit_ms);
+    auto created = manager_->CreateMatch(create);
+    EXPECT_TRUE(created.ok()) << created.status();
+    match_id_ = created->match_id();
+    tokens_.clear();
+    for (int s = 0; s < players; ++s) {
+      v1::JoinMatchRequest join;
+      join.set_match_id(match_id_);
+      join.set_player_name("p" + std::to_string(s));
+      auto joined = manager_->JoinMatch(join);
+      EXPECT_TRUE(joined.ok()) << joined.status();
+      EXPECT_EQ(joined->seat(), s);
+      tokens_.push_back(joined->token());
+    }
+    return *manager_->Find(match_id_);
+  }
+
+  v1::SubmitActionRequest Submission(int seat, const std::string& notation) {
+    v1::SubmitActionRequest r;
+    r.set_match_id(match_id_);
+    r.set_seat(seat);
+    r.set_token(tokens_[seat]);
+    r.mutable_action()->set_notation(notation);
+    return r;
+  }
+
+  // Plays random legal actions until the match ends.
+  void PlayOut(Match& match, uint64_t seed) {
+    Rng rng(seed);
+    for (int guard = 0; guard < 100000; ++guard) {
+      if (match.status() != v1::MATCH_STATUS_IN_PROGRESS) return;
+      auto any = match.Observe(0, tokens_[0]);
+      ASSERT_TRUE(any.ok());
+      const int seat = any->seat_to_act();
+      auto obs = match.Observe(seat, tokens_[seat]);
+      ASSERT_TRUE(obs.ok());
+      ASSERT_GT(obs->legal_actions_size(), 0);
+      v1::SubmitActionRequest r;
+      r.set_match_id(match_id_);
+      r.set_seat(seat);
+      r.set_token(tokens_[seat]);
+      *r.mutable_action() =
+          obs->legal_actions(rng.Uniform(obs->legal_actions_size()));
+      auto done = match.Submit(r);
+      ASSERT_TRUE(done.ok()) << done.status();
+    }
+    FAIL() << "match did not end";
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<MatchManager> manager_;
+  std::string match_id_;
+  std::vector<std::string> tokens_;
+};
+
+TEST_F(MatchTest, PlaysToTheEndAndWritesACompleteLog) {
+  std::shared_ptr<Match> match = StartCraits(3, 11);
+  PlayOut(*match, 5);
+  EXPECT_EQ(match->status(), v1::MATCH_STATUS_FINISHED);
+  v1::MatchInfo info = match->Info();
+  EXPECT_EQ(info.result().scores_size(), 3);
+  absl::StatusOr<record::GameLog> log = record::ReadGameLog(info.log_path());
+  ASSERT_TRUE(log.ok()) << log.status();
+  EXPECT_EQ(log->end, record::FileEnd::kComplete);
+  EXPECT_TRUE(log->finished());
+  EXPECT_EQ(log->header().game(), "craits");
+  EXPECT_EQ(log->header().seats(2).player_name(), "p2");
+  int rounds = 0;
+  for (const v1::LogRecord& r : log->records) rounds += r.has_round_result();
+  EXPECT_EQ(rounds, 8);  // SHORT
+  EXPECT_EQ(log->records.back().final_result().scores_size(), 3);
+}
+
+TEST_F(MatchTest, SameSeedSameDeals) {
+  std::shared_ptr<Match> a = StartCraits(2, 99);
+  auto obs_a = a->Observe(0, tokens_[0]);
+  std::shared_ptr<Match> b = StartCraits(2, 99);
+  auto obs_b = b->Observe(0, tokens_[0]);
+  ASSERT_TRUE(obs_a.ok() && obs_b.ok());
+  EXPECT_EQ(obs_a->craits().hand_size(), 8);
+  EXPECT_THAT(obs_a->craits().hand(),
+              ::testing::ElementsAreArray(obs_b->craits().hand()));
+}
+
+TEST_F(MatchTest, TokensAreCheckedPerSeat) {
+  std::shared_ptr<Match> match = StartCraits(3, 1);
+  EXPECT_EQ(match->Observe(0, "").status().code(),
+            absl::StatusCode::kUnauthenticated);
+  EXPECT_EQ(match->Observe(0, tokens_[1]).status().code(),
+            absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(match->Observe(0, "nonsense").status().code(),
+            absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(match->Observe(7, tokens_[0]).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  auto obs = match->Observe(1, tokens_[1]);
+  ASSERT_TRUE(obs.ok());
+  EXPECT_EQ(obs->seat(), 1);
+}
+
+TEST_F(MatchTest, JoiningIsValidated) {
+  StartCraits(2, 1);
+  v1::JoinMatchRequest join;
+  join.set_match_id(match_id_);
+  EXPECT_EQ(manager_->JoinMatch(join).status().code(),
+            absl::StatusCode::kFailedPrecondition);  // started, full
+  join.set_match_id("no-such-match");
+  EXPECT_EQ(manager_->JoinMatch(join).status().code(),
+            absl::StatusCode::kNotFound);
+  v1::CreateMatchRequest create;
+  create.set_game("craits");
+  auto created = manager_->CreateMatch(create);
+  ASSERT_TRUE(created.ok());
+  join.set_match_id(created->match_id());
+  join.set_seat(9);
+  EXPECT_EQ(manager_->JoinMatch(join).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  join.set_seat(2);
+  EXPECT_TRUE(manager_->JoinMatch(join).ok());
+  EXPECT_EQ(manager_->JoinMatch(join).status().code(),
+            absl::StatusCode::kAlreadyExists);
+  // Join any open match of the game.
+  v1::JoinMatchRequest any;
+  any.set_game("craits");
+  auto joined = manager_->JoinMatch(any);
+  ASSERT_TRUE(joined.ok()) << joined.status();
+  EXPECT_EQ(joined->match_id(), created->match_id());
+  EXPECT_EQ(joined->seat(), 0);
+}
+
+TEST_F(MatchTest, BadParametersAreRejectedWithTheRule) {
+  v1::CreateMatchRequest create;
+  create.set_game("craits");
+  (*create.mutable_params()->mutable_values())["num_players"].set_int_value(9);
+  auto created = manager_->CreateMatch(create);
+  EXPECT_EQ(created.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(created.status().message()), HasSubstr("CR-"));
+  create.set_game("poker");
+  EXPECT_EQ(manager_->CreateMatch(create).status().code(),
+            absl::StatusCode::kNotFound);
+}
+
+TEST_F(MatchTest, OutOfTurnIllegalAndMalformedActionsAreRefusedAndLogged) {
+  std::shared_ptr<Match> match = StartCraits(3, 4);
+  auto obs = match->Observe(0, tokens_[0]);
+  ASSERT_TRUE(obs.ok());
+  const int to_act = obs->seat_to_act();
+  const int other = (to_act + 1) % 3;
+  auto out_of_turn = match->Submit(Submission(other, "draw"));
+  EXPECT_EQ(out_of_turn.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(out_of_turn.status().message()),
+              HasSubstr("not your turn: seat " + std::to_string(to_act)));
+  auto garbage = match->Submit(Submission(to_act, "juggle"));
+  EXPECT_EQ(garbage.status().code(), absl::StatusCode::kInvalidArgument);
+  // A card the seat does not hold is illegal, with the rule named.
+  auto mine = match->Observe(to_act, tokens_[to_act]);
+  ASSERT_TRUE(mine.ok());
+  std::set<uint32_t> held(mine->craits().hand().begin(),
+                          mine->craits().hand().end());
+  uint32_t missing = 0;
+  while (held.count(missing) || missing % 13 == 7 || missing % 13 == 8) {
+    ++missing;  // not held, and not an 8 or 9 (those need a suit)
+  }
+  v1::SubmitActionRequest illegal = Submission(to_act, "");
+  illegal.mutable_action()->mutable_craits()->mutable_play()->set_card(missing);
+  auto refused = match->Submit(illegal);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(refused.status().message()), StartsWith("CR-"));
+  // Nothing changed; the game goes on.
+  auto after = match->Observe(to_act, tokens_[to_act]);
+  EXPECT_EQ(after->version(), mine->version());
+  PlayOut(*match, 3);
+  auto log = record::ReadGameLog(match->Info().log_path());
+  ASSERT_TRUE(log.ok());
+  int rejected = 0;
+  for (const v1::LogRecord& r : log->records) {
+    if (r.has_rejected()) ++rejected;
+  }
+  EXPECT_EQ(rejected, 3);
+  EXPECT_TRUE(log->finished());
+}
+
+TEST_F(MatchTest, RetriesWithTheSameSequenceAreIdempotent) {
+  std::shared_ptr<Match> match = StartCraits(2, 8);
+  auto obs = match->Observe(0, tokens_[0]);
+  const int seat = obs->seat_to_act();
+  auto mine = match->Observe(seat, tokens_[seat]);
+  v1::SubmitActionRequest r = Submission(seat, "");
+  *r.mutable_action() = mine->legal_actions(0);
+  r.set_sequence(1);
+  auto first = match->Submit(r);
+  ASSERT_TRUE(first.ok()) << first.status();
+  auto again = match->Submit(r);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->observation().version(), first->observation().version());
+  EXPECT_EQ(match->Observe(seat, tokens_[seat])->version(),
+            first->observation().version());
+}
+
+TEST_F(MatchTest, ATimeoutPlaysTheFirstLegalActionAndLateAnswersAreRefused) {
+  std::shared_ptr<Match> match = StartCraits(2, 21, /*limit_ms=*/50);
+  auto obs = match->Observe(0, tokens_[0]);
+  const int seat = obs->seat_to_act();
+  auto mine = match->Observe(seat, tokens_[seat]);
+  ASSERT_GT(mine->deadline_unix_millis(), 0);
+  const std::string first_legal = mine->legal_actions(0).notation();
+  // Wait for the clock thread, or enforce directly past the deadline.
+  match->EnforceDeadline(absl::Now() + absl::Seconds(1));
+  v1::SubmitActionRequest late = Submission(seat, "");
+  *late.mutable_action() = mine->legal_actions(0);
+  late.set_decision_version(mine->version());
+  auto refused = match->Submit(late);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kDeadlineExceeded);
+  EXPECT_THAT(std::string(refused.status().message()), HasSubstr(first_legal));
+  auto log = record::ReadGameLog(match->Info().log_path());
+  ASSERT_TRUE(log.ok());
+  bool fault = false, by_referee = false;
+  for (const v1::LogRecord& r : log->records) {
+    fault |= r.has_fault() && r.fault().kind() == v1::FAULT_KIND_TIMEOUT;
+    by_referee |= r.has_action() && r.action().by_referee();
+  }
+  EXPECT_TRUE(fault);
+  EXPECT_TRUE(by_referee);
+}
+
+TEST_F(MatchTest, WatchersHearEveryChange) {
+  std::shared_ptr<Match> match = StartCraits(2, 2);
+  int calls = 0;
+  int id = match->AddWatcher([&] { ++calls; });
+  PlayOut(*match, 1);
+  match->RemoveWatcher(id);
+  EXPECT_GT(calls, 10);
+}
+
+}  // namespace
+}  // namespace cardref::service

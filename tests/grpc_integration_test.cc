@@ -1,0 +1,274 @@
+// The referee over real gRPC on loopback: full games played by bots through
+// the generated stubs, every rejection path with its status code and rule
+// message, health checking and reflection.
+#include <filesystem>
+#include <future>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cardref/v1/referee.grpc.pb.h"
+#include "gmock/gmock.h"
+#include "grpcpp/generic/generic_stub.h"
+#include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
+#include "referee/base/rng.h"
+#include "referee/grpc/server.h"
+#include "referee/record/game_log.h"
+
+namespace cardref {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+class GrpcTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    log_dir_ = std::filesystem::path(::testing::TempDir()) /
+               ("grpc_test_" + std::to_string(::getpid()) + "_" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(log_dir_);
+    std::filesystem::create_directories(log_dir_);
+    grpc_service::ServerOptions options;
+    options.manager.log_dir = log_dir_.string();
+    auto server = grpc_service::RefereeServer::Start(options);
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = std::move(*server);
+    channel_ = grpc::CreateChannel(server_->address(),
+                                   grpc::InsecureChannelCredentials());
+    stub_ = v1::Referee::NewStub(channel_);
+  }
+
+  std::string CreateMatch(const std::string& game, int players,
+                          uint64_t seed, int64_t limit_ms = 0) {
+    v1::CreateMatchRequest request;
+    request.set_game(game);
+    auto& values = *request.mutable_params()->mutable_values();
+    if (players > 0) values["num_players"].set_int_value(players);
+    if (game == "craits") values["game_length"].set_enum_value("SHORT");
+    request.set_dealing_seed(seed);
+    request.set_decision_time_limit_millis(limit_ms);
+    v1::CreateMatchResponse response;
+    grpc::ClientContext context;
+    grpc::Status s = stub_->CreateMatch(&context, request, &response);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return response.match_id();
+  }
+
+  v1::JoinMatchResponse Join(const std::string& match_id, int seat) {
+    v1::JoinMatchRequest request;
+    request.set_match_id(match_id);
+    request.set_seat(seat);
+    request.set_player_name("bot" + std::to_string(seat));
+    v1::JoinMatchResponse response;
+    grpc::ClientContext context;
+    grpc::Status s = stub_->JoinMatch(&context, request, &response);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return response;
+  }
+
+  // A bot: watches its stream and answers each decision with a random legal
+  // action. Returns the last observation (the final one).
+  v1::Observation PlayAsBot(const v1::JoinMatchResponse& me, uint64_t seed) {
+    auto stub = v1::Referee::NewStub(channel_);
+    Rng rng(seed);
+    v1::SeatRequest request;
+    request.set_match_id(me.match_id());
+    request.set_seat(me.seat());
+    request.set_token(me.token());
+    grpc::ClientContext context;
+    auto stream = stub->WatchObservations(&context, request);
+    v1::Observation obs, last;
+    while (stream->Read(&obs)) {
+      last = obs;
+      if (obs.seat_to_act() != me.seat()) continue;
+      v1::SubmitActionRequest submit;
+      submit.set_match_id(me.match_id());
+      submit.set_seat(me.seat());
+      submit.set_token(me.token());
+      *submit.mutable_action() =
+          obs.legal_actions(rng.Uniform(obs.legal_actions_size()));
+      submit.set_decision_version(obs.version());
+      v1::SubmitActionResponse response;
+      grpc::ClientContext submit_context;
+      grpc::Status s = stub->SubmitAction(&submit_context, submit, &response);
+      EXPECT_TRUE(s.ok()) << s.error_message();
+    }
+    grpc::Status end = stream->Finish();
+    EXPECT_TRUE(end.ok()) << end.error_message();
+    return last;
+  }
+
+  std::vector<v1::Observation> PlayMatch(const std::string& match_id,
+                                         int players) {
+    std::vector<v1::JoinMatchResponse> seats;
+    for (int s = 0; s < players; ++s) seats.push_back(Join(match_id, s));
+    std::vector<std::future<v1::Observation>> bots;
+    for (int s = 0; s < players; ++s) {
+      bots.push_back(std::async(std::launch::async, [this, &seats, s] {
+        return PlayAsBot(seats[s], 1000 + s);
+      }));
+    }
+    std::vector<v1::Observation> finals;
+    for (auto& b : bots) finals.push_back(b.get());
+    return finals;
+  }
+
+  v1::Observation Observe(const v1::JoinMatchResponse& me) {
+    v1::SeatRequest request;
+    request.set_match_id(me.match_id());
+    request.set_seat(me.seat());
+    request.set_token(me.token());
+    v1::Observation obs;
+    grpc::ClientContext context;
+    EXPECT_TRUE(stub_->GetObservation(&context, request, &obs).ok());
+    return obs;
+  }
+
+  grpc::Status Submit(const v1::JoinMatchResponse& me, const std::string& token,
+                      const v1::Action& action, uint64_t version = 0) {
+    v1::SubmitActionRequest submit;
+    submit.set_match_id(me.match_id());
+    submit.set_seat(me.seat());
+    submit.set_token(token);
+    *submit.mutable_action() = action;
+    submit.set_decision_version(version);
+    v1::SubmitActionResponse response;
+    grpc::ClientContext context;
+    return stub_->SubmitAction(&context, submit, &response);
+  }
+
+  std::filesystem::path log_dir_;
+  std::unique_ptr<grpc_service::RefereeServer> server_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::Referee::Stub> stub_;
+};
+
+TEST_F(GrpcTest, BotsPlayFullCraitsGamesForEverySeatCount) {
+  for (int players = 2; players <= 5; ++players) {
+    const std::string id = CreateMatch("craits", players, 40 + players);
+    std::vector<v1::Observation> finals = PlayMatch(id, players);
+    for (const v1::Observation& f : finals) {
+      EXPECT_EQ(f.status(), v1::MATCH_STATUS_FINISHED);
+      EXPECT_EQ(f.result().scores_size(), players);
+      EXPECT_EQ(f.rounds_completed(), 8);
+    }
+    v1::GetMatchRequest request;
+    request.set_match_id(id);
+    v1::MatchInfo info;
+    grpc::ClientContext context;
+    ASSERT_TRUE(stub_->GetMatch(&context, request, &info).ok());
+    EXPECT_EQ(info.status(), v1::MATCH_STATUS_FINISHED);
+    auto log = record::ReadGameLog(info.log_path());
+    ASSERT_TRUE(log.ok());
+    EXPECT_TRUE(log->finished());
+    EXPECT_EQ(log->end, record::FileEnd::kComplete);
+  }
+}
+
+TEST_F(GrpcTest, EveryRejectionHasItsCodeAndTheGameContinues) {
+  const std::string id = CreateMatch("craits", 3, 7);
+  std::vector<v1::JoinMatchResponse> seats;
+  for (int s = 0; s < 3; ++s) seats.push_back(Join(id, s));
+  v1::Observation obs = Observe(seats[0]);
+  const int to_act = obs.seat_to_act();
+  ASSERT_GE(to_act, 0);
+  const v1::JoinMatchResponse& actor = seats[to_act];
+  const v1::JoinMatchResponse& other = seats[(to_act + 1) % 3];
+  v1::Observation mine = Observe(actor);
+  ASSERT_GT(mine.legal_actions_size(), 0);
+
+  // Illegal: a card the seat does not hold.
+  std::set<uint32_t> held(mine.craits().hand().begin(),
+                          mine.craits().hand().end());
+  uint32_t card = 0;
+  while (held.count(card) || card % 13 == 7 || card % 13 == 8) ++card;
+  v1::Action illegal;
+  illegal.mutable_craits()->mutable_play()->set_card(card);
+  grpc::Status s = Submit(actor, actor.token(), illegal);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), StartsWith("CR-"));
+
+  // Out of turn.
+  s = Submit(other, other.token(), mine.legal_actions(0));
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(s.error_message(), HasSubstr("not your turn"));
+
+  // Wrong token, another seat's token, no token.
+  s = Submit(actor, "0123456789abcdef0123456789abcdef", mine.legal_actions(0));
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  s = Submit(actor, other.token(), mine.legal_actions(0));
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  s = Submit(actor, "", mine.legal_actions(0));
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+
+  // Unknown match.
+  v1::JoinMatchResponse ghost = actor;
+  ghost.set_match_id("no-such-match");
+  s = Submit(ghost, actor.token(), mine.legal_actions(0));
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND);
+
+  // Malformed: an empty action.
+  s = Submit(actor, actor.token(), v1::Action());
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  // Nothing changed; a legal action is accepted and the game plays on.
+  EXPECT_EQ(Observe(actor).version(), mine.version());
+  EXPECT_TRUE(Submit(actor, actor.token(), mine.legal_actions(0)).ok());
+  std::vector<std::future<v1::Observation>> bots;
+  for (int seat = 0; seat < 3; ++seat) {
+    bots.push_back(std::async(std::launch::async, [this, &seats, seat] {
+      return PlayAsBot(seats[seat], 77 + seat);
+    }));
+  }
+  for (auto& b : bots) EXPECT_EQ(b.get().status(), v1::MATCH_STATUS_FINISHED);
+}
+
+TEST_F(GrpcTest, ALateAnswerGetsDeadlineExceeded) {
+  const std::string id = CreateMatch("craits", 2, 3, /*limit_ms=*/100);
+  std::vector<v1::JoinMatchResponse> seats = {Join(id, 0), Join(id, 1)};
+  v1::Observation obs = Observe(seats[0]);
+  const v1::JoinMatchResponse& actor = seats[obs.seat_to_act()];
+  v1::Observation mine = Observe(actor);
+  ASSERT_GT(mine.deadline_unix_millis(), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  grpc::Status s =
+      Submit(actor, actor.token(), mine.legal_actions(0), mine.version());
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  EXPECT_THAT(s.error_message(), HasSubstr("timed out"));
+}
+
+TEST_F(GrpcTest, HealthCheckingAndGameListAreServed) {
+  grpc::GenericStub generic(channel_);
+  grpc::ByteBuffer request;  // an empty HealthCheckRequest: the server
+  grpc::Slice empty("");
+  request = grpc::ByteBuffer(&empty, 1);
+  grpc::ByteBuffer response;
+  grpc::ClientContext context;
+  std::promise<grpc::Status> done;
+  generic.UnaryCall(&context, "/grpc.health.v1.Health/Check",
+                    grpc::StubOptions(), &request, &response,
+                    [&done](grpc::Status s) { done.set_value(s); });
+  grpc::Status s = done.get_future().get();
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  std::vector<grpc::Slice> slices;
+  ASSERT_TRUE(response.Dump(&slices).ok());
+  std::string bytes;
+  for (const grpc::Slice& slice : slices) {
+    bytes.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
+  }
+  EXPECT_EQ(bytes, std::string("\x08\x01", 2));  // status: SERVING
+
+  v1::ListGamesResponse games;
+  grpc::ClientContext list_context;
+  ASSERT_TRUE(
+      stub_->ListGames(&list_context, v1::ListGamesRequest(), &games).ok());
+  bool craits = false;
+  for (const v1::GameInfo& g : games.games()) craits |= g.id() == "craits";
+  EXPECT_TRUE(craits);
+}
+
+}  // namespace
+}  // namespace cardref

@@ -1,0 +1,172 @@
+// cardref_bot: an example bot that plays through the referee's gRPC API.
+//
+//   cardref_bot --server=localhost:50051 --game=craits --strategy=random
+//
+// It joins a match (--match_id, or any open match of --game), watches its
+// observations and answers each decision. Strategies: "random" (uniform over
+// the legal actions, seeded by --seed) and "first" (always the first legal
+// action). A bot for another language needs only referee.proto: the
+// observation lists the legal actions, each with its notation.
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "cardref/v1/referee.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "referee/base/rng.h"
+#include "tools/version.h"
+
+ABSL_FLAG(std::string, server, "localhost:50051", "Referee address");
+ABSL_FLAG(std::string, game, "craits",
+          "Game of the match to join when --match_id is empty");
+ABSL_FLAG(std::string, match_id, "", "Match to join; empty = any open match");
+ABSL_FLAG(int, seat, -1, "Seat to take; -1 = the lowest free seat");
+ABSL_FLAG(std::string, name, "random", "Player name written into the log");
+ABSL_FLAG(std::string, strategy, "random", "random | first");
+ABSL_FLAG(uint64_t, seed, 1, "Seed of the random strategy");
+ABSL_FLAG(int, matches, 1, "Matches to play one after the other");
+ABSL_FLAG(int, join_timeout_s, 30,
+          "How long to keep retrying to find an open match");
+ABSL_FLAG(bool, quiet, false, "Print only errors");
+
+namespace {
+
+using cardref::v1::Observation;
+using cardref::v1::Referee;
+
+std::string StatusText(const grpc::Status& s) {
+  return absl::StrCat("code ", s.error_code(), ": ", s.error_message());
+}
+
+class Bot {
+ public:
+  Bot(std::shared_ptr<grpc::Channel> channel, uint64_t seed)
+      : stub_(Referee::NewStub(channel)), rng_(seed) {}
+
+  // Plays one match to its end. Returns false on an error.
+  bool PlayOne() {
+    cardref::v1::JoinMatchResponse joined;
+    if (!Join(&joined)) return false;
+    const std::string who =
+        absl::StrCat(joined.match_id(), " seat ", joined.seat());
+    if (!absl::GetFlag(FLAGS_quiet)) {
+      std::printf("%s: joined %s\n", absl::GetFlag(FLAGS_name).c_str(),
+                  who.c_str());
+    }
+    cardref::v1::SeatRequest request;
+    request.set_match_id(joined.match_id());
+    request.set_seat(joined.seat());
+    request.set_token(joined.token());
+    grpc::ClientContext context;
+    std::unique_ptr<grpc::ClientReader<Observation>> stream =
+        stub_->WatchObservations(&context, request);
+    Observation obs;
+    Observation last;
+    int decisions = 0;
+    while (stream->Read(&obs)) {
+      last = obs;
+      if (obs.seat_to_act() != joined.seat() || obs.legal_actions().empty()) {
+        continue;
+      }
+      ++decisions;
+      Answer(joined, obs);
+    }
+    grpc::Status end = stream->Finish();
+    if (!end.ok()) {
+      std::fprintf(stderr, "%s: stream ended: %s\n", who.c_str(),
+                   StatusText(end).c_str());
+      return false;
+    }
+    if (!absl::GetFlag(FLAGS_quiet)) {
+      std::printf("%s: match over after %d decisions; scores [%s], winners "
+                  "[%s]\n",
+                  who.c_str(), decisions,
+                  absl::StrJoin(last.result().scores(), ", ").c_str(),
+                  absl::StrJoin(last.result().winners(), ", ").c_str());
+    }
+    return last.status() == cardref::v1::MATCH_STATUS_FINISHED;
+  }
+
+ private:
+  bool Join(cardref::v1::JoinMatchResponse* joined) {
+    cardref::v1::JoinMatchRequest request;
+    request.set_match_id(absl::GetFlag(FLAGS_match_id));
+    request.set_game(absl::GetFlag(FLAGS_game));
+    if (absl::GetFlag(FLAGS_seat) >= 0) request.set_seat(absl::GetFlag(FLAGS_seat));
+    request.set_player_name(absl::GetFlag(FLAGS_name));
+    request.set_player_version(absl::StrCat("cardref_bot ", cardref::kVersion,
+                                            " ", absl::GetFlag(FLAGS_strategy)));
+    const auto give_up = std::chrono::steady_clock::now() +
+                         std::chrono::seconds(absl::GetFlag(FLAGS_join_timeout_s));
+    for (;;) {
+      grpc::ClientContext context;
+      grpc::Status s = stub_->JoinMatch(&context, request, joined);
+      if (s.ok()) return true;
+      // No open match yet (the organiser may not have created it): retry.
+      if (s.error_code() != grpc::StatusCode::NOT_FOUND ||
+          !request.match_id().empty() ||
+          std::chrono::steady_clock::now() > give_up) {
+        std::fprintf(stderr, "join failed: %s\n", StatusText(s).c_str());
+        return false;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+
+  void Answer(const cardref::v1::JoinMatchResponse& joined,
+              const Observation& obs) {
+    const int n = obs.legal_actions_size();
+    const int pick = absl::GetFlag(FLAGS_strategy) == "first"
+                         ? 0
+                         : static_cast<int>(rng_.Uniform(n));
+    cardref::v1::SubmitActionRequest submit;
+    submit.set_match_id(joined.match_id());
+    submit.set_seat(joined.seat());
+    submit.set_token(joined.token());
+    *submit.mutable_action() = obs.legal_actions(pick);
+    submit.set_decision_version(obs.version());
+    submit.set_sequence(++sequence_);
+    cardref::v1::SubmitActionResponse response;
+    grpc::ClientContext context;
+    grpc::Status s = stub_->SubmitAction(&context, submit, &response);
+    if (!s.ok()) {
+      std::fprintf(stderr, "%s seat %d: action '%s' refused: %s\n",
+                   joined.match_id().c_str(), joined.seat(),
+                   obs.legal_actions(pick).notation().c_str(),
+                   StatusText(s).c_str());
+    }
+  }
+
+  std::unique_ptr<Referee::Stub> stub_;
+  cardref::Rng rng_;
+  uint64_t sequence_ = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "An example cardref bot.\nUsage: cardref_bot --server=localhost:50051 "
+      "--game=craits --strategy=random [--match_id=ID] [--seat=N]");
+  absl::ParseCommandLine(argc, argv);
+  const std::string strategy = absl::GetFlag(FLAGS_strategy);
+  if (strategy != "random" && strategy != "first") {
+    std::fprintf(stderr, "unknown --strategy=%s (random | first)\n",
+                 strategy.c_str());
+    return 2;
+  }
+  Bot bot(grpc::CreateChannel(absl::GetFlag(FLAGS_server),
+                              grpc::InsecureChannelCredentials()),
+          absl::GetFlag(FLAGS_seed));
+  int failures = 0;
+  for (int i = 0; i < absl::GetFlag(FLAGS_matches); ++i) {
+    if (!bot.PlayOne()) ++failures;
+  }
+  return failures == 0 ? 0 : 1;
+}

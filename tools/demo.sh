@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The main job, end to end on localhost: installs packages if missing,
+# builds, starts a referee with the default configuration, plays a short
+# tournament of the example bots in every game the referee knows, writes the
+# logs, audits every log by replaying it and prints the statistics.
+#   tools/demo.sh [--matches=N] [other cardref_tournament flags]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+t0=$(date +%s)
+echo "== building"
+tools/build.sh
+echo "== build took $(( $(date +%s) - t0 )) s"
+
+BIN=build/tools
+OUT="out/demo-$(date -u +%Y%m%d-%H%M%S)"
+mkdir -p "$OUT/logs"
+"$BIN/cardref_referee" --port=0 --port_file="$OUT/port" \
+  --log_dir="$OUT/logs" >"$OUT/referee.out" 2>&1 &
+REFEREE=$!
+trap 'kill $REFEREE 2>/dev/null || true; wait $REFEREE 2>/dev/null || true' EXIT
+for _ in $(seq 100); do [ -s "$OUT/port" ] && break; sleep 0.1; done
+if [ ! -s "$OUT/port" ]; then
+  echo "the referee did not start:"; cat "$OUT/referee.out"; exit 1
+fi
+SERVER="localhost:$(cat "$OUT/port")"
+echo "== referee on $SERVER, logs in $OUT/logs"
+
+t1=$(date +%s)
+echo "== tournament"
+# Short variants keep the demo quick; every game that has them uses them.
+"$BIN/cardref_tournament" --server="$SERVER" --bot="$BIN/cardref_bot" \
+  --matches=2 --params=game_length=SHORT,rounds=4 "$@"
+echo "== tournament took $(( $(date +%s) - t1 )) s"
+
+echo "== audit (every log replayed through the engine)"
+"$BIN/cardref_analyze" audit "$OUT"/logs/*.cardlog
+echo "== statistics"
+"$BIN/cardref_analyze" stats "$OUT/logs"
+echo "== done in $(( $(date +%s) - t0 )) s; logs: $OUT/logs"
