@@ -61,8 +61,8 @@ AuditReport AuditGameLog(const record::GameLog& log, absl::string_view file,
     switch (log.end) {
       case record::FileEnd::kCorrupt:
         report.verdict = Verdict::kCorrupt;
-        report.message = absl::StrCat(log.damage, "; no intact record",
-                                      salvage_note);
+        report.message =
+            absl::StrCat(log.damage, "; no intact record", salvage_note);
         break;
       case record::FileEnd::kTornTail:
         report.verdict = Verdict::kIncomplete;
@@ -83,9 +83,9 @@ AuditReport AuditGameLog(const record::GameLog& log, absl::string_view file,
       LogReplay::Create(header, registry);
   if (!created.ok()) {
     report.verdict = Verdict::kUnreadable;
-    report.message = absl::StrCat("record 0 at byte ", log.offsets[0],
-                                  " (header): cannot audit: ",
-                                  created.status().message());
+    report.message =
+        absl::StrCat("record 0 at byte ", log.offsets[0],
+                     " (header): cannot audit: ", created.status().message());
     return report;
   }
   LogReplay& replay = **created;
@@ -124,15 +124,17 @@ AuditReport AuditGameLog(const record::GameLog& log, absl::string_view file,
     case record::FileEnd::kCorrupt: {
       report.verdict = Verdict::kCorrupt;
       const int64_t before = static_cast<int64_t>(first_salvaged);
-      report.message = absl::StrCat(
-          log.damage, "; the ", Records(before), " before it replay "
-          "consistently");
+      report.message = absl::StrCat(log.damage, "; the ", Records(before),
+                                    " before it replay "
+                                    "consistently");
       if (salvage_mode) {
         const int64_t past = report.records - before;
-        absl::StrAppend(&report.message, "; salvage mode read ",
-                        Records(past), " past the damage");
+        absl::StrAppend(&report.message, "; salvage mode read ", Records(past),
+                        " past the damage");
         if (report.discrepancy.has_value()) {
-          absl::StrAppend(&report.message, ", the replay stops at ",
+          // Record numbers count the records read, not those lost.
+          absl::StrAppend(&report.message,
+                          ", replaying across the gap stops at ",
                           report.discrepancy->ToString());
         } else if (past > 0) {
           absl::StrAppend(&report.message, ", and they replay consistently",
@@ -154,9 +156,8 @@ AuditReport AuditGameLog(const record::GameLog& log, absl::string_view file,
     report.verdict = Verdict::kAborted;
     const size_t last = log.records.size() - 1;
     report.message = absl::StrCat(
-        "match aborted at record ", last, " (byte ", log.offsets[last],
-        "): \"", replay.abort_reason(), "\"; ", consistent, ", ",
-        Progress(replay));
+        "match aborted at record ", last, " (byte ", log.offsets[last], "): \"",
+        replay.abort_reason(), "\"; ", consistent, ", ", Progress(replay));
     return report;
   }
   if (replay.finished()) {
@@ -167,9 +168,9 @@ AuditReport AuditGameLog(const record::GameLog& log, absl::string_view file,
   report.verdict = Verdict::kIncomplete;
   const size_t last = log.records.size() - 1;
   report.message = absl::StrCat(
-      "no final result: the file ends cleanly after record ", last,
-      " (byte ", log.offsets[last], ", ", RecordKind(log.records[last]),
-      "); ", consistent, ", ", Progress(replay));
+      "no final result: the file ends cleanly after record ", last, " (byte ",
+      log.offsets[last], ", ", RecordKind(log.records[last]), "); ", consistent,
+      ", ", Progress(replay));
   return report;
 }
 

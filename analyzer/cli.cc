@@ -35,8 +35,7 @@ absl::StatusOr<std::vector<std::string>> ExpandLogPaths(
         return absl::InvalidArgumentError(
             absl::StrCat("cannot list directory ", arg, ": ", ec.message()));
       }
-      if (it->is_regular_file(ec) &&
-          it->path().extension() == kLogExtension) {
+      if (it->is_regular_file(ec) && it->path().extension() == kLogExtension) {
         found.push_back(it->path().string());
       }
     }

@@ -21,7 +21,7 @@ inline constexpr char kLogExtension[] = ".cardlog";
 // Files stay as given (whatever their name); a directory stands for every
 // *.cardlog file below it, recursively, in byte order of their paths.
 // INVALID_ARGUMENT if `args` is empty or yields no file.
-absl::StatusOr<std::vector<std::string>> ExpandLogPaths(
+[[nodiscard]] absl::StatusOr<std::vector<std::string>> ExpandLogPaths(
     const std::vector<std::string>& args);
 
 // `audit`: one line per file on `out`. Exit code: kExitOk iff every file is

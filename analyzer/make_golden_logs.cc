@@ -5,6 +5,8 @@
 // layer. The card content is a pure function of the seeds; timestamps and
 // match ids are not, so a rerun writes different bytes. Never overwrites:
 // tests must fail when a golden log stops auditing, not regenerate it.
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -38,12 +40,15 @@ int main(int argc, char** argv) {
   const std::vector<Golden> goldens = {
       {"craits_2p_short.cardlog", 2, 1001, 11, {"alice", "bob"}},
       {"craits_3p_short.cardlog", 3, 1002, 12, {"bob", "carol", "alice"}},
-      {"craits_4p_short.cardlog", 4, 1003, 13,
+      {"craits_4p_short.cardlog",
+       4,
+       1003,
+       13,
        {"carol", "alice", "dave", "bob"}},
   };
   namespace fs = std::filesystem;
-  const fs::path scratch =
-      fs::temp_directory_path() / ("cardref_golden_" + std::to_string(getpid()));
+  const fs::path scratch = fs::temp_directory_path() /
+                           ("cardref_golden_" + std::to_string(getpid()));
   fs::create_directories(scratch);
   int failures = 0;
   for (const Golden& g : goldens) {
@@ -53,8 +58,8 @@ int main(int argc, char** argv) {
       ++failures;
       continue;
     }
-    cardref::analyzer::testing::RandomMatchOptions options;
-    options.params = cardref::analyzer::testing::CraitsParams(g.players, true);
+    cardref::analyzer::testlogs::RandomMatchOptions options;
+    options.params = cardref::analyzer::testlogs::CraitsParams(g.players, true);
     options.dealing_seed = g.dealing_seed;
     options.bot_seed = g.bot_seed;
     options.player_names = g.names;
@@ -62,7 +67,7 @@ int main(int argc, char** argv) {
     options.out_of_turn_per_mille = 10;
     options.timeout_per_mille = 5;
     absl::StatusOr<std::string> path =
-        cardref::analyzer::testing::PlayRandomMatch(scratch.string(), options);
+        cardref::analyzer::testlogs::PlayRandomMatch(scratch.string(), options);
     if (!path.ok()) {
       std::fprintf(stderr, "%s: %s\n", g.file,
                    std::string(path.status().message()).c_str());

@@ -37,46 +37,45 @@ std::string PathOf(absl::string_view prefix,
   return out;
 }
 
-// The value at `path` in `root` (side 1 uses `index`, side 2 `new_index`),
-// or "(absent)" when that side does not have it.
-std::string ValueAt(const Message& root, const std::vector<SpecificField>& path,
-                    bool side1) {
-  const Message* cur = &root;
-  for (size_t i = 0; i < path.size(); ++i) {
-    const SpecificField& f = path[i];
-    if (f.field == nullptr) return "(unknown field)";
-    const Reflection* r = cur->GetReflection();
-    const FieldDescriptor* field = f.field;
-    const int index = side1 ? f.index : f.new_index;
-    const bool last = i + 1 == path.size();
-    if (field->is_map()) {
-      const Message* entry = side1 ? f.map_entry1 : f.map_entry2;
-      if (entry == nullptr) return std::string(kAbsent);
-      if (last) return absl::StrCat("{", entry->ShortDebugString(), "}");
-      cur = entry;  // the next step names the entry's "value" field
-      continue;
-    }
-    if (field->is_repeated()) {
-      if (index < 0 || index >= r->FieldSize(*cur, field)) {
-        return std::string(kAbsent);
-      }
-    } else if (field->has_presence() && !r->HasField(*cur, field)) {
+// The value of the last field of `path` in `parent`, the message that holds
+// it (MessageDifferencer hands the reporter the innermost messages, not the
+// roots). Side 1 uses `index`, side 2 `new_index`. "(absent)" when that
+// side does not have it (`missing`: reported as added to the other side or
+// deleted from it).
+std::string ValueAt(const Message& parent,
+                    const std::vector<SpecificField>& path, bool side1,
+                    bool missing) {
+  const SpecificField& f = path.back();
+  if (f.field == nullptr) return "(unknown field)";
+  const Reflection* r = parent.GetReflection();
+  const FieldDescriptor* field = f.field;
+  // A field without presence (a proto3 scalar) reads as its default.
+  if (missing && (field->is_repeated() || field->has_presence())) {
+    return std::string(kAbsent);
+  }
+  const int index = side1 ? f.index : f.new_index;
+  if (field->is_map()) {
+    const Message* entry = side1 ? f.map_entry1 : f.map_entry2;
+    if (entry == nullptr) return std::string(kAbsent);
+    return absl::StrCat("{", entry->ShortDebugString(), "}");
+  }
+  if (field->is_repeated()) {
+    if (index < 0 || index >= r->FieldSize(parent, field)) {
       return std::string(kAbsent);
     }
-    if (field->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
-      const Message& sub = field->is_repeated()
-                               ? r->GetRepeatedMessage(*cur, field, index)
-                               : r->GetMessage(*cur, field);
-      if (last) return absl::StrCat("{", sub.ShortDebugString(), "}");
-      cur = &sub;
-      continue;
-    }
-    std::string text;
-    TextFormat::PrintFieldValueToString(
-        *cur, field, field->is_repeated() ? index : -1, &text);
-    return text;
+  } else if (field->has_presence() && !r->HasField(parent, field)) {
+    return std::string(kAbsent);
   }
-  return absl::StrCat("{", cur->ShortDebugString(), "}");
+  if (field->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
+    const Message& sub = field->is_repeated()
+                             ? r->GetRepeatedMessage(parent, field, index)
+                             : r->GetMessage(parent, field);
+    return absl::StrCat("{", sub.ShortDebugString(), "}");
+  }
+  std::string text;
+  TextFormat::PrintFieldValueToString(parent, field,
+                                      field->is_repeated() ? index : -1, &text);
+  return text;
 }
 
 // Keeps the first difference reported. MessageDifferencer reports leaves
@@ -87,25 +86,27 @@ class FirstReporter final : public MessageDifferencer::Reporter {
 
   void ReportAdded(const Message& m1, const Message& m2,
                    const std::vector<SpecificField>& path) override {
-    Keep(m1, m2, path);
+    Keep(m1, m2, path, /*missing1=*/true, /*missing2=*/false);
   }
   void ReportDeleted(const Message& m1, const Message& m2,
                      const std::vector<SpecificField>& path) override {
-    Keep(m1, m2, path);
+    Keep(m1, m2, path, false, true);
   }
   void ReportModified(const Message& m1, const Message& m2,
                       const std::vector<SpecificField>& path) override {
-    Keep(m1, m2, path);
+    Keep(m1, m2, path, false, false);
   }
 
   std::optional<FieldDifference> first;
 
  private:
   void Keep(const Message& m1, const Message& m2,
-            const std::vector<SpecificField>& path) {
-    if (first.has_value()) return;
-    first = FieldDifference{PathOf(prefix_, path), ValueAt(m1, path, true),
-                            ValueAt(m2, path, false)};
+            const std::vector<SpecificField>& path, bool missing1,
+            bool missing2) {
+    if (first.has_value() || path.empty()) return;
+    first = FieldDifference{PathOf(prefix_, path),
+                            ValueAt(m1, path, true, missing1),
+                            ValueAt(m2, path, false, missing2)};
   }
 
   std::string prefix_;

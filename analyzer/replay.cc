@@ -48,10 +48,10 @@ absl::StatusOr<std::unique_ptr<LogReplay>> LogReplay::Create(
     const v1::LogHeader& header, const GameRegistry& registry) {
   if (header.format_version() == 0 ||
       header.format_version() > record::kLogFormatVersion) {
-    return absl::UnimplementedError(absl::StrCat(
-        "header.format_version ", header.format_version(),
-        " is not a format this analyzer reads (it reads 1..",
-        record::kLogFormatVersion, ")"));
+    return absl::UnimplementedError(
+        absl::StrCat("header.format_version ", header.format_version(),
+                     " is not a format this analyzer reads (it reads 1..",
+                     record::kLogFormatVersion, ")"));
   }
   absl::StatusOr<const GameInfo*> info = registry.Find(header.game());
   if (!info.ok()) {
@@ -61,17 +61,16 @@ absl::StatusOr<std::unique_ptr<LogReplay>> LogReplay::Create(
   absl::StatusOr<std::unique_ptr<Game>> game =
       registry.Create(header.game(), codec::ParamsFromProto(header.params()));
   if (!game.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "header.params are not valid for ", header.game(), ": ",
-        game.status().message()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("header.params are not valid for ", header.game(), ": ",
+                     game.status().message()));
   }
   if (static_cast<int64_t>(header.rules_version()) !=
       (*game)->rules_version()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "header.rules_version is ", header.rules_version(), " but this ",
         header.game(), " engine implements rules_version ",
-        (*game)->rules_version(),
-        "; refusing to audit across rule versions"));
+        (*game)->rules_version(), "; refusing to audit across rule versions"));
   }
   const int seats = (*game)->num_seats();
   if (header.seats_size() != seats) {
@@ -82,8 +81,8 @@ absl::StatusOr<std::unique_ptr<LogReplay>> LogReplay::Create(
   for (int s = 0; s < seats; ++s) {
     if (header.seats(s).seat() != s) {
       return absl::InvalidArgumentError(
-          absl::StrCat("header.seats[", s, "].seat is ",
-                       header.seats(s).seat(), ", expected ", s));
+          absl::StrCat("header.seats[", s, "].seat is ", header.seats(s).seat(),
+                       ", expected ", s));
     }
   }
   std::unique_ptr<State> state = (*game)->NewInitialState();
@@ -108,9 +107,9 @@ absl::Status LogReplay::Fail(std::string field, std::string recorded,
 std::string LogReplay::Expecting() const {
   switch (state_->node_type()) {
     case NodeType::kChance:
-      return absl::StrCat("a ", ChanceName(static_cast<int>(
-                                    ToProto(state_->chance_kind()))),
-                          " chance event");
+      return absl::StrCat(
+          "a ", ChanceName(static_cast<int>(ToProto(state_->chance_kind()))),
+          " chance event");
     case NodeType::kDecision:
       return absl::StrCat("an action of seat ", state_->current_seat());
     case NodeType::kTerminal:
@@ -125,9 +124,9 @@ absl::Status LogReplay::Apply(const v1::LogRecord& record, int64_t index,
   offset_ = byte_offset;
   kind_ = RecordKind(record);
   if (finished_ || aborted_) {
-    return Fail("", "", "", absl::StrCat("a record after the game's end (",
-                                         aborted_ ? "abort notice" : "final result",
-                                         ")"));
+    return Fail("", "", "",
+                absl::StrCat("a record after the game's end (",
+                             aborted_ ? "abort notice" : "final result", ")"));
   }
   if (pending_fault_seat_ >= 0 && !record.has_action() &&
       !record.has_aborted()) {
@@ -180,22 +179,24 @@ absl::Status LogReplay::Apply(const v1::LogRecord& record, int64_t index,
 absl::Status LogReplay::CheckNoRoundPending() {
   if (rounds_logged_ >= state_->rounds_completed()) return absl::OkStatus();
   return Fail("", "", "",
-              absl::StrCat("round ", rounds_logged_ + 1, " was completed by "
-                           "record ", round_completed_at_,
+              absl::StrCat("round ", rounds_logged_ + 1,
+                           " was completed by "
+                           "record ",
+                           round_completed_at_,
                            " but its round_result is missing before this ",
                            kind_, " record"));
 }
 
 absl::Status LogReplay::ApplyChance(const v1::ChanceEvent& chance) {
   if (!state_->IsChance()) {
-    return Fail("", "", "",
-                absl::StrCat("a chance event, but the engine expects ",
-                             Expecting()));
+    return Fail(
+        "", "", "",
+        absl::StrCat("a chance event, but the engine expects ", Expecting()));
   }
   const int expected = static_cast<int>(ToProto(state_->chance_kind()));
   if (static_cast<int>(chance.kind()) != expected) {
-    return Fail("chance.kind", ChanceName(chance.kind()),
-                ChanceName(expected), "");
+    return Fail("chance.kind", ChanceName(chance.kind()), ChanceName(expected),
+                "");
   }
   std::array<Card, 64> expected_cards;
   const int n = state_->ChanceCards(absl::MakeSpan(expected_cards));
@@ -215,9 +216,9 @@ absl::Status LogReplay::ApplyChance(const v1::ChanceEvent& chance) {
   }
   if (absl::Status st = state_->ApplyChance(state_->chance_kind(), order);
       !st.ok()) {
-    return Fail("", "", "",
-                absl::StrCat("the engine refuses the chance event: ",
-                             st.message()));
+    return Fail(
+        "", "", "",
+        absl::StrCat("the engine refuses the chance event: ", st.message()));
   }
   return absl::OkStatus();
 }
@@ -240,10 +241,10 @@ absl::Status LogReplay::ApplyAction(const v1::ActionEvent& event) {
                     ? "the referee plays for a seat only after a fault"
                     : "a fault must be followed by the referee's action");
   }
-  pending_fault_seat_ = -1;
   absl::StatusOr<Action> action = codec::DecodeAction(*state_, event.action());
   if (!action.ok()) {
-    return Fail("action.action", absl::StrCat("{", event.action().ShortDebugString(), "}"),
+    return Fail("action.action",
+                absl::StrCat("{", event.action().ShortDebugString(), "}"),
                 "(no action)",
                 absl::StrCat("does not decode: ", action.status().message()));
   }
@@ -254,10 +255,10 @@ absl::Status LogReplay::ApplyAction(const v1::ActionEvent& event) {
                 "an action is logged exactly as the referee encodes it");
   }
   if (absl::Status st = state_->ApplyAction(*action); !st.ok()) {
-    return Fail("action.action", Quoted(event.action().notation()),
-                "(illegal)",
+    return Fail("action.action", Quoted(event.action().notation()), "(illegal)",
                 absl::StrCat("the engine refuses it: ", st.message()));
   }
+  pending_fault_seat_ = -1;
   return absl::OkStatus();
 }
 
@@ -279,13 +280,12 @@ absl::Status LogReplay::CheckRejected(const v1::RejectedSubmission& rejected) {
   ActionList legal;
   state_->LegalActions(legal);
   if (!legal.contains(*action)) return absl::OkStatus();
-  return Fail("rejected.action",
-              absl::StrCat("refused (INVALID_ARGUMENT: ", rejected.message(),
-                           ")"),
-              absl::StrCat("legal ",
-                           Quoted(state_->ActionToString(*action))),
-              absl::StrCat("seat ", rejected.seat(),
-                           " was to act and the engine accepts this action"));
+  return Fail(
+      "rejected.action",
+      absl::StrCat("refused (INVALID_ARGUMENT: ", rejected.message(), ")"),
+      absl::StrCat("legal ", Quoted(state_->ActionToString(*action))),
+      absl::StrCat("seat ", rejected.seat(),
+                   " was to act and the engine accepts this action"));
 }
 
 absl::Status LogReplay::CheckFault(const v1::FaultEvent& fault) {

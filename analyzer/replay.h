@@ -18,9 +18,9 @@
 //                 action for that seat (by_referee);
 //   round_result  equals codec::MakeRoundResult for the next unlogged round,
 //                 once the engine has completed it. The referee writes it
-//                 after the chance events that follow the completing
-//                 action (the next round's deal), so only chance records
-//                 may come between;
+//                 right after the completing record; logs of older
+//                 referees put the next round's deal first, so chance
+//                 records may come between;
 //   final_result  the engine is terminal, every round result is logged, and
 //                 it equals codec::MakeFinalResult;
 //   aborted       ends the log.
@@ -43,9 +43,11 @@ namespace cardref::analyzer {
 
 // The first record that does not follow from the game so far.
 struct Discrepancy {
-  int64_t record_index = -1;  // 0 = the header
-  uint64_t byte_offset = 0;   // of the record's framing
-  std::string record_kind;    // "action", "round_result", ...
+  // 0 = the header. Counts the records read: in salvage mode, records lost
+  // to damage are not counted, so the byte offset is the exact reference.
+  int64_t record_index = -1;
+  uint64_t byte_offset = 0;  // of the record's framing
+  std::string record_kind;   // "action", "round_result", ...
   // The differing field, as a path from the LogRecord
   // ("round_result.craits.scores[1]"); empty when `explanation` says it all.
   std::string field;
@@ -87,9 +89,7 @@ class LogReplay {
   bool finished() const { return finished_; }
   bool aborted() const { return aborted_; }
   const std::string& abort_reason() const { return abort_reason_; }
-  const std::optional<Discrepancy>& discrepancy() const {
-    return discrepancy_;
-  }
+  const std::optional<Discrepancy>& discrepancy() const { return discrepancy_; }
 
  private:
   LogReplay(std::unique_ptr<Game> game, std::unique_ptr<State> state)

@@ -11,14 +11,18 @@ namespace cardref::analyzer {
 
 void RunningStat::Add(double x) {
   ++n_;
-  const double delta = x - mean_;
-  mean_ += delta / static_cast<double>(n_);
-  m2_ += delta * (x - mean_);
+  sum_ += x;
+  sum_squares_ += x * x;
 }
+
+double RunningStat::mean() const { return n_ == 0 ? 0 : sum_ / n_; }
 
 double RunningStat::stddev() const {
   if (n_ < 2) return 0;
-  return std::sqrt(m2_ / static_cast<double>(n_ - 1));
+  const double n = static_cast<double>(n_);
+  // (sum x^2 - n mean^2) / (n - 1), never below 0 despite rounding.
+  const double ss = std::max(0.0, sum_squares_ - sum_ * sum_ / n);
+  return std::sqrt(ss / (n - 1));
 }
 
 double PlayerStats::win_rate() const {
@@ -120,7 +124,8 @@ void StatsCollector::Count(const record::GameLog& log) {
           if (s < final_result.scores_size()) {
             row.score.Add(static_cast<double>(final_result.scores(s)));
           }
-          if (hook != nullptr) hook->OnFinalResult(final_result, s, row.metrics);
+          if (hook != nullptr)
+            hook->OnFinalResult(final_result, s, row.metrics);
         }
         break;
       }
@@ -219,7 +224,8 @@ std::string StatsCollector::ToText() const {
   }
   if (!skipped_.empty()) {
     absl::StrAppend(&out, "\nskipped:\n");
-    for (const AuditReport& r : skipped_) absl::StrAppend(&out, "  ", r.Line(), "\n");
+    for (const AuditReport& r : skipped_)
+      absl::StrAppend(&out, "  ", r.Line(), "\n");
   }
   return out;
 }

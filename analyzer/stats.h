@@ -33,19 +33,21 @@
 
 namespace cardref::analyzer {
 
-// Count, mean and sample standard deviation (Welford's update).
+// Count, mean and sample standard deviation. Keeps plain sums, which are
+// exact for integer values (every input here: scores, counts, 0/1 flags)
+// below 2^53, so the result does not depend on the order of the logs.
 class RunningStat {
  public:
   void Add(double x);
   int64_t count() const { return n_; }
-  double mean() const { return mean_; }
+  double mean() const;
   // Sample standard deviation (divides by n - 1); 0 with fewer than 2 values.
   double stddev() const;
 
  private:
   int64_t n_ = 0;
-  double mean_ = 0;
-  double m2_ = 0;
+  double sum_ = 0;
+  double sum_squares_ = 0;
 };
 
 // Named game-specific metrics of one row, each averaged over what the hook
@@ -75,13 +77,13 @@ struct PlayerStats {
   int64_t games = 0;
   int64_t wins = 0;
   int64_t draws = 0;
-  RunningStat score;             // FinalResult.scores of the seat
-  int64_t decisions = 0;         // actions of the seat
-  int64_t own_decisions = 0;     // of which the player submitted itself
-  int64_t decision_micros = 0;   // summed over own_decisions
+  RunningStat score;            // FinalResult.scores of the seat
+  int64_t decisions = 0;        // actions of the seat
+  int64_t own_decisions = 0;    // of which the player submitted itself
+  int64_t decision_micros = 0;  // summed over own_decisions
   int64_t rejected = 0;
   int64_t timeouts = 0;
-  Metrics metrics;               // from the game's hook
+  Metrics metrics;  // from the game's hook
 
   double win_rate() const;
   double decisions_per_game() const;

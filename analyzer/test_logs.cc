@@ -19,7 +19,7 @@
 #include "referee/record/record_io.h"
 #include "referee/service/match_manager.h"
 
-namespace cardref::analyzer::testing {
+namespace cardref::analyzer::testlogs {
 namespace {
 
 // Long enough that the manager's clock never fires by itself; timeouts are
@@ -61,13 +61,13 @@ v1::Action IllegalAction(const v1::Observation& obs, Rng& rng) {
 v1::GameParams CraitsParams(int num_players, bool short_game) {
   v1::GameParams params;
   (*params.mutable_values())["num_players"].set_int_value(num_players);
-  (*params.mutable_values())["game_length"].set_enum_value(
-      short_game ? "SHORT" : "FULL");
+  (*params.mutable_values())["game_length"].set_enum_value(short_game ? "SHORT"
+                                                                      : "FULL");
   return params;
 }
 
-absl::StatusOr<std::string> PlayRandomMatch(
-    const std::string& log_dir, const RandomMatchOptions& options) {
+absl::StatusOr<std::string> PlayRandomMatch(const std::string& log_dir,
+                                            const RandomMatchOptions& options) {
   service::ManagerOptions manager_options;
   manager_options.log_dir = log_dir;
   manager_options.referee_version = "test";
@@ -143,8 +143,8 @@ absl::StatusOr<std::string> PlayRandomMatch(
         return absl::InternalError("an illegal submission was accepted");
       }
     }
-    const v1::Action& choice =
-        obs.legal_actions(static_cast<int>(rng.Uniform(obs.legal_actions_size())));
+    const v1::Action& choice = obs.legal_actions(
+        static_cast<int>(rng.Uniform(obs.legal_actions_size())));
     absl::StatusOr<v1::SubmitActionResponse> response = submit(seat, choice);
     if (!response.ok()) return response.status();
     ++accepted;
@@ -162,8 +162,7 @@ std::string MakeTempDir() {
   return pattern;
 }
 
-absl::StatusOr<std::vector<std::string>> ReadPayloads(
-    const std::string& path) {
+absl::StatusOr<std::vector<std::string>> ReadPayloads(const std::string& path) {
   ASSIGN_OR_RETURN(const record::RecordFile file, record::ReadRecordFile(path));
   if (file.end != record::FileEnd::kComplete) {
     return absl::DataLossError(absl::StrCat(path, ": ", file.damage));
@@ -193,11 +192,13 @@ std::string Serialize(const v1::LogRecord& record) {
 
 absl::Status WriteFile(const std::string& path, const std::string& bytes) {
   FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) return absl::InternalError(absl::StrCat("cannot create ", path));
+  if (f == nullptr)
+    return absl::InternalError(absl::StrCat("cannot create ", path));
   const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
   const bool closed = std::fclose(f) == 0;
-  if (!ok || !closed) return absl::InternalError(absl::StrCat("cannot write ", path));
+  if (!ok || !closed)
+    return absl::InternalError(absl::StrCat("cannot write ", path));
   return absl::OkStatus();
 }
 
-}  // namespace cardref::analyzer::testing
+}  // namespace cardref::analyzer::testlogs

@@ -12,7 +12,7 @@
 #include "absl/status/statusor.h"
 #include "cardref/v1/log.pb.h"
 
-namespace cardref::analyzer::testing {
+namespace cardref::analyzer::testlogs {
 
 struct RandomMatchOptions {
   std::string game = "craits";
@@ -37,7 +37,7 @@ struct RandomMatchOptions {
 // Plays one match to its end (or its abort) through a MatchManager logging
 // into `log_dir` (which must exist) and returns the log's path.
 absl::StatusOr<std::string> PlayRandomMatch(const std::string& log_dir,
-                                             const RandomMatchOptions& options);
+                                            const RandomMatchOptions& options);
 
 // Craits parameters for CreateMatch.
 v1::GameParams CraitsParams(int num_players, bool short_game);
@@ -54,6 +54,6 @@ std::string Serialize(const v1::LogRecord& record);
 
 absl::Status WriteFile(const std::string& path, const std::string& bytes);
 
-}  // namespace cardref::analyzer::testing
+}  // namespace cardref::analyzer::testlogs
 
 #endif  // CARDREF_ANALYZER_TEST_LOGS_H_

@@ -3,6 +3,7 @@
 // message, health checking and reflection.
 #include <filesystem>
 #include <future>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -14,6 +15,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "referee/base/rng.h"
+#include "referee/games/krass_kariert/krass_kariert_cards.h"
 #include "referee/grpc/server.h"
 #include "referee/record/game_log.h"
 
@@ -268,6 +270,218 @@ TEST_F(GrpcTest, HealthCheckingAndGameListAreServed) {
   bool craits = false;
   for (const v1::GameInfo& g : games.games()) craits |= g.id() == "craits";
   EXPECT_TRUE(craits);
+}
+
+// ===========================================================================
+// Krass Kariert over gRPC: full games by bots, and rejected illegal plays.
+// ===========================================================================
+
+// The log of match `id` as the referee wrote it.
+record::GameLog KkLogOf(v1::Referee::Stub& stub, const std::string& id) {
+  v1::GetMatchRequest request;
+  request.set_match_id(id);
+  v1::MatchInfo info;
+  grpc::ClientContext context;
+  EXPECT_TRUE(stub.GetMatch(&context, request, &info).ok());
+  EXPECT_EQ(info.status(), v1::MATCH_STATUS_FINISHED);
+  absl::StatusOr<record::GameLog> log = record::ReadGameLog(info.log_path());
+  EXPECT_TRUE(log.ok()) << log.status();
+  return log.ok() ? *std::move(log) : record::GameLog();
+}
+
+v1::Action KkPlay(std::vector<uint32_t> positions, std::vector<uint32_t> xs) {
+  v1::Action a;
+  v1::KrassKariertAction::Play* play = a.mutable_krass_kariert()->mutable_play();
+  for (uint32_t p : positions) play->add_positions(p);
+  for (uint32_t x : xs) play->add_x_values(x);
+  return a;
+}
+
+// A PLAY of the seat's hand forming exactly the target's combination (same
+// type and key, KK-3.5), if the hand has one; X values are declared to fit.
+std::optional<v1::Action> KkEqualCombination(
+    const v1::KrassKariertObservation& view) {
+  namespace kk = ::cardref::krass_kariert;
+  if (!view.has_target()) return std::nullopt;
+  const kk::Strength target = kk::MakeStrength(
+      static_cast<kk::ComboType>(view.target().type()), view.target().key());
+  const int k = view.target().type() <= v1::KRASS_KARIERT_COMBO_TYPE_SOLO ? 1
+                : view.target().type() <= v1::KRASS_KARIERT_COMBO_TYPE_PAIR
+                    ? 2
+                    : 3;
+  const int len = view.hand_size();
+  for (int i = 0; i + k <= len; ++i) {
+    std::vector<int> x_at;
+    bool special = false;
+    int values[3];
+    for (int j = 0; j < k; ++j) {
+      const Card c = static_cast<Card>(view.hand(i + j));
+      special |= kk::KindOf(c) == kk::CardKind::kStop ||
+                 kk::KindOf(c) == kk::CardKind::kDraw;
+      if (kk::KindOf(c) == kk::CardKind::kX) x_at.push_back(j);
+      values[j] = kk::ValueOf(c);
+    }
+    if (special) continue;
+    const int tries = x_at.empty() ? 1 : x_at.size() == 1 ? 12 : 144;
+    for (int t = 0; t < tries; ++t) {
+      std::vector<uint32_t> xs;
+      for (size_t x = 0; x < x_at.size(); ++x) {
+        const int v = (x == 0 ? t % 12 : t / 12) + 1;
+        values[x_at[x]] = v;
+        xs.push_back(v);
+      }
+      if (kk::Classify(values, k) != target) continue;
+      std::vector<uint32_t> positions;
+      for (int j = 0; j < k; ++j) positions.push_back(i + j);
+      return KkPlay(positions, xs);
+    }
+  }
+  return std::nullopt;
+}
+
+TEST_F(GrpcTest, BotsPlayFullKrassKariertGamesFor3To5Players) {
+  for (int players = 3; players <= 5; ++players) {
+    SCOPED_TRACE(players);
+    const std::string id = CreateMatch("krass_kariert", players, 60 + players);
+    std::vector<v1::Observation> finals = PlayMatch(id, players);
+    ASSERT_EQ(static_cast<int>(finals.size()), players);
+    for (int seat = 0; seat < players; ++seat) {
+      const v1::Observation& f = finals[seat];
+      EXPECT_EQ(f.status(), v1::MATCH_STATUS_FINISHED);
+      EXPECT_EQ(f.game(), "krass_kariert");
+      EXPECT_EQ(f.seat(), seat);
+      EXPECT_EQ(f.seat_to_act(), -1);
+      // KK-13: at least C + 1 = 3 chip-loss events before someone cannot pay.
+      EXPECT_GE(f.rounds_completed(), 3);
+      ASSERT_TRUE(f.has_krass_kariert());
+      EXPECT_EQ(f.krass_kariert().seats_size(), players);
+      EXPECT_EQ(f.krass_kariert().completed_rounds_size(),
+                f.rounds_completed());
+      const v1::KrassKariertFinalResult& r = f.result().krass_kariert();
+      EXPECT_EQ(f.result().scores_size(), players);
+      EXPECT_EQ(r.chips_size(), players);
+      EXPECT_FALSE(r.losers().empty());
+      EXPECT_EQ(r.losers_size() + r.winners_size(), players);
+      EXPECT_EQ(r.round_losses_size(), f.rounds_completed());
+      EXPECT_EQ(f.result().SerializeAsString(),
+                finals[0].result().SerializeAsString());
+    }
+    const record::GameLog log = KkLogOf(*stub_, id);
+    EXPECT_TRUE(log.finished());
+    EXPECT_EQ(log.end, record::FileEnd::kComplete);
+    ASSERT_TRUE(log.has_header());
+    EXPECT_EQ(log.header().game(), "krass_kariert");
+    int round_results = 0, place_drawn = 0, reserves = 0;
+    for (const v1::LogRecord& r : log.records) {
+      if (r.has_round_result()) {
+        EXPECT_TRUE(r.round_result().has_krass_kariert());
+        EXPECT_EQ(r.round_result().round(), ++round_results);
+      }
+      if (r.has_action()) {
+        ASSERT_TRUE(r.action().action().has_krass_kariert());
+        place_drawn += r.action().action().krass_kariert().has_place_drawn();
+        reserves += r.action().action().krass_kariert().has_take_reserve();
+      }
+    }
+    EXPECT_EQ(round_results, finals[0].rounds_completed());
+    EXPECT_GT(reserves, 0);
+    EXPECT_GT(place_drawn + reserves, 0);
+    ASSERT_TRUE(log.records.back().has_final_result());
+    EXPECT_EQ(log.records.back().final_result().SerializeAsString(),
+              finals[0].result().SerializeAsString());
+  }
+}
+
+// Illegal plays found in a real game (dealing_seed fixed, every seat driven
+// from this thread): each is refused with INVALID_ARGUMENT naming its rule,
+// changes nothing, is logged, and the game then plays on to its end.
+TEST_F(GrpcTest, KrassKariertRejectsIllegalPlaysAndTheGameContinues) {
+  const int players = 4;
+  const std::string id = CreateMatch("krass_kariert", players, 2024);
+  std::vector<v1::JoinMatchResponse> seats;
+  for (int s = 0; s < players; ++s) seats.push_back(Join(id, s));
+  Rng rng(11);
+  bool leader_reserve = false, not_adjacent = false, equal = false;
+  std::vector<std::string> refusals;
+  int steps = 0;
+  for (;; ++steps) {
+    ASSERT_LT(steps, 100000);
+    const v1::Observation any = Observe(seats[0]);
+    if (any.status() != v1::MATCH_STATUS_IN_PROGRESS) break;
+    const v1::JoinMatchResponse& actor = seats[any.seat_to_act()];
+    const v1::Observation obs = Observe(actor);
+    ASSERT_GT(obs.legal_actions_size(), 0);
+    const v1::KrassKariertObservation& view = obs.krass_kariert();
+    auto refuse = [&](const v1::Action& action, const std::string& rule) {
+      SCOPED_TRACE(action.ShortDebugString());
+      grpc::Status s = Submit(actor, actor.token(), action, obs.version());
+      EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+      EXPECT_THAT(s.error_message(), HasSubstr(rule));
+      EXPECT_EQ(Observe(actor).SerializeAsString(), obs.SerializeAsString());
+      refusals.push_back(s.error_message());
+    };
+    if (view.drawing_seat() < 0) {
+      const v1::KrassKariertObservation::SeatView& me =
+          view.seats(actor.seat());
+      // KK-5.1: the leader may not take a reserve card.
+      if (!leader_reserve && view.leader() == actor.seat() &&
+          view.current_trick().empty()) {
+        for (uint32_t slot = 0; slot < 2 && !leader_reserve; ++slot) {
+          if (!me.reserves(slot).has_card()) continue;
+          v1::Action take;
+          take.mutable_krass_kariert()->mutable_take_reserve()->set_slot(slot);
+          refuse(take, "KK-5.1");
+          EXPECT_THAT(refusals.back(),
+                      StartsWith("KK-5.1: the leader may not take a reserve"));
+          leader_reserve = true;
+        }
+      }
+      // KK-16.1: the cards of a PLAY are adjacent (E2: PLAY[0,2]).
+      if (!not_adjacent && view.hand_size() >= 3) {
+        refuse(KkPlay({0, 2}, {}), "KK-16.1");
+        EXPECT_EQ(refusals.back(),
+                  "krass_kariert.play.positions 0,2 are not contiguous "
+                  "(KK-16.1: expected ascending positions i, i+1, ..., i+k-1)");
+        v1::Action text;
+        text.set_notation("play 0,2");
+        refuse(text, "KK-16.1");
+        not_adjacent = true;
+      }
+      // KK-3.5: a combination equal to the target does not beat it.
+      if (!equal && view.has_target()) {
+        if (std::optional<v1::Action> same = KkEqualCombination(view)) {
+          refuse(*same, "KK-3.5");
+          EXPECT_THAT(refusals.back(), StartsWith("KK-3.5: "));
+          EXPECT_THAT(refusals.back(),
+                      HasSubstr("(equal strength never beats)"));
+          equal = true;
+        }
+      }
+    }
+    const v1::Action& choice =
+        obs.legal_actions(rng.Uniform(obs.legal_actions_size()));
+    grpc::Status s = Submit(actor, actor.token(), choice, obs.version());
+    ASSERT_TRUE(s.ok()) << s.error_message();
+  }
+  EXPECT_TRUE(leader_reserve);
+  EXPECT_TRUE(not_adjacent);
+  EXPECT_TRUE(equal);
+  EXPECT_EQ(Observe(seats[0]).status(), v1::MATCH_STATUS_FINISHED);
+
+  // Every refusal is in the log, with its code and message, and the log
+  // still ends with the final result.
+  const record::GameLog log = KkLogOf(*stub_, id);
+  EXPECT_TRUE(log.finished());
+  std::vector<std::string> logged;
+  for (const v1::LogRecord& r : log.records) {
+    if (!r.has_rejected()) continue;
+    EXPECT_EQ(r.rejected().status_code(),
+              static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
+    logged.push_back(r.rejected().message());
+  }
+  EXPECT_EQ(logged, refusals);
+  ASSERT_FALSE(log.records.empty());
+  EXPECT_TRUE(log.records.back().has_final_result());
 }
 
 }  // namespace

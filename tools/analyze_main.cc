@@ -92,8 +92,7 @@ int main(int argc, char** argv) {
     return cardref::analyzer::kExitUsage;
   }
   const std::string command = positional[1];
-  const std::vector<std::string> args(positional.begin() + 2,
-                                      positional.end());
+  const std::vector<std::string> args(positional.begin() + 2, positional.end());
   if (command == "audit") {
     return cardref::analyzer::RunAudit(args, absl::GetFlag(FLAGS_salvage),
                                        cardref::AllGames(), std::cout,

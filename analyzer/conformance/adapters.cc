@@ -22,6 +22,9 @@ const std::vector<std::unique_ptr<GameJsonAdapter>>& Adapters() {
 #ifdef CARDREF_HAS_KRAKEN_JSON
     adapters->push_back(NewKrakenJsonAdapter());
 #endif
+#ifdef CARDREF_HAS_KRASS_KARIERT_JSON
+    adapters->push_back(NewKrassKariertJsonAdapter());
+#endif
     return adapters;
   }();
   return *adapters;

@@ -27,7 +27,8 @@ absl::Status Bad(absl::string_view field, absl::string_view why) {
 absl::StatusOr<int> SuitField(const nlohmann::json& a) {
   auto it = a.find("suit");
   if (it == a.end()) return Bad("suit", "missing");
-  if (!it->is_string()) return Bad("suit", "must be \"C\", \"D\", \"H\" or \"S\"");
+  if (!it->is_string())
+    return Bad("suit", "must be \"C\", \"D\", \"H\" or \"S\"");
   const std::string s = it->get<std::string>();
   for (int suit = 0; suit < kr::kNumSuits; ++suit) {
     if (s == std::string(1, kr::SuitLetter(suit))) return suit;
@@ -35,7 +36,8 @@ absl::StatusOr<int> SuitField(const nlohmann::json& a) {
   return Bad("suit", "must be \"C\", \"D\", \"H\" or \"S\"");
 }
 
-absl::StatusOr<Card> CardValue(const nlohmann::json& c, absl::string_view field) {
+absl::StatusOr<Card> CardValue(const nlohmann::json& c,
+                               absl::string_view field) {
   if (!c.is_number_integer()) return Bad(field, "a card must be an integer");
   const int64_t v = c.get<int64_t>();
   if (v < 0 || v >= kr::kNumCards) {
@@ -103,7 +105,8 @@ class KrakenJsonAdapter final : public GameJsonAdapter {
       if (kr::ActionKindName(static_cast<kr::ActionKind>(k)) == type) kind = k;
     }
     if (kind == 0) {
-      return Bad("type", absl::StrCat("unknown Kraken action type '", type, "'"));
+      return Bad("type",
+                 absl::StrCat("unknown Kraken action type '", type, "'"));
     }
     act.kind = static_cast<kr::ActionKind>(kind);
     switch (act.kind) {
@@ -126,7 +129,8 @@ class KrakenJsonAdapter final : public GameJsonAdapter {
         if (!c.ok()) return c.status();
         act.card = *c;
         if (auto it = a.find("declare_stuk"); it != a.end()) {
-          if (!it->is_boolean()) return Bad("declare_stuk", "must be a boolean");
+          if (!it->is_boolean())
+            return Bad("declare_stuk", "must be a boolean");
           act.declare_stuk = it->get<bool>();
         }
         break;

@@ -4,7 +4,10 @@ namespace cardref::codec {
 
 const std::vector<const GameCodec*>& AllCodecs() {
   static const auto* codecs =
-      new std::vector<const GameCodec*>{&CraitsCodec()};
+      new std::vector<const GameCodec*>{
+          &CraitsCodec(),
+          &KrassKariertCodec(),
+      };
   return *codecs;
 }
 

@@ -9,6 +9,7 @@
 namespace cardref::codec {
 
 const GameCodec& CraitsCodec();
+const GameCodec& KrassKariertCodec();
 
 // One per registered game.
 const std::vector<const GameCodec*>& AllCodecs();

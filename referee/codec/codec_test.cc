@@ -3,21 +3,17 @@
 #include <set>
 #include <vector>
 
-#include "cardref/v1/options.pb.h"
 #include "gmock/gmock.h"
-#include "google/protobuf/descriptor.h"
-#include "google/protobuf/reflection.h"
 #include "gtest/gtest.h"
 #include "referee/base/rng.h"
+#include "referee/codec/testing/proto_cards.h"
 #include "referee/games/all_games.h"
 #include "referee/games/craits/craits.h"
 
 namespace cardref::codec {
 namespace {
 
-using ::google::protobuf::FieldDescriptor;
-using ::google::protobuf::Message;
-using ::google::protobuf::Reflection;
+using ::cardref::codec::proto_cards::CollectCards;
 using ::testing::HasSubstr;
 
 TEST(CodecTest, EveryRegisteredGameHasACodec) {
@@ -87,35 +83,6 @@ TEST(CodecTest, DecodeAcceptsTypedNotationOrBothWhenTheyAgree) {
   bad_notation.set_notation("play ZZ");
   EXPECT_EQ(DecodeAction(*state, bad_notation).status().code(),
             absl::StatusCode::kInvalidArgument);
-}
-
-// Collects every value of every field marked [(cardref.v1.card) = true],
-// recursively, except inside legal_actions (the seat's own moves).
-void CollectCards(const Message& msg, std::vector<uint32_t>* out) {
-  const Reflection* refl = msg.GetReflection();
-  std::vector<const FieldDescriptor*> fields;
-  refl->ListFields(msg, &fields);
-  for (const FieldDescriptor* f : fields) {
-    if (f->name() == "legal_actions") continue;
-    if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
-      if (f->is_repeated()) {
-        for (int i = 0; i < refl->FieldSize(msg, f); ++i) {
-          CollectCards(refl->GetRepeatedMessage(msg, f, i), out);
-        }
-      } else {
-        CollectCards(refl->GetMessage(msg, f), out);
-      }
-      continue;
-    }
-    if (!f->options().GetExtension(v1::card)) continue;
-    if (f->is_repeated()) {
-      for (int i = 0; i < refl->FieldSize(msg, f); ++i) {
-        out->push_back(refl->GetRepeatedUInt32(msg, f, i));
-      }
-    } else {
-      out->push_back(refl->GetUInt32(msg, f));
-    }
-  }
 }
 
 // No card of an observation, walked by reflection over the proto, is hidden

@@ -136,7 +136,17 @@ absl::Status Match::StartLocked() {
 
 absl::Status Match::AdvanceLocked() {
   std::array<Card, 64> cards;
-  while (state_->IsChance()) {
+  for (;;) {
+    // A round's result is logged right after the event that completed it,
+    // before the next round's deal.
+    while (rounds_logged_ < state_->rounds_completed()) {
+      ++rounds_logged_;
+      v1::LogRecord record;
+      *record.mutable_round_result() =
+          codec::MakeRoundResult(*state_, rounds_logged_);
+      RETURN_IF_ERROR(LogLocked(std::move(record)));
+    }
+    if (!state_->IsChance()) break;
     ChanceKind kind = state_->chance_kind();
     int n = state_->ChanceCards(absl::MakeSpan(cards));
     absl::Span<Card> order(cards.data(), n);
@@ -152,13 +162,6 @@ absl::Status Match::AdvanceLocked() {
           absl::StrCat("engine refused its own chance event: ", st.message()));
     }
     ++version_;
-  }
-  while (rounds_logged_ < state_->rounds_completed()) {
-    ++rounds_logged_;
-    v1::LogRecord record;
-    *record.mutable_round_result() =
-        codec::MakeRoundResult(*state_, rounds_logged_);
-    RETURN_IF_ERROR(LogLocked(std::move(record)));
   }
   if (state_->IsTerminal()) {
     result_ = codec::MakeFinalResult(*state_);

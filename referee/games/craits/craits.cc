@@ -196,7 +196,7 @@ void CraitsState::LegalActions(ActionList& out) const {
   const CardMask playable = Playable(p);
   // CR-10.1: announce only when one card is left; never in POST_OUT.
   const bool may_announce =
-      phase_ != Phase::kPostOut && CountCards(hands_[p]) == 2;
+      phase_ != Phase::kPostOut && HasExactlyTwo(hands_[p]);
   for (CardMask m = playable; m != 0; m &= m - 1) {
     const Card c = LowestCard(m);
     const Action base = kTypePlay | (Action{c} << kCardShift);

@@ -61,6 +61,11 @@ constexpr CardMask RankMask(int rank) {
 }
 
 inline int CountCards(CardMask m) { return __builtin_popcountll(m); }
+// Cheaper than CountCards(m) == 2 where popcount is a library call.
+constexpr bool HasExactlyTwo(CardMask m) {
+  const CardMask rest = m & (m - 1);
+  return rest != 0 && (rest & (rest - 1)) == 0;
+}
 // Precondition: m != 0.
 inline Card LowestCard(CardMask m) {
   return static_cast<Card>(__builtin_ctzll(m));

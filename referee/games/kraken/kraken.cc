@@ -43,21 +43,6 @@ std::vector<ParamSpec> ParamSchema() {
 
 std::string Seat(int s) { return absl::StrCat("seat ", s); }
 
-absl::string_view StepName(int step) {
-  return step == 1 ? "contra" : step == 2 ? "re-contra" : "Super Kraken";
-}
-
-bool IsTrumpKind(ActionKind k) {
-  return k == ActionKind::kChooseTrump || k == ActionKind::kPassTrump ||
-         k == ActionKind::kAcceptTrump;
-}
-bool IsChallengeKind(ActionKind k) {
-  return k == ActionKind::kChallenge || k == ActionKind::kPassChallenge;
-}
-bool IsClaimKind(ActionKind k) {
-  return k == ActionKind::kClaimBonus || k == ActionKind::kDeclineBonus;
-}
-
 }  // namespace
 
 absl::string_view PhaseName(Phase phase) {
@@ -115,8 +100,8 @@ GameInfo KrakenGameInfo() {
   info.min_seats = kNumSeats;
   info.max_seats = kNumSeats;
   info.params = ParamSchema();
-  info.create = [](const GameParams& given)
-      -> absl::StatusOr<std::unique_ptr<Game>> {
+  info.create =
+      [](const GameParams& given) -> absl::StatusOr<std::unique_ptr<Game>> {
     ASSIGN_OR_RETURN(std::unique_ptr<KrakenGame> game,
                      KrakenGame::Create(given));
     return std::unique_ptr<Game>(std::move(game));
@@ -147,6 +132,9 @@ absl::StatusOr<std::unique_ptr<KrakenGame>> KrakenGame::Create(
   c.last_trick_bonus = static_cast<int>(p.GetInt("last_trick_bonus"));
   c.pit_bonus = static_cast<int>(p.GetInt("pit_bonus"));
   c.first_dealer = static_cast<int>(p.GetInt("first_dealer"));
+  // Ruling: free_first_speaker outside FREE and random_all_pass outside
+  // RANDOM are accepted and ignored (the conformance files give every
+  // parameter whatever the mode).
   if (c.last_trick_bonus != 0 && c.last_trick_bonus != 10) {
     return InvalidParameter("KR-3", "last_trick_bonus must be 0 or 10, got ",
                             c.last_trick_bonus);
@@ -236,9 +224,10 @@ absl::StatusOr<std::unique_ptr<KrakenState>> KrakenState::FromPosition(
   st.trump_ = static_cast<int8_t>(pos.trump);
   st.maker_ = static_cast<int8_t>(pos.maker);
   st.level_ = static_cast<int8_t>(pos.level);
-  st.challenge_step_ = 3;
+  st.challenge_step_ = 4;  // done
   st.declared_mask_ = 0xF;
   st.hands_ = pos.hands;
+  st.totals_ = pos.totals;
   st.stuk_holder_ = static_cast<int8_t>(pos.stuk_holder);
   st.stuk_declared_ = static_cast<uint8_t>(
       pos.stuk_declared && pos.stuk_holder >= 0 ? 1 << pos.stuk_holder : 0);
@@ -322,14 +311,14 @@ void KrakenState::LegalActions(ActionList& out) const {
       return;
     }
     case Phase::kPlay: {
-      CardMask legal = LegalCards(hands_[to_act_], CurrentCards(), trump_,
-                                  config_.rule_set);
+      CardMask legal =
+          LegalCards(hands_[to_act_], CurrentCards(), trump_, config_.rule_set);
       // KR-13.1: the stuk variants of trump K and Q, right after the plain
       // PLAY, keep the list ascending.
-      const CardMask stuk_cards =
-          CanDeclareStuk(to_act_) ? (CardBit(MakeCard(trump_, kKing)) |
-                                     CardBit(MakeCard(trump_, kQueen)))
-                                  : 0;
+      const CardMask stuk_cards = CanDeclareStuk(to_act_)
+                                      ? (CardBit(MakeCard(trump_, kKing)) |
+                                         CardBit(MakeCard(trump_, kQueen)))
+                                      : 0;
       for (; legal != 0; legal &= legal - 1) {
         const Card c = static_cast<Card>(__builtin_ctz(legal));
         out.push_back(PlayAction(c, false));
@@ -386,9 +375,8 @@ int KrakenState::ChanceCards(absl::Span<Card> out) const {
 absl::Status KrakenState::ApplyChance(ChanceKind kind,
                                       absl::Span<const Card> order) {
   if (!IsChance()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("no chance event is expected (phase ", PhaseName(phase_),
-                     ")"));
+    return absl::FailedPreconditionError(absl::StrCat(
+        "no chance event is expected (phase ", PhaseName(phase_), ")"));
   }
   if (kind != chance_kind()) {
     return absl::FailedPreconditionError(
@@ -400,9 +388,9 @@ absl::Status KrakenState::ApplyChance(ChanceKind kind,
     if (c < kNumCards) seen |= CardBit(c);
   }
   if (order.size() != kNumCards || seen != 0xFFFFFFFFu) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "KR-4.2: a ", ChanceKindName(kind),
-        " event must order the 32 card ids 0..31, each once"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("KR-4.2: a ", ChanceKindName(kind),
+                     " event must order the 32 card ids 0..31, each once"));
   }
   if (kind == ChanceKind::kDeal) {
     ResetRound();
@@ -415,6 +403,8 @@ absl::Status KrakenState::ApplyChance(ChanceKind kind,
     return absl::OkStatus();
   }
   // KR-6.4: the trump deck; its top card proposes a suit.
+  // Ruling: the whole trump deck is recorded right after the deal in every
+  // RANDOM round (KR-4.2), although only its first cards are ever turned.
   std::copy(order.begin(), order.end(), trump_deck_.begin());
   num_turned_ = 1;
   proposed_ = static_cast<int8_t>(SuitOf(trump_deck_[0]));
@@ -436,6 +426,8 @@ void KrakenState::StartTrumpSelection() {
 void KrakenState::FixTrump(int suit, int maker) {
   trump_ = static_cast<int8_t>(suit);
   maker_ = static_cast<int8_t>(maker);
+  // KR-13.2 "dealt both": no card has left a hand yet, so the hands now are
+  // the hands as dealt.
   const CardMask kq =
       CardBit(MakeCard(suit, kKing)) | CardBit(MakeCard(suit, kQueen));
   stuk_holder_ = -1;
@@ -494,10 +486,11 @@ void KrakenState::ApplyChallengeAction(Action action) {
     over = ++challenge_pos_ == 2;  // both passed: level stays
   }
   if (!over) {
-    to_act_ = static_cast<int8_t>(ChallengeSpeaker(challenge_step_, challenge_pos_));
+    to_act_ =
+        static_cast<int8_t>(ChallengeSpeaker(challenge_step_, challenge_pos_));
     return;
   }
-  challenge_step_ = 4;  // done
+  challenge_step_ = 4;       // done
   phase_ = Phase::kDeclare;  // KR-8.1
   to_act_ = static_cast<int8_t>(eldest());
 }
@@ -509,7 +502,8 @@ void KrakenState::ApplyDeclare(Action action) {
     to_act_ = static_cast<int8_t>(LeftOf(to_act_));
     return;
   }
-  const ContestResult r = DeclarationContest(declarations_, eldest());  // KR-8.4
+  const ContestResult r =
+      DeclarationContest(declarations_, eldest());  // KR-8.4
   contest_winner_ = static_cast<int8_t>(r.winner_seat);
   declaration_points_ = r.points;
   phase_ = Phase::kPlay;
@@ -532,7 +526,8 @@ void KrakenState::ApplyPlay(Action action) {
     return;
   }
   const auto cards = absl::MakeConstSpan(t.cards);
-  t.winner = static_cast<int8_t>((t.leader + TrickWinnerIndex(cards, trump_)) & 3);
+  t.winner =
+      static_cast<int8_t>((t.leader + TrickWinnerIndex(cards, trump_)) & 3);
   t.points = static_cast<uint8_t>(TrickPoints(cards, trump_));
   t.bonus = TrickBonus(t.cards, trump_);
   to_act_ = t.winner;
@@ -586,7 +581,8 @@ void KrakenState::ScoreRoundAndAdvance() {
     return;
   }
   ++round_index_;
-  dealer_ = static_cast<int8_t>((config_.first_dealer + round_index_) & 3);  // KR-4.1
+  dealer_ =
+      static_cast<int8_t>((config_.first_dealer + round_index_) & 3);  // KR-4.1
   phase_ = Phase::kDeal;
 }
 
@@ -632,14 +628,13 @@ absl::StatusOr<Action> KrakenState::ParseAction(absl::string_view text) const {
 
 bool KrakenState::operator==(const KrakenState& o) const {
   auto tie = [](const KrakenState& s) {
-    return std::tie(s.phase_, s.round_index_, s.rounds_completed_, s.dealer_,
-                    s.to_act_, s.trump_, s.maker_, s.proposed_, s.level_,
-                    s.passes_, s.challenge_step_, s.challenge_pos_,
-                    s.num_turned_, s.num_trump_log_, s.num_challenge_log_,
-                    s.trump_deck_, s.trump_log_, s.challenge_log_,
-                    s.declared_mask_, s.contest_winner_, s.declarations_,
-                    s.declaration_points_, s.hands_, s.stuk_holder_,
-                    s.stuk_declared_, s.trick_index_, s.tricks_, s.totals_);
+    return std::tie(
+        s.phase_, s.round_index_, s.rounds_completed_, s.dealer_, s.to_act_,
+        s.trump_, s.maker_, s.proposed_, s.level_, s.passes_, s.challenge_step_,
+        s.challenge_pos_, s.num_turned_, s.num_trump_log_, s.num_challenge_log_,
+        s.trump_deck_, s.trump_log_, s.challenge_log_, s.declared_mask_,
+        s.contest_winner_, s.declarations_, s.declaration_points_, s.hands_,
+        s.stuk_holder_, s.stuk_declared_, s.trick_index_, s.tricks_, s.totals_);
   };
   if (tie(*this) != tie(o)) return false;
   for (int i = 0; i < rounds_completed_; ++i) {
@@ -683,7 +678,8 @@ KrakenObservation KrakenState::Observe(int seat) const {
   o.proposed_suit = proposed_;
   o.turned_trump_cards.assign(trump_deck_.begin(),
                               trump_deck_.begin() + num_turned_);  // KR-6.5
-  o.trump_actions.assign(trump_log_.begin(), trump_log_.begin() + num_trump_log_);
+  o.trump_actions.assign(trump_log_.begin(),
+                         trump_log_.begin() + num_trump_log_);
   o.trump = trump_;
   o.maker = maker_;
   o.challenge_actions.assign(challenge_log_.begin(),
@@ -700,7 +696,8 @@ KrakenObservation KrakenState::Observe(int seat) const {
     o.declaration_points = declaration_points_;
   }
   // Tricks with four cards are complete (a claim window may be open on the
-  // last one); the trick in progress has 0..3.
+  // last one); the trick in progress has 0..3. Ruling: the tricks of a
+  // finished round stay visible (they are public) until the next deal.
   for (int t = 0; t < kNumTricks; ++t) {
     if (tricks_[t].size == 4) {
       o.completed_tricks.push_back(tricks_[t]);
@@ -717,203 +714,19 @@ KrakenObservation KrakenState::Observe(int seat) const {
   return o;
 }
 
-// --- Rejections --------------------------------------------------------------
-
-absl::string_view KrakenState::PhaseRule() const {
-  switch (phase_) {
-    case Phase::kTrumpSpeak:
-      return config_.trump_mode == TrumpMode::kFree ? "KR-6.3" : "KR-6.4";
-    case Phase::kTrumpForced:
-      return config_.trump_mode == TrumpMode::kUtrecht ? "KR-6.2"
-             : config_.trump_mode == TrumpMode::kFree  ? "KR-6.3"
-                                                       : "KR-6.4b";
-    case Phase::kChallenge:
-      return challenge_step_ == 1   ? "KR-7.2"
-             : challenge_step_ == 2 ? "KR-7.3"
-                                    : "KR-7.4";
-    case Phase::kDeclare:
-      return "KR-8.1";
-    case Phase::kPlay:
-      return current().size == 0 ? "KR-9.1" : "KR-9.2";
-    case Phase::kClaim:
-      return "KR-12.3";
-    default:
-      return "KR-17.1";
-  }
-}
-
-std::string KrakenState::Expected() const {
-  const std::string who = Seat(to_act_);
-  switch (phase_) {
-    case Phase::kTrumpSpeak:
-      if (config_.trump_mode == TrumpMode::kFree) {
-        return absl::StrCat(who, " must CHOOSE_TRUMP or PASS_TRUMP");
-      }
-      return absl::StrCat(who, " must ACCEPT_TRUMP (proposed ",
-                          std::string(1, SuitLetter(proposed_)),
-                          ") or PASS_TRUMP");
-    case Phase::kTrumpForced:
-      if (config_.trump_mode == TrumpMode::kUtrecht) {
-        return absl::StrCat("eldest (", who, ") must CHOOSE_TRUMP");
-      }
-      if (config_.trump_mode == TrumpMode::kFree) {
-        return absl::StrCat("all four passed: ", who,
-                            " must now CHOOSE_TRUMP (any suit)");
-      }
-      return absl::StrCat("all four passed on ",
-                          std::string(1, SuitLetter(proposed_)), ": eldest (",
-                          who, ") must CHOOSE_TRUMP of a suit other than ",
-                          std::string(1, SuitLetter(proposed_)));
-    case Phase::kChallenge:
-      return absl::StrCat(who, " must CHALLENGE or PASS_CHALLENGE (",
-                          StepName(challenge_step_), " step)");
-    case Phase::kDeclare:
-      return absl::StrCat(who, " must DECLARE (zero or more combinations)");
-    case Phase::kPlay:
-      return absl::StrCat(who, " must PLAY a card",
-                          current().size == 0
-                              ? absl::StrCat(" to lead trick ", trick_index_ + 1)
-                              : std::string());
-    case Phase::kClaim:
-      return absl::StrCat("the trick winner (", who, ") must CLAIM_BONUS(",
-                          BonusName(current().bonus), ") or DECLINE_BONUS");
-    default:
-      return "no seat acts now";
-  }
-}
-
-absl::Status KrakenState::ExplainWrongKind(ActionKind kind) const {
-  const absl::string_view name = ActionKindName(kind);
-  const bool trump_fixed = phase_ >= Phase::kChallenge;
-  if (phase_ == Phase::kClaim) {
-    return IllegalAction("KR-12.3", Expected(), " before anything else; ",
-                         name, " is not allowed now");
-  }
-  if (IsTrumpKind(kind) && trump_fixed) {
-    return IllegalAction("KR-6.1", "trump is already fixed (",
-                         std::string(1, SuitLetter(trump_)), ", maker ",
-                         Seat(maker_), "); ", Expected());
-  }
-  if (IsChallengeKind(kind) && phase_ >= Phase::kDeclare) {
-    return IllegalAction("KR-7.1", "the challenges are over (level ", level_,
-                         "); ", Expected());
-  }
-  if (IsChallengeKind(kind) && !trump_fixed) {
-    return IllegalAction("KR-7.1", "challenges start only once trump is "
-                         "fixed; ", Expected());
-  }
-  if (kind == ActionKind::kDeclare && phase_ >= Phase::kPlay) {
-    return IllegalAction("KR-8.1", "every seat has declared; ", Expected());
-  }
-  if (IsClaimKind(kind)) {
-    return IllegalAction("KR-12.3", "no claim window is open (one opens only "
-                         "right after a trick with a bonus type); ",
-                         Expected());
-  }
-  if (kind == ActionKind::kPlay) {
-    return IllegalAction(PhaseRule(), "play has not started (KR-4.4); ",
-                         Expected());
-  }
-  return IllegalAction(PhaseRule(), name, " is not expected now; ",
-                       Expected());
-}
-
-absl::Status KrakenState::ExplainIllegal(Action action) const {
-  ASSIGN_OR_RETURN(KrakenAction a, Decode(action));
-  switch (phase_) {
-    case Phase::kTrumpSpeak:
-      if (config_.trump_mode == TrumpMode::kRandom &&
-          a.kind == ActionKind::kChooseTrump) {
-        return IllegalAction("KR-6.4", Seat(to_act_),
-                             " may only ACCEPT_TRUMP (proposed ",
-                             std::string(1, SuitLetter(proposed_)),
-                             ") or PASS_TRUMP");
-      }
-      break;
-    case Phase::kTrumpForced:
-      if (config_.trump_mode == TrumpMode::kUtrecht &&
-          a.kind == ActionKind::kPassTrump) {
-        return IllegalAction("KR-6.2", "Utrecht: eldest (", Seat(to_act_),
-                             ") must name a trump suit; passing is illegal");
-      }
-      if (config_.trump_mode == TrumpMode::kRandom &&
-          a.kind == ActionKind::kChooseTrump) {
-        return IllegalAction("KR-6.4b", "all four passed on ",
-                             std::string(1, SuitLetter(proposed_)),
-                             ": eldest (", Seat(to_act_),
-                             ") must name a suit other than ",
-                             std::string(1, SuitLetter(proposed_)));
-      }
-      if (config_.trump_mode == TrumpMode::kFree &&
-          a.kind == ActionKind::kPassTrump) {
-        return IllegalAction("KR-6.3", "all four passed: ", Seat(to_act_),
-                             " must now name a trump suit");
-      }
-      break;
-    case Phase::kDeclare:
-      if (a.kind == ActionKind::kDeclare) {
-        RETURN_IF_ERROR(CheckDeclaration(hands_[to_act_], PayloadOf(action)));
-      }
-      break;
-    case Phase::kPlay:
-      if (a.kind == ActionKind::kPlay) {
-        RETURN_IF_ERROR(ExplainIllegalCard(hands_[to_act_], CurrentCards(),
-                                           trump_, config_.rule_set, a.card));
-        if (a.declare_stuk) {  // KR-13.2
-          const Card k = MakeCard(trump_, kKing);
-          const Card q = MakeCard(trump_, kQueen);
-          if (a.card != k && a.card != q) {
-            return IllegalAction("KR-13.2", "declare_stuk needs the trump K "
-                                 "or Q (", CardName(k), ", ", CardName(q),
-                                 "); ", CardName(a.card), " is neither");
-          }
-          if (stuk_holder_ != to_act_) {
-            return IllegalAction("KR-13.2", Seat(to_act_),
-                                 " was not dealt both ", CardName(k), " and ",
-                                 CardName(q));
-          }
-          return IllegalAction("KR-13.2", Seat(to_act_),
-                               " has already declared stuk this round");
-        }
-      }
-      break;
-    case Phase::kClaim:
-      if (a.kind == ActionKind::kClaimBonus) {
-        return IllegalAction("KR-12.3", "the trick's bonus is ",
-                             BonusName(current().bonus), ", not ",
-                             BonusName(a.bonus));
-      }
-      break;
-    default:
-      break;
-  }
-  return ExplainWrongKind(a.kind);
-}
-
-absl::Status KrakenState::ApplyActionAs(int seat, Action action) {
-  if (node_type() == NodeType::kDecision && seat != to_act_) {
-    if (phase_ == Phase::kClaim) {
-      return IllegalAction("KR-12.3", "only the trick winner (", Seat(to_act_),
-                           ") may claim or decline; ", Seat(seat),
-                           " is out of turn");
-    }
-    return IllegalAction(PhaseRule(), "out of turn: ", Expected(), ", not ",
-                         Seat(seat));
-  }
-  return ApplyAction(action);
-}
-
 std::string KrakenState::DebugString() const {
-  std::string s = absl::StrCat("round ", round(), "/", config_.rounds,
-                               " dealer ", dealer_, " phase ",
-                               PhaseName(phase_), " to_act ", to_act_, "\n");
+  std::string s =
+      absl::StrCat("round ", round(), "/", config_.rounds, " dealer ", dealer_,
+                   " phase ", PhaseName(phase_), " to_act ", to_act_, "\n");
   for (int i = 0; i < kNumSeats; ++i) {
     absl::StrAppend(&s, "  seat ", i, ": ", CardsToString(hands_[i]), "\n");
   }
-  absl::StrAppend(&s, "  trump ", trump_ < 0 ? std::string("-") : std::string(1, SuitLetter(trump_)),
-                  " maker ", maker_, " level ", level_, " proposed ", proposed_,
-                  " turned ", num_turned_, " stuk_holder ", stuk_holder_,
-                  " stuk_declared ", stuk_declared_, "\n");
+  absl::StrAppend(
+      &s, "  trump ",
+      trump_ < 0 ? std::string("-") : std::string(1, SuitLetter(trump_)),
+      " maker ", maker_, " level ", level_, " proposed ", proposed_, " turned ",
+      num_turned_, " stuk_holder ", stuk_holder_, " stuk_declared ",
+      stuk_declared_, "\n");
   for (int i = 0; i < kNumSeats; ++i) {
     if ((declared_mask_ >> i) & 1) {
       absl::StrAppend(&s, "  declared s", i, ": ",

@@ -4,17 +4,17 @@
 // from the gamerules.com "Kraken" page (seed 003) with Klaverjas practice
 // filling its gaps. Every rule cited in this folder refers to that text.
 //
-// Parameters (KR-3; names exactly as in the spec table):
-//   trump_mode          UTRECHT | FREE | RANDOM                default UTRECHT
-//   free_first_speaker  LEFT_OF_DEALER | DEALER (FREE only)    default LEFT_OF_DEALER
-//   random_all_pass     SECOND_CARD | CALL_OTHER (RANDOM only) default SECOND_CARD
-//   rule_set            AMSTERDAM | ROTTERDAM                  default AMSTERDAM
-//   spades_double       bool                                   default true
-//   deal_pattern        3-2-3 | 4-4                            default 3-2-3
-//   rounds              int 1..16                              default 16
-//   last_trick_bonus    0 | 10                                 default 0
-//   pit_bonus           0 | 100                                default 0
-//   first_dealer        int 0..3 (set-up data, KR-3)           default 0
+// Parameters (KR-3; names exactly as in the spec table; default last):
+//   trump_mode          UTRECHT | FREE | RANDOM            UTRECHT
+//   free_first_speaker  LEFT_OF_DEALER | DEALER (FREE)     LEFT_OF_DEALER
+//   random_all_pass     SECOND_CARD | CALL_OTHER (RANDOM)  SECOND_CARD
+//   rule_set            AMSTERDAM | ROTTERDAM              AMSTERDAM
+//   spades_double       bool                               true
+//   deal_pattern        3-2-3 | 4-4                        3-2-3
+//   rounds              int 1..16                          16
+//   last_trick_bonus    0 | 10                             0
+//   pit_bonus           0 | 100                            0
+//   first_dealer        int 0..3 (set-up data, KR-3)       0
 //
 // Implementation notes:
 // - Always 4 seats; team(s) = s mod 2. Hands are 32-bit card masks; the
@@ -28,8 +28,9 @@
 // - Rejections start with the rule ID and say what was expected. The
 //   generic State::ApplyAction acts for current_seat(); ApplyActionAs also
 //   checks the seat, so out-of-turn actions are rejected with their rule.
-// - Spec holes decided here are marked "Ruling:" in kraken.cc and
-//   kraken_rules.cc and tested (grep "Ruling" in kraken_*_test.cc).
+// - Spec holes decided here are marked "Ruling:" in kraken.cc,
+//   kraken_rejections.cc and kraken_action.cc, each with a test (grep
+//   "Ruling" in kraken_*_test.cc). Rejections live in kraken_rejections.cc.
 #ifndef CARDREF_REFEREE_GAMES_KRAKEN_KRAKEN_H_
 #define CARDREF_REFEREE_GAMES_KRAKEN_KRAKEN_H_
 
@@ -104,8 +105,8 @@ struct KrakenTrick {
   std::array<Card, 4> cards{kNoCard, kNoCard, kNoCard, kNoCard};  // play order
   int8_t size = 0;
   int8_t leader = -1;
-  int8_t winner = -1;  // seat, once complete
-  uint8_t points = 0;  // KR-5.2, once complete
+  int8_t winner = -1;          // seat, once complete
+  uint8_t points = 0;          // KR-5.2, once complete
   Bonus bonus = Bonus::kNone;  // KR-12.2 type, once complete
   ClaimStatus claim = ClaimStatus::kNoBonus;
   uint8_t stuk_mask = 0;  // bit i: cards[i] was played with declare_stuk
@@ -146,7 +147,7 @@ struct KrakenObservation {
   std::vector<Action> legal_actions;  // when `seat` must act (KR-16.2)
 
   // Trump selection (KR-6).
-  int proposed_suit = -1;     // RANDOM: suit of the first turned card
+  int proposed_suit = -1;  // RANDOM: suit of the first turned card
   std::vector<Card> turned_trump_cards;  // RANDOM: turned, in order
   std::vector<SeatAction> trump_actions;
   int trump = -1;
@@ -190,6 +191,9 @@ struct KrakenPosition {
   // The seat dealt trump K and Q (-1 none) and whether it declared stuk.
   int stuk_holder = -1;
   bool stuk_declared = false;
+  // Running totals before this round (KR-14.6); the results of earlier
+  // rounds are not known to a position and read as zero.
+  std::array<int64_t, 2> totals{};
 };
 
 class KrakenState;
@@ -323,9 +327,9 @@ class KrakenState final : public State {
   int8_t maker_ = -1;
   int8_t proposed_ = -1;
   int8_t level_ = 0;
-  int8_t passes_ = 0;           // trump passes so far
-  int8_t challenge_step_ = 1;   // 1..3
-  int8_t challenge_pos_ = 0;    // 0..1
+  int8_t passes_ = 0;          // trump passes so far
+  int8_t challenge_step_ = 1;  // 1..3
+  int8_t challenge_pos_ = 0;   // 0..1
   uint8_t num_turned_ = 0;
   uint8_t num_trump_log_ = 0;
   uint8_t num_challenge_log_ = 0;

@@ -23,7 +23,9 @@ int RunSuit(uint32_t f) { return (f >> 1) & 3; }
 int RunStart(uint32_t f) { return (f >> 3) & 7; }
 int RunLength(uint32_t f) { return static_cast<int>((f >> 6) & 7) + 3; }
 // KR-8.3 order of two runs: first card id, then length.
-int RunKey(uint32_t f) { return (RunSuit(f) * 8 + RunStart(f)) * 16 + RunLength(f); }
+int RunKey(uint32_t f) {
+  return (RunSuit(f) * 8 + RunStart(f)) * 16 + RunLength(f);
+}
 
 bool RunFieldValid(uint32_t f) {
   if (!RunPresent(f)) return f == 0;
@@ -46,9 +48,11 @@ absl::StatusOr<uint32_t> ComboBits(const Combo& c, bool* is_run) {
     case ComboKind::kFour:
       for (int rank = 0; rank < kNumRanks; ++rank) {
         if (c.cards != RankCards(rank)) continue;
+        // Ruling: KR-8.2 lists the four jacks as their own kind, so a FOUR
+        // of jacks is malformed rather than a second name for FOUR_JACKS.
         if (rank == kJack) {
-          return IllegalAction("KR-8.2",
-                               "four jacks are declared as FOUR_JACKS, not FOUR");
+          return IllegalAction(
+              "KR-8.2", "four jacks are declared as FOUR_JACKS, not FOUR");
         }
         if (FourBit(rank) == 0) {
           return IllegalAction("KR-8.2", "four ",
@@ -57,9 +61,9 @@ absl::StatusOr<uint32_t> ComboBits(const Combo& c, bool* is_run) {
         }
         return FourBit(rank);
       }
-      return IllegalAction("KR-8.2",
-                           "a FOUR is the four aces, kings, queens or tens, got ",
-                           CardsToString(c.cards));
+      return IllegalAction(
+          "KR-8.2", "a FOUR is the four aces, kings, queens or tens, got ",
+          CardsToString(c.cards));
     case ComboKind::kRun: {
       const int n = CountCards(c.cards);
       const int suit = c.cards == 0 ? 0 : __builtin_ctz(c.cards) / 8;
@@ -103,24 +107,28 @@ absl::StatusOr<int> ParseSuit(absl::string_view text) {
 }
 
 absl::StatusOr<Card> ParseCard(absl::string_view text) {
-  absl::string_view rank_text = text.substr(0, text.empty() ? 0 : text.size() - 1);
+  absl::string_view rank_text =
+      text.substr(0, text.empty() ? 0 : text.size() - 1);
   int rank = -1;
   if (rank_text == "10") {
     rank = kTen;
   } else if (rank_text.size() == 1) {
-    const char r = absl::ascii_toupper(static_cast<unsigned char>(rank_text[0]));
+    const char r =
+        absl::ascii_toupper(static_cast<unsigned char>(rank_text[0]));
     for (int i = 0; i < kNumRanks; ++i) {
       if (kRankLetters[i] == r) rank = i;
     }
   }
   if (rank < 0 || text.size() < 2) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "'", text, "' is not a card (rank 7 8 9 T J Q K A, then suit C D H S)"));
+        "'", text,
+        "' is not a card (rank 7 8 9 T J Q K A, then suit C D H S)"));
   }
   absl::StatusOr<int> suit = ParseSuit(text.substr(text.size() - 1));
   if (!suit.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "'", text, "' is not a card (rank 7 8 9 T J Q K A, then suit C D H S)"));
+        "'", text,
+        "' is not a card (rank 7 8 9 T J Q K A, then suit C D H S)"));
   }
   return MakeCard(*suit, rank);
 }
@@ -203,7 +211,8 @@ absl::StatusOr<Bonus> ParseBonus(absl::string_view name) {
 }
 
 int BonusValue(Bonus bonus) {
-  static constexpr int kValues[kNumBonusTypes] = {0, 20, 50, 40, 70, 100, 200, 20};
+  static constexpr int kValues[kNumBonusTypes] = {0,  20,  50,  40,
+                                                  70, 100, 200, 20};
   return kValues[static_cast<int>(bonus) & 7];
 }
 
@@ -345,7 +354,8 @@ absl::StatusOr<Action> Encode(const KrakenAction& a) {
       }
       return ClaimBonusAction(a.bonus);
   }
-  return Malformed(absl::StrCat("unknown action kind ", static_cast<int>(a.kind)));
+  return Malformed(
+      absl::StrCat("unknown action kind ", static_cast<int>(a.kind)));
 }
 
 absl::StatusOr<KrakenAction> Decode(Action action) {
@@ -383,6 +393,9 @@ absl::StatusOr<KrakenAction> Decode(Action action) {
       const uint32_t ra = (payload >> kRunAShift) & 0x1FF;
       const uint32_t rb = (payload >> kRunBShift) & 0x1FF;
       if (!RunFieldValid(ra) || !RunFieldValid(rb)) break;
+      // Ruling: one integer per declaration; Encode (and so the notation and
+      // the JSON adapter) sorts, and a value with the runs out of KR-8.3
+      // order is malformed rather than silently re-sorted.
       if (rb != 0 && (ra == 0 || RunKey(ra) >= RunKey(rb))) break;
       a.declaration = DecodeDeclaration(payload);
       return a;

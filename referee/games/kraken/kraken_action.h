@@ -111,7 +111,7 @@ enum class Bonus : uint8_t {
   kFourJacks = 6,
   kStuk = 7,
 };
-inline constexpr int kNumBonusTypes = 8;  // kNone included
+inline constexpr int kNumBonusTypes = 8;   // kNone included
 absl::string_view BonusName(Bonus bonus);  // "RUN3", ...; "NONE" for kNone
 [[nodiscard]] absl::StatusOr<Bonus> ParseBonus(absl::string_view name);
 // KR-12.1 values; 0 for kNone.
@@ -169,11 +169,15 @@ constexpr Action MakeAction(ActionKind kind, uint32_t payload = 0) {
 constexpr Action ChooseTrumpAction(int suit) {
   return MakeAction(ActionKind::kChooseTrump, static_cast<uint32_t>(suit));
 }
-constexpr Action PassTrumpAction() { return MakeAction(ActionKind::kPassTrump); }
+constexpr Action PassTrumpAction() {
+  return MakeAction(ActionKind::kPassTrump);
+}
 constexpr Action AcceptTrumpAction() {
   return MakeAction(ActionKind::kAcceptTrump);
 }
-constexpr Action ChallengeAction() { return MakeAction(ActionKind::kChallenge); }
+constexpr Action ChallengeAction() {
+  return MakeAction(ActionKind::kChallenge);
+}
 constexpr Action PassChallengeAction() {
   return MakeAction(ActionKind::kPassChallenge);
 }
@@ -181,8 +185,8 @@ constexpr Action DeclareAction(uint32_t declare_payload) {
   return MakeAction(ActionKind::kDeclare, declare_payload);
 }
 constexpr Action PlayAction(Card card, bool declare_stuk) {
-  return MakeAction(ActionKind::kPlay,
-                    (static_cast<uint32_t>(card) << 1) | (declare_stuk ? 1 : 0));
+  return MakeAction(ActionKind::kPlay, (static_cast<uint32_t>(card) << 1) |
+                                           (declare_stuk ? 1 : 0));
 }
 constexpr Action ClaimBonusAction(Bonus bonus) {
   return MakeAction(ActionKind::kClaimBonus, static_cast<uint32_t>(bonus));

@@ -13,14 +13,15 @@
 namespace cardref::kraken {
 namespace {
 
-using ::testing::HasSubstr;
-using ::testing::StartsWith;
 using testing::Cards;
+using ::testing::HasSubstr;
 using testing::MsgHasSubstr;
 using testing::MsgStartsWith;
 using testing::Parse;
+using ::testing::StartsWith;
 
-// Conventions + KR-1.1: 32 cards, id = 8*suit + rank, 7C = 0, AS = 31.
+// Conventions + KR-1 components, KR-1.1: 32 cards, id = 8*suit + rank, 7C = 0,
+// AS = 31.
 TEST(KrakenCardsTest, IdsFollowTheConventions_KR_1_1) {
   EXPECT_EQ(*ParseCard("7C"), 0);
   EXPECT_EQ(*ParseCard("AS"), 31);
@@ -53,7 +54,8 @@ TEST(KrakenActionTest, BitFieldsAreAsDocumented) {
   d.declaration.Add({ComboKind::kFour, Cards("KC KD KH KS")});
   absl::StatusOr<Action> a = Encode(d);
   ASSERT_TRUE(a.ok()) << a.status();
-  EXPECT_EQ(*a, (6u << 27) | 8u | ((1u | (3u << 1) | (1u << 3) | (0u << 6)) << 5));
+  EXPECT_EQ(*a,
+            (6u << 27) | 8u | ((1u | (3u << 1) | (1u << 3) | (0u << 6)) << 5));
 }
 
 TEST(KrakenActionTest, EveryKindRoundTrips) {
@@ -132,6 +134,7 @@ TEST(KrakenActionTest, DeclarationIsCanonical_KR_8_3) {
 }
 
 // KR-8.2 shapes and KR-8.3 "named twice" are caught by Encode, with the rule.
+// Ruling: a FOUR of jacks is malformed (FOUR_JACKS is its own kind).
 TEST(KrakenActionTest, EncodeRejectsMalformedCombinations_KR_8_2) {
   auto encode = [](ComboKind kind, absl::string_view cards) {
     KrakenAction a;
@@ -141,44 +144,41 @@ TEST(KrakenActionTest, EncodeRejectsMalformedCombinations_KR_8_2) {
   };
   EXPECT_THAT(encode(ComboKind::kFour, "9C 9D 9H 9S"),
               MsgStartsWith("KR-8.2: four 9s are not a combination"));
-  EXPECT_THAT(encode(ComboKind::kFour, "7C 7D 7H 7S"),
-              MsgStartsWith("KR-8.2"));
+  EXPECT_THAT(encode(ComboKind::kFour, "7C 7D 7H 7S"), MsgStartsWith("KR-8.2"));
   EXPECT_THAT(encode(ComboKind::kFour, "JC JD JH JS"),
               MsgStartsWith("KR-8.2: four jacks are declared as FOUR_JACKS"));
-  EXPECT_THAT(encode(ComboKind::kFour, "KC KD KH"),
-              MsgStartsWith("KR-8.2"));
+  EXPECT_THAT(encode(ComboKind::kFour, "KC KD KH"), MsgStartsWith("KR-8.2"));
   EXPECT_THAT(encode(ComboKind::kFourJacks, "KC KD KH KS"),
               MsgStartsWith("KR-8.2"));
   EXPECT_THAT(encode(ComboKind::kRun, "7C 8C"), MsgStartsWith("KR-8.2"));
-  EXPECT_THAT(encode(ComboKind::kRun, "7C 9C TC"),
-              MsgStartsWith("KR-8.2"));
-  EXPECT_THAT(encode(ComboKind::kRun, "7C 8C 9D"),
-              MsgStartsWith("KR-8.2"));
+  EXPECT_THAT(encode(ComboKind::kRun, "7C 9C TC"), MsgStartsWith("KR-8.2"));
+  EXPECT_THAT(encode(ComboKind::kRun, "7C 8C 9D"), MsgStartsWith("KR-8.2"));
   // KR-5.3: A is not adjacent to 7.
-  EXPECT_THAT(encode(ComboKind::kRun, "7C 8C AC"),
-              MsgStartsWith("KR-8.2"));
+  EXPECT_THAT(encode(ComboKind::kRun, "7C 8C AC"), MsgStartsWith("KR-8.2"));
   EXPECT_TRUE(encode(ComboKind::kRun, "7H 8H 9H TH JH QH KH AH").ok());
   EXPECT_THAT(ParseKrakenAction("declare run:8S,9S,TS run:8S9STS").status(),
               MsgStartsWith("KR-8.3: RUN 8S 9S TS is named twice"));
-  EXPECT_THAT(ParseKrakenAction("declare four:KC,KD,KH,KS four:KS,KH,KD,KC")
-                  .status(),
-              MsgStartsWith("KR-8.3"));
-  EXPECT_THAT(ParseKrakenAction("declare run:7C8C9C run:7D8D9D run:7H8H9H")
-                  .status(),
-              MsgStartsWith("KR-8.3"));
+  EXPECT_THAT(
+      ParseKrakenAction("declare four:KC,KD,KH,KS four:KS,KH,KD,KC").status(),
+      MsgStartsWith("KR-8.3"));
+  EXPECT_THAT(
+      ParseKrakenAction("declare run:7C8C9C run:7D8D9D run:7H8H9H").status(),
+      MsgStartsWith("KR-8.3"));
 }
 
+// KR-17: the nine action kinds of the KR-17.1 table are the only actions;
+// KR-2 / KR-2.2: there is no other channel between seats (no table talk), so
+// any other value is malformed (KR-17.3).
 TEST(KrakenActionTest, DecodeRejectsMalformedValues_KR_17_3) {
   for (Action bad :
        {Action{0}, Action{10u << 27}, Action{15u << 27}, Action{0x80000000u},
         ChooseTrumpAction(0) | 4u, PassTrumpAction() | 1u,
         ChallengeAction() | 2u, MakeAction(ActionKind::kPlay, 64),
         MakeAction(ActionKind::kClaimBonus, 0),
-        MakeAction(ActionKind::kClaimBonus, 8),
-        DeclareAction(1u << 23),
+        MakeAction(ActionKind::kClaimBonus, 8), DeclareAction(1u << 23),
         // run B without run A
         DeclareAction(RunField(0, 0, 3) << kRunBShift),
-        // run A after run B (not canonical)
+        // Ruling: run A after run B (not canonical) is malformed
         DeclareAction((RunField(1, 0, 3) << kRunAShift) |
                       (RunField(0, 0, 3) << kRunBShift)),
         // the same run twice
@@ -211,7 +211,8 @@ TEST(KrakenNotationTest, DocumentedForms) {
       {"claim TRUMP_RUN3_STUK", ClaimBonusAction(Bonus::kTrumpRun3Stuk)},
       {"decline", DeclineBonusAction()},
       {"declare four_jacks:JC,JD,JH,JS run:9C,TC,JC",
-       DeclareAction(kFourJacksBit | (RunField(kClubs, kNine, 3) << kRunAShift))},
+       DeclareAction(kFourJacksBit |
+                     (RunField(kClubs, kNine, 3) << kRunAShift))},
   };
   for (const auto& [text, action] : cases) {
     EXPECT_EQ(KrakenActionToString(action), text);

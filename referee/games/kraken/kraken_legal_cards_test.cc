@@ -10,12 +10,12 @@
 namespace cardref::kraken {
 namespace {
 
-using ::testing::HasSubstr;
-using ::testing::StartsWith;
 using testing::CardList;
 using testing::Cards;
+using ::testing::HasSubstr;
 using testing::MsgHasSubstr;
 using testing::MsgStartsWith;
+using ::testing::StartsWith;
 
 // E2: every row, both rule sets. Trump H.
 TEST(KrakenLegalCardsTest, E2_Table_KR_9_5_KR_10_KR_11) {
@@ -46,13 +46,13 @@ TEST(KrakenLegalCardsTest, E2_Table_KR_9_5_KR_10_KR_11) {
   for (const Row& r : rows) {
     const std::vector<Card> trick = CardList(r.trick);
     const CardMask hand = Cards(r.hand);
-    EXPECT_EQ(CardsToString(LegalCards(hand, trick, kHearts,
-                                       RuleSet::kAmsterdam)),
-              CardsToString(Cards(r.amsterdam)))
+    EXPECT_EQ(
+        CardsToString(LegalCards(hand, trick, kHearts, RuleSet::kAmsterdam)),
+        CardsToString(Cards(r.amsterdam)))
         << "row " << r.id << " AMSTERDAM";
-    EXPECT_EQ(CardsToString(LegalCards(hand, trick, kHearts,
-                                       RuleSet::kRotterdam)),
-              CardsToString(Cards(r.rotterdam)))
+    EXPECT_EQ(
+        CardsToString(LegalCards(hand, trick, kHearts, RuleSet::kRotterdam)),
+        CardsToString(Cards(r.rotterdam)))
         << "row " << r.id << " ROTTERDAM";
   }
 }
@@ -99,8 +99,9 @@ bool BruteLegal(const std::vector<Card>& hand, const std::vector<Card>& trick,
   if (winner < 0) {
     winner = 0;
     for (size_t i = 1; i < trick.size(); ++i) {
-      if (trick[i] / 8 == led && PositionIn(kPlainHighToLow, trick[i]) <
-                                     PositionIn(kPlainHighToLow, trick[winner])) {
+      if (trick[i] / 8 == led &&
+          PositionIn(kPlainHighToLow, trick[i]) <
+              PositionIn(kPlainHighToLow, trick[winner])) {
         winner = static_cast<int>(i);
       }
     }
@@ -125,7 +126,7 @@ bool BruteLegal(const std::vector<Card>& hand, const std::vector<Card>& trick,
     return !over_nonempty || c_over;
   }
   if (holds_led) return c / 8 == led;  // KR-9.5c
-  if (rotterdam) {  // KR-11
+  if (rotterdam) {                     // KR-11
     if (!holds_trump) return true;
     if (!is_trump(c)) return false;
     return !over_nonempty || c_over;
@@ -181,7 +182,9 @@ TEST(KrakenLegalCardsTest, MatchesBruteForceOnRandomSituations) {
     for (Card c : hand) {
       absl::Status why = ExplainIllegalCard(hand_mask, trick, trump, rs, c);
       ASSERT_EQ(why.ok(), (legal & CardBit(c)) != 0) << why;
-      if (!why.ok()) ASSERT_THAT(why, MsgStartsWith("KR-"));
+      if (!why.ok()) {
+        ASSERT_THAT(why, MsgStartsWith("KR-"));
+      }
     }
   }
   EXPECT_GT(restricted, 30000);  // the sample exercises the obligations
@@ -191,19 +194,21 @@ TEST(KrakenLegalCardsTest, MatchesBruteForceOnRandomSituations) {
 TEST(KrakenLegalCardsTest, ExplanationsNameTheRule) {
   auto why = [](const char* trick, const char* hand, RuleSet rs,
                 const char* card) {
-    return std::string(ExplainIllegalCard(Cards(hand), CardList(trick),
-                                          kHearts, rs, *ParseCard(card))
+    return std::string(ExplainIllegalCard(Cards(hand), CardList(trick), kHearts,
+                                          rs, *ParseCard(card))
                            .message());
   };
   const RuleSet A = RuleSet::kAmsterdam, R = RuleSet::kRotterdam;
   // KR-9.2: not held.
-  EXPECT_THAT(why("AC", "7C KC", A, "AD"), StartsWith("KR-9.2: you do not hold AD"));
+  EXPECT_THAT(why("AC", "7C KC", A, "AD"),
+              StartsWith("KR-9.2: you do not hold AD"));
   // KR-9.5b: trump led, must overtrump even when the partner wins (row a).
   EXPECT_THAT(why("9H 7H", "KC 8H JH AH", A, "8H"),
               StartsWith("KR-9.5b: trump was led: you must play a trump higher "
                          "than 9H (JH)"));
-  EXPECT_THAT(why("9H 7H", "KC 8H AH", A, "KC"),
-              StartsWith("KR-9.5b: trump was led: you must play a trump (8H AH)"));
+  EXPECT_THAT(
+      why("9H 7H", "KC 8H AH", A, "KC"),
+      StartsWith("KR-9.5b: trump was led: you must play a trump (8H AH)"));
   // KR-9.5c: follow suit.
   EXPECT_THAT(why("AC", "7C KC JH", A, "JH"),
               StartsWith("KR-9.5c: you must follow suit C (7C KC)"));
@@ -221,8 +226,9 @@ TEST(KrakenLegalCardsTest, ExplanationsNameTheRule) {
   // KR-11.1: Rotterdam trumps whoever wins, undertrumping if it must.
   EXPECT_THAT(why("AC 7C", "8D 7H KH QS", R, "8D"),
               StartsWith("KR-11.1: void in C, you must play a trump"));
-  EXPECT_THAT(why("AC 9H", "8D 8H AH QS", R, "QS"),
-              StartsWith("KR-11.1: void in C, you must play a trump even below 9H"));
+  EXPECT_THAT(
+      why("AC 9H", "8D 8H AH QS", R, "QS"),
+      StartsWith("KR-11.1: void in C, you must play a trump even below 9H"));
   EXPECT_THAT(why("KD AH 7D", "7H 9H QS", R, "7H"),
               StartsWith("KR-11.1: void in D, you must overtrump AH"));
   // KR-11.2: no trump: anything.

@@ -13,8 +13,8 @@ namespace {
 
 // Keyword of each action kind, index = ActionKind value.
 constexpr absl::string_view kKeywords[] = {
-    "",           "trump",   "pass",  "accept", "challenge", "pass-challenge",
-    "declare",    "play",    "claim", "decline"};
+    "",        "trump", "pass",  "accept", "challenge", "pass-challenge",
+    "declare", "play",  "claim", "decline"};
 
 absl::string_view ComboKeyword(ComboKind kind) {
   switch (kind) {
@@ -38,10 +38,12 @@ absl::StatusOr<CardMask> ParseCardList(absl::string_view text) {
   CardMask m = 0;
   for (absl::string_view piece : absl::StrSplit(text, ',', absl::SkipEmpty())) {
     std::vector<absl::string_view> cards;
-    if (piece.size() == 2 || (piece.size() == 3 && piece.substr(0, 2) == "10")) {
+    if (piece.size() == 2 ||
+        (piece.size() == 3 && piece.substr(0, 2) == "10")) {
       cards.push_back(piece);
     } else if (piece.size() % 2 == 0) {
-      for (size_t i = 0; i < piece.size(); i += 2) cards.push_back(piece.substr(i, 2));
+      for (size_t i = 0; i < piece.size(); i += 2)
+        cards.push_back(piece.substr(i, 2));
     } else {
       return absl::InvalidArgumentError(
           absl::StrCat("'", piece, "' is not a list of cards"));
@@ -82,7 +84,8 @@ std::string KrakenActionToString(Action action) {
       }
       break;
     case ActionKind::kPlay:
-      absl::StrAppend(&out, " ", CardName(a->card), a->declare_stuk ? "+stuk" : "");
+      absl::StrAppend(&out, " ", CardName(a->card),
+                      a->declare_stuk ? "+stuk" : "");
       break;
     case ActionKind::kClaimBonus:
       absl::StrAppend(&out, " ", BonusName(a->bonus));
@@ -104,8 +107,9 @@ absl::StatusOr<Action> ParseKrakenAction(absl::string_view text) {
     if (kKeywords[k] == keyword) kind = k;
   }
   if (kind == 0) {
-    return Bad(text, "unknown keyword (trump, pass, accept, challenge, "
-                     "pass-challenge, declare, play, claim, decline)");
+    return Bad(text,
+               "unknown keyword (trump, pass, accept, challenge, "
+               "pass-challenge, declare, play, claim, decline)");
   }
   a.kind = static_cast<ActionKind>(kind);
   const size_t args = words.size() - 1;
@@ -130,8 +134,9 @@ absl::StatusOr<Action> ParseKrakenAction(absl::string_view text) {
         } else if (kw == "run") {
           c.kind = ComboKind::kRun;
         } else {
-          return Bad(text, "a combination is four_jacks:, four: or run: "
-                           "followed by its cards");
+          return Bad(text,
+                     "a combination is four_jacks:, four: or run: "
+                     "followed by its cards");
         }
         absl::StatusOr<CardMask> cards = ParseCardList(kv.second);
         if (!cards.ok()) return Bad(text, cards.status().message());
@@ -143,7 +148,8 @@ absl::StatusOr<Action> ParseKrakenAction(absl::string_view text) {
       }
       break;
     case ActionKind::kPlay: {
-      if (args != 1) return Bad(text, "expected 'play <card>' or 'play <card>+stuk'");
+      if (args != 1)
+        return Bad(text, "expected 'play <card>' or 'play <card>+stuk'");
       absl::string_view card_text = words[1];
       const size_t plus = card_text.find('+');
       if (plus != absl::string_view::npos) {

@@ -41,8 +41,8 @@ int TopTrumpIndex(absl::Span<const Card> trick, int trump) {
   int best = -1;
   for (int i = 0; i < static_cast<int>(trick.size()); ++i) {
     if (SuitOf(trick[i]) != trump) continue;
-    if (best < 0 || kTrumpOrder[RankOf(trick[i])] >
-                        kTrumpOrder[RankOf(trick[best])]) {
+    if (best < 0 ||
+        kTrumpOrder[RankOf(trick[i])] > kTrumpOrder[RankOf(trick[best])]) {
       best = i;
     }
   }
@@ -96,7 +96,7 @@ CardMask LegalCards(CardMask hand, absl::Span<const Card> trick, int trump,
     return trumps ? (over ? over : trumps) : hand;
   }
   const CardMask led_cards = hand & SuitCards(led);
-  if (led_cards) return led_cards;  // KR-9.5c
+  if (led_cards) return led_cards;        // KR-9.5c
   if (rule_set == RuleSet::kRotterdam) {  // KR-11
     return trumps ? (over ? over : trumps) : hand;
   }
@@ -136,8 +136,10 @@ absl::Status ExplainIllegalCard(CardMask hand, absl::Span<const Card> trick,
   const std::string legal_list = CardsToString(legal);
   if (led == trump) {
     if (top_index >= 0 && (trumps & TrumpsAbove(trick[top_index]))) {
-      return IllegalAction("KR-9.5b", "trump was led: you must play a trump "
-                           "higher than ", top, " (", legal_list, ")");
+      return IllegalAction("KR-9.5b",
+                           "trump was led: you must play a trump "
+                           "higher than ",
+                           top, " (", legal_list, ")");
     }
     return IllegalAction("KR-9.5b", "trump was led: you must play a trump (",
                          legal_list, ")");
@@ -168,16 +170,24 @@ absl::Status ExplainIllegalCard(CardMask hand, absl::Span<const Card> trick,
                          top, " (", legal_list, ")");
   }
   if (top_index < 0) {
-    return IllegalAction("KR-10.2", "must trump: the opponent is winning and "
-                         "you hold ", legal_list);
+    return IllegalAction("KR-10.2",
+                         "must trump: the opponent is winning and "
+                         "you hold ",
+                         legal_list);
   }
   if (trumps & TrumpsAbove(trick[top_index])) {
-    return IllegalAction("KR-10.2", "must overtrump: the opponent is winning "
-                         "with a trump and you hold ", legal_list);
+    return IllegalAction("KR-10.2",
+                         "must overtrump: the opponent is winning "
+                         "with a trump and you hold ",
+                         legal_list);
   }
-  return IllegalAction("KR-10.2", "may not undertrump: the opponent is "
-                       "winning with ", top, ", which you cannot beat; play "
-                       "a non-trump (", legal_list, ")");
+  return IllegalAction("KR-10.2",
+                       "may not undertrump: the opponent is "
+                       "winning with ",
+                       top,
+                       ", which you cannot beat; play "
+                       "a non-trump (",
+                       legal_list, ")");
 }
 
 Bonus TrickBonus(const std::array<Card, 4>& cards, int trump) {
@@ -306,8 +316,8 @@ ContestResult DeclarationContest(const std::array<uint32_t, 4>& payloads,
   }
   if (r.winner_seat < 0) return r;
   const int team = TeamOf(r.winner_seat);
-  r.points[team] = DeclarationPoints(payloads[team]) +
-                   DeclarationPoints(payloads[team + 2]);
+  r.points[team] =
+      DeclarationPoints(payloads[team]) + DeclarationPoints(payloads[team + 2]);
   return r;
 }
 
@@ -333,12 +343,14 @@ RoundScore ScoreRound(const RoundFacts& f) {
   for (int t = 0; t < kNumTricks; ++t) {
     const std::array<Card, 4>& cards = f.tricks[t];
     const int winner =
-        (f.leaders[t] + TrickWinnerIndex(absl::MakeConstSpan(cards), f.trump)) & 3;
+        (f.leaders[t] + TrickWinnerIndex(absl::MakeConstSpan(cards), f.trump)) &
+        3;
     const int team = TeamOf(winner);
     ++s.tricks_won[team];
     s.card_points[team] += TrickPoints(absl::MakeConstSpan(cards), f.trump);
     if (t == kNumTricks - 1) s.last_trick[team] += f.last_trick_bonus;
-    if (f.claimed[t]) s.trick_bonus[team] += BonusValue(TrickBonus(cards, f.trump));
+    if (f.claimed[t])
+      s.trick_bonus[team] += BonusValue(TrickBonus(cards, f.trump));
   }
   for (int seat = 0; seat < kNumSeats; ++seat) {
     if (f.stuk[seat]) s.stuk[TeamOf(seat)] += 20;
@@ -382,8 +394,9 @@ void ForEachDealtCard(int dealer, DealPattern pattern, Fn fn) {
 std::array<CardMask, kNumSeats> DealHands(absl::Span<const Card> deck,
                                           int dealer, DealPattern pattern) {
   std::array<CardMask, kNumSeats> hands{};
-  ForEachDealtCard(dealer, pattern,
-                   [&](int seat, int index) { hands[seat] |= CardBit(deck[index]); });
+  ForEachDealtCard(dealer, pattern, [&](int seat, int index) {
+    hands[seat] |= CardBit(deck[index]);
+  });
   return hands;
 }
 

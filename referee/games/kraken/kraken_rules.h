@@ -72,8 +72,8 @@ absl::Status CheckDeclaration(CardMask hand, uint32_t payload);
 // KR-8.1 order. winner_seat = -1 when nothing was declared.
 struct ContestResult {
   int winner_seat = -1;
-  int best_value = 0;             // V
-  std::array<int, 2> points{};    // per team
+  int best_value = 0;           // V
+  std::array<int, 2> points{};  // per team
 };
 ContestResult DeclarationContest(const std::array<uint32_t, 4>& payloads,
                                  int eldest);
@@ -119,10 +119,10 @@ struct RoundScore {
   std::array<int, 2> pit{};           // KR-14.2 pit_bonus
   std::array<int, 2> raw{};           // KR-14.3
   int level = 0;
-  int factor = 1;                     // KR-14.4
-  int burden_team = 0;                // KR-7.6
-  bool success = false;               // KR-14.3
-  std::array<int, 2> score{};         // KR-14.5
+  int factor = 1;              // KR-14.4
+  int burden_team = 0;         // KR-7.6
+  bool success = false;        // KR-14.3
+  std::array<int, 2> score{};  // KR-14.5
 };
 RoundScore ScoreRound(const RoundFacts& facts);
 

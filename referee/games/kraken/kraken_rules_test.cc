@@ -10,20 +10,21 @@
 namespace cardref::kraken {
 namespace {
 
-using ::testing::HasSubstr;
-using ::testing::StartsWith;
 using testing::CardList;
 using testing::Cards;
+using testing::DealADeck;
+using ::testing::HasSubstr;
 using testing::MsgHasSubstr;
 using testing::MsgStartsWith;
-using testing::DealADeck;
+using ::testing::StartsWith;
 
 std::array<Card, 4> Trick4(absl::string_view text) {
   std::vector<Card> v = CardList(text);
   return {v[0], v[1], v[2], v[3]};
 }
 
-// KR-5.1: trump J 9 A T K Q 8 7, other suits A T K Q J 9 8 7.
+// KR-5 card order and points. KR-5.1: trump J 9 A T K Q 8 7, other suits
+// A T K Q J 9 8 7.
 TEST(KrakenRulesTest, CardOrder_KR_5_1) {
   const std::vector<Card> trump_order = CardList("JH 9H AH TH KH QH 8H 7H");
   for (size_t i = 0; i + 1 < trump_order.size(); ++i) {
@@ -116,7 +117,7 @@ TEST(KrakenRulesTest, DeckForHandsInvertsTheDeal_KR_4_3) {
   }
 }
 
-// E3 (KR-12.1, KR-12.2): every row of the table.
+// E3 (KR-12 trick bonuses, KR-12.1, KR-12.2): every row of the table.
 TEST(KrakenRulesTest, E3_TrickBonusTypes_KR_12) {
   struct Row {
     const char* cards;
@@ -186,22 +187,24 @@ TEST(KrakenRulesTest, E4_HandCombinations_KR_8_2_KR_8_3) {
   EXPECT_EQ(list[0], 0u);
   EXPECT_EQ(list[1], payload("declare run:7S8S9STSJSQSKSAS"));
   EXPECT_EQ(DeclarationPoints(list[1]), 100);
-  EXPECT_THAT(CheckDeclaration(h, payload("declare run:7S8S9S")),
-              MsgStartsWith("KR-8.3: RUN 7S 8S 9S is not maximal: you also hold TS"));
+  EXPECT_THAT(
+      CheckDeclaration(h, payload("declare run:7S8S9S")),
+      MsgStartsWith("KR-8.3: RUN 7S 8S 9S is not maximal: you also hold TS"));
   // Two runs of 3: 40.
   h = Cards("7C 8C 9C JC QC KC AD AH");
   EXPECT_EQ(ListDeclarations(h, list), 4);
   EXPECT_EQ(DeclarationPoints(payload("declare run:7C8C9C run:JCQCKC")), 40);
-  EXPECT_TRUE(CheckDeclaration(h, payload("declare run:7C8C9C run:JCQCKC")).ok());
+  EXPECT_TRUE(
+      CheckDeclaration(h, payload("declare run:7C8C9C run:JCQCKC")).ok());
   // FOUR_JACKS 200 + RUN 9C TC JC 20 = 220; JC counts twice.
   h = Cards("9C TC JC JD JH AH JS KS");
   EXPECT_EQ(ListDeclarations(h, list), 4);
-  EXPECT_TRUE(
-      CheckDeclaration(h, payload("declare four_jacks:JC,JD,JH,JS run:9C,TC,JC"))
-          .ok());
-  EXPECT_EQ(DeclarationPoints(
-                payload("declare four_jacks:JC,JD,JH,JS run:9C,TC,JC")),
-            220);
+  EXPECT_TRUE(CheckDeclaration(
+                  h, payload("declare four_jacks:JC,JD,JH,JS run:9C,TC,JC"))
+                  .ok());
+  EXPECT_EQ(
+      DeclarationPoints(payload("declare four_jacks:JC,JD,JH,JS run:9C,TC,JC")),
+      220);
   // FOUR kings + FOUR queens = 200.
   h = Cards("QC KC QD KD QH KH QS KS");
   EXPECT_EQ(ListDeclarations(h, list), 4);
@@ -209,8 +212,9 @@ TEST(KrakenRulesTest, E4_HandCombinations_KR_8_2_KR_8_3) {
   EXPECT_EQ(DeclarationPoints(list[3]), 200);
   // RUN 8C 9C TC from 7C 8C 9C JC ...: TC not held.
   h = Cards("7C 8C 9C JC QD KD AD AH");
-  EXPECT_THAT(CheckDeclaration(h, payload("declare run:8C9CTC")),
-              MsgStartsWith("KR-8.3: RUN 8C 9C TC is not in your hand (TC not held)"));
+  EXPECT_THAT(
+      CheckDeclaration(h, payload("declare run:8C9CTC")),
+      MsgStartsWith("KR-8.3: RUN 8C 9C TC is not in your hand (TC not held)"));
   // Run values: 3 = 20, 4 = 50, 5..8 = 100.
   EXPECT_EQ(DeclarationPoints(payload("declare run:7C8C9C")), 20);
   EXPECT_EQ(DeclarationPoints(payload("declare run:7C8C9CTC")), 50);
@@ -239,10 +243,10 @@ TEST(KrakenRulesTest, E5_DeclarationContest_KR_8_4) {
     return PayloadOf(testing::Parse(text));
   };
   std::array<uint32_t, 4> p{};
-  p[1] = payload("declare run:7C8C9CTC");     // 50
-  p[2] = payload("declare run:7D8D9DTDJD");   // 100
+  p[1] = payload("declare run:7C8C9CTC");      // 50
+  p[2] = payload("declare run:7D8D9DTDJD");    // 100
   p[3] = payload("declare four:KC,KD,KH,KS");  // 100
-  p[0] = payload("declare run:7H8H9H");       // 20
+  p[0] = payload("declare run:7H8H9H");        // 20
   ContestResult r = DeclarationContest(p, /*eldest=*/1);
   EXPECT_EQ(r.best_value, 100);
   EXPECT_EQ(r.winner_seat, 2);  // first in order s1 s2 s3 s0 with 100
@@ -264,7 +268,8 @@ TEST(KrakenRulesTest, E5_DeclarationContest_KR_8_4) {
   EXPECT_EQ(r.points[0] + r.points[1], 0);
 }
 
-// E11 (KR-14.3..14.5, KR-7.6): scoring edge cases. raw given as makers /
+// E11 (KR-14 round scoring: KR-14.3, KR-14.4, KR-14.5 success and failure,
+// KR-7.6): scoring edge cases. raw given as makers /
 // defenders; makers are team 0 here, then again as team 1.
 TEST(KrakenRulesTest, E11_ScoringEdgeCases_KR_14) {
   struct Row {
@@ -300,7 +305,8 @@ TEST(KrakenRulesTest, FactorAndBurden_KR_7_5_KR_7_6_KR_14_4) {
   EXPECT_EQ(BurdenTeam(2, 1), 1);
   EXPECT_EQ(BurdenTeam(3, 1), 0);
   for (int level = 0; level < 4; ++level) {
-    EXPECT_EQ(ScoreFromRaw({90, 62}, level, kHearts, 0, true).factor, 1 << level);
+    EXPECT_EQ(ScoreFromRaw({90, 62}, level, kHearts, 0, true).factor,
+              1 << level);
     EXPECT_EQ(ScoreFromRaw({90, 62}, level, kSpades, 0, true).factor,
               2 << level);
     EXPECT_EQ(ScoreFromRaw({90, 62}, level, kSpades, 0, false).factor,
@@ -325,7 +331,7 @@ TEST(KrakenRulesTest, ScoreRoundComponents_KR_14_1_KR_14_2) {
     f.tricks[t] = Trick4(tricks[t]);
     f.leaders[t] = 1;
   }
-  f.claimed[0] = true;  // 7C 8C 9C: RUN3 20
+  f.claimed[0] = true;   // 7C 8C 9C: RUN3 20
   f.claimed[3] = false;  // 8D 9D TD: RUN3, declined
   f.stuk[1] = true;
   f.declarations = {0, 50};

@@ -70,8 +70,8 @@ inline Action Parse(absl::string_view text) {
 // Applies `text` for `seat`, failing the test (with the state) if rejected.
 inline void Apply(KrakenState& state, int seat, absl::string_view text) {
   absl::Status st = state.ApplyActionAs(seat, Parse(text));
-  ASSERT_TRUE(st.ok()) << "seat " << seat << " '" << text << "': " << st
-                       << "\n" << state.DebugString();
+  ASSERT_TRUE(st.ok()) << "seat " << seat << " '" << text << "': " << st << "\n"
+                       << state.DebugString();
 }
 
 // Legal actions as notation strings, in engine order.

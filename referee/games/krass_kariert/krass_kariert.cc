@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -41,20 +43,16 @@ std::vector<ParamSpec> Schema() {
   };
 }
 
-std::string SeatList(SeatMask mask) {
-  std::vector<int> seats;
-  for (int s = 0; s < kMaxSeats; ++s) {
-    if (HasSeat(mask, s)) seats.push_back(s);
-  }
-  return absl::StrJoin(seats, ",");
-}
-
 std::vector<int> SeatVector(SeatMask mask) {
   std::vector<int> seats;
   for (int s = 0; s < kMaxSeats; ++s) {
     if (HasSeat(mask, s)) seats.push_back(s);
   }
   return seats;
+}
+
+std::string SeatList(SeatMask mask) {
+  return absl::StrJoin(SeatVector(mask), ",");
 }
 
 }  // namespace
@@ -249,6 +247,15 @@ bool KrassKariertState::ForEachPlay(int seat, Emit&& emit) const {
       if (hi_num > 0) {
         lo = std::max(kMinValue, hi_num - 2);
         hi = std::min(kMaxValue, lo_num + 2);
+      } else if (k == 1) {
+        // A lone X: SOLO d beats the target (at most a SOLO here) iff d
+        // exceeds its key.
+        for (int d = TypeOf(target) == ComboType::kSolo ? KeyOf(target) + 1
+                                                        : kMinValue;
+             d <= kMaxValue; ++d) {
+          if (emit(EncodePlay(i, 1, d))) return true;
+        }
+        continue;
       }
       for (int d0 = lo; d0 <= hi; ++d0) {
         values[x_index[0]] = d0;

@@ -24,16 +24,27 @@
 //   end, draws (the winner then places each drawn card with PLACE_DRAWN),
 //   leaving, round end, stuck seats (KK-11.2, never asked), chip losses,
 //   next leader and the next round's chance node.
-// - Spec holes decided here (each also a test, see krass_kariert_test.cc):
-//   H1 A DRAW trick whose pile is empty (KK-14.2, only reachable in engine
-//      tests) requests no PLACE_DRAWN; the trick ends as without a draw.
-//   H2 PLACE_DRAWN and the trick end come before the stuck check of the next
-//      trick; the new leader always has a legal action (KK-5.1 note).
-//   H3 A round whose chip-loss event ends the game leaves the state terminal
-//      at once: no further deal. round_losses lists that event too, eliminated
-//      seats included (conformance README).
-//   H4 The observation includes the current trick's actions with the cards
-//      they played (public per KK-15.1 "every action as it happens").
+// - Spec holes decided here (each also a test, named in the comment):
+//   H1 Observation history (KK-15.1 "every action as it happens"): the
+//      observation carries the current trick's actions with the cards they
+//      played; earlier history is the service's event stream. (KK_15 test)
+//   H2 While the winner places drawn cards, the trick number, leader,
+//      participants, target and DRAW count stay those of the finished trick;
+//      the next trick (and its number) starts after the last PLACE_DRAWN.
+//      Others see drawing_seat and the counts, never the cards. (E13)
+//   H3 Wrap-around rejections: a block that would be a run if 12 and 1 were
+//      adjacent (12-1, 11-12-1, 12-1-2, X included) is refused as KK-3.2;
+//      other non-combinations as KK-3.1 (KK-3.3 if the block holds an X);
+//      a wrong number of X values is KK-3.3. (E3)
+//   H4 A chip-loss event that ends the game makes the state terminal at
+//      once (no further deal); round_losses lists that event too, the
+//      eliminated seats included (conformance README). (E20)
+//   H5 Untaken reserves (KK-6.3) and the hands of a finished round stay
+//      where they are, without effect, until the next deal replaces them,
+//      so every card stays accounted for. (random test, conservation)
+//   H6 A DRAW trick with an empty pile (KK-14.2; unreachable with valid
+//      parameters, KK-14.3) requests no PLACE_DRAWN and ends like a trick
+//      without DRAW. (KK_14_2 test)
 #ifndef CARDREF_REFEREE_GAMES_KRASS_KARIERT_KRASS_KARIERT_H_
 #define CARDREF_REFEREE_GAMES_KRASS_KARIERT_KRASS_KARIERT_H_
 
@@ -176,7 +187,8 @@ class KrassKariertState : public State {
   absl::StatusOr<Action> ParseAction(absl::string_view text) const override;
   std::string DebugString() const override;
 
-  // Typed views.
+  // Typed views. Observe: what `seat` (0 <= seat < num_players) may see
+  // now (KK-15), at any node.
   KrassKariertObservation Observe(int seat) const;
   KrassKariertResult Result() const;
   const KrassKariertConfig& config() const { return config_; }

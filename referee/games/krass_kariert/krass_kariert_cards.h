@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "referee/games/api/game.h"
 
@@ -64,7 +65,26 @@ constexpr bool Beats(Strength a, Strength b) { return a > b; }
 
 // KK-3.1/3.2: the combination formed by k = 1..3 values (1..12, X already
 // replaced by its declared value), in any order; kNoStrength if none.
-Strength Classify(const int* values, int k);
+// Inline: it is the inner loop of legal-action generation.
+inline Strength Classify(const int* values, int k) {
+  if (k == 1) return MakeStrength(ComboType::kSolo, values[0]);
+  if (k == 2) {
+    const int a = values[0], b = values[1];
+    if (a == b) return MakeStrength(ComboType::kPair, a);
+    // KK-3.2: no wrap-around, so consecutive means |a - b| == 1.
+    if (a - b == 1) return MakeStrength(ComboType::kRun2, a);
+    if (b - a == 1) return MakeStrength(ComboType::kRun2, b);
+    return kNoStrength;
+  }
+  if (k != 3) return kNoStrength;
+  int lo = values[0], mid = values[1], hi = values[2];
+  if (lo > mid) std::swap(lo, mid);
+  if (mid > hi) std::swap(mid, hi);
+  if (lo > mid) std::swap(lo, mid);
+  if (lo == hi) return MakeStrength(ComboType::kTrips, hi);
+  if (mid == lo + 1 && hi == mid + 1) return MakeStrength(ComboType::kRun3, hi);
+  return kNoStrength;
+}
 
 // "SOLO 8", "RUN2 5-6", "PAIR 7", "RUN3 8-9-10", "TRIPS 11"; "none".
 std::string StrengthName(Strength s);

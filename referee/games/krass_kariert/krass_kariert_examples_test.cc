@@ -158,6 +158,7 @@ TEST_F(E3, AnyOrderAndX) {
   EXPECT_EQ(Makes("play 3-4 x=4"), "RUN2 3-4");
 }
 
+// Hole H3: wrap-around blocks are refused naming KK-3.2.
 TEST_F(E3, NoWrapAround) {
   Lead({12, 1, X, 11});
   EXPECT_THAT(Makes("play 0-1"), StartsWith("KK-3.2: 12,1 is not a combination"));
@@ -214,7 +215,8 @@ TEST(KrassKariertExamples, E4_EqualStrengthRefusedByEngine) {
               StartsWith("KK-3.5: RUN2 5-6 does not beat the target PAIR 7"));
 }
 
-// E5 (basic trick, KK-4, KK-9, KK-10.1).
+// E5 (basic trick, KK-4, KK-9, KK-10.1). KK-9.1(b): the last combination
+// wins; KK-9.4: the round goes on and the next leader follows (KK-10).
 TEST(KrassKariertExamples, E5_BasicTrick) {
   auto game = MakeGame(4);
   auto s = NewState(*game);
@@ -415,7 +417,9 @@ void RunE12(const std::string& fallback, int expected_leader) {
 TEST(KrassKariertExamples, E12_StopLeadLastCardCcw) { RunE12("CCW", 0); }
 TEST(KrassKariertExamples, E12_StopLeadLastCardCw) { RunE12("CW", 2); }
 
-// E13 (DRAW mid-trick, KK-8).
+// E13 (DRAW mid-trick, KK-8). KK-9.2: draws are resolved before the next
+// trick; KK-15.2: the drawn cards are private to the winner; KK-14: they
+// come from the top of the pile.
 TEST(KrassKariertExamples, E13_DrawMidTrick) {
   auto game = MakeGame(4);
   auto s = NewState(*game);
@@ -444,6 +448,14 @@ TEST(KrassKariertExamples, E13_DrawMidTrick) {
   const KrassKariertObservation theirs = s->Observe(0);
   EXPECT_EQ(theirs.pending_count, 3);
   EXPECT_EQ(theirs.own_pending_count, 0);
+  // Hole H2: the finished trick stays current while S2 places.
+  EXPECT_EQ(theirs.drawing_seat, 2);
+  EXPECT_EQ(theirs.drawn_count, 3);
+  EXPECT_EQ(theirs.seat_to_act, 2);
+  EXPECT_EQ(theirs.trick, 1);
+  EXPECT_EQ(theirs.leader, 0);
+  EXPECT_EQ(theirs.draws_in_trick, 1);
+  EXPECT_EQ(theirs.trick_length, 4);
   EXPECT_EQ(HandString(*s, 2), "3,5");
   KK_DO(*s, "place 1");
   EXPECT_EQ(HandString(*s, 2), "3,4,5");
@@ -486,7 +498,8 @@ TEST(KrassKariertExamples, E14_TwoDrawsWinnerEmptiedHand) {
   EXPECT_EQ(s->pile_size(), 0);
 }
 
-// E15 (DRAW lead, no combination, KK-9.1c), and its variant.
+// E15 (DRAW lead, no combination, KK-9.1c), and its variant. KK-9.1: the
+// leader wins when no STOP and no combination was played.
 TEST(KrassKariertExamples, E15_DrawLeadNoCombination) {
   for (bool second_draw : {false, true}) {
     auto game = MakeGame(4);
@@ -669,6 +682,7 @@ std::unique_ptr<KrassKariertState> E19WithChips(const KrassKariertGame& game,
   return s;
 }
 
+// Hole H4: terminal at once; round_losses includes the eliminated seat.
 TEST(KrassKariertExamples, E20a_OneSeatCannotPay) {
   auto game = MakeGame(4);
   auto s = E19WithChips(*game, {1, 0, 2, 2, -1});

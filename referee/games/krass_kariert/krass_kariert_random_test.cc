@@ -9,11 +9,14 @@
 //    TAKE_RESERVE / PLACE_DRAWN insert one card at the given position);
 //  - Clone() equals the original and replays identically;
 //  - KK-15.3: Observe(i) holds no card hidden from seat i;
-//  - the notation round-trips every distinct legal action seen.
+//  - the notation round-trips every distinct legal action seen;
+//  - KK-16.5: random illegal actions are rejected naming a KK rule and
+//    leave the state unchanged (first 1,000 games).
 #include <algorithm>
 #include <numeric>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "referee/base/rng.h"
 #include "referee/games/krass_kariert/krass_kariert.h"
@@ -49,7 +52,8 @@ std::vector<Config> AllConfigs() {
 using CardSet = uint64_t;
 CardSet Bit(Card c) { return CardSet{1} << c; }
 
-// Every card's location; fails on a duplicate or a missing card.
+// Every card's location; fails on a duplicate or a missing card. Hole H5:
+// between rounds, hands and untaken reserves stay until the next deal.
 void CheckConservation(const KrassKariertState& s) {
   CardSet seen = 0;
   int count = 0;
@@ -172,6 +176,44 @@ class SeenActions {
   int count_ = 0;
 };
 
+// A random action value near the legal ones: mostly well-formed PLAY /
+// TAKE_RESERVE / PLACE_DRAWN with fields slightly out of range, sometimes
+// raw bits.
+Action RandomNearAction(Rng& rng, int hand_length) {
+  switch (rng.Uniform(4)) {
+    case 0: {
+      const int x0 = static_cast<int>(rng.Uniform(14));
+      const int x1 = x0 == 0 ? 0 : static_cast<int>(rng.Uniform(14));
+      return EncodePlay(static_cast<int>(rng.Uniform(hand_length + 2)),
+                        static_cast<int>(rng.Uniform(4)), x0, x1);
+    }
+    case 1:
+      return EncodeTakeReserve(static_cast<int>(rng.Uniform(2)),
+                               static_cast<int>(rng.Uniform(hand_length + 3)));
+    case 2:
+      return EncodePlaceDrawn(static_cast<int>(rng.Uniform(hand_length + 3)));
+    default:
+      return static_cast<Action>(rng.Next());
+  }
+}
+
+// KK-16.5: an illegal action is rejected naming a KK rule, state unchanged.
+void CheckRejections(KrassKariertState& s, Rng& rng, const ActionList& legal,
+                     int tries) {
+  const int len = s.hand_length(s.current_seat());
+  for (int t = 0; t < tries; ++t) {
+    const Action a = RandomNearAction(rng, len);
+    if (legal.contains(a)) continue;
+    auto before = s.Clone();
+    absl::Status st = s.ApplyAction(a);
+    ASSERT_FALSE(st.ok()) << s.ActionToString(a);
+    ASSERT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+    ASSERT_TRUE(absl::StartsWith(st.message(), "KK-")) << st;
+    ASSERT_TRUE(s == static_cast<const KrassKariertState&>(*before))
+        << "rejected " << s.ActionToString(a) << " changed the state";
+  }
+}
+
 struct Totals {
   int64_t decisions = 0;
   int64_t rounds = 0;
@@ -180,7 +222,7 @@ struct Totals {
 };
 
 void PlayOneGame(const KrassKariertGame& game, uint64_t seed,
-                 SeenActions& seen, Totals& totals) {
+                 bool check_rejections, SeenActions& seen, Totals& totals) {
   Rng rng(seed);
   auto s = NewState(game);
   const int n = game.config().num_players;
@@ -220,6 +262,15 @@ void PlayOneGame(const KrassKariertGame& game, uint64_t seed,
     }
     for (int p = 0; p < n; ++p) {
       ASSERT_NO_FATAL_FAILURE(CheckObservation(*s, p));
+    }
+    if (!s->pending_drawn().empty()) {
+      // KK-14.3: with valid parameters the pile never runs short, so the
+      // winner drew exactly 3 cards per DRAW.
+      const KrassKariertObservation o = s->Observe(seat);
+      ASSERT_EQ(o.drawn_count, 3 * o.draws_in_trick);
+    }
+    if (check_rejections) {
+      ASSERT_NO_FATAL_FAILURE(CheckRejections(*s, rng, legal, 4));
     }
     const Action action = legal[rng.Uniform(legal.size())];
     const std::vector<Card> hand_before(s->hand(seat).begin(),
@@ -285,7 +336,8 @@ TEST(KrassKariertRandom, TenThousandGamesKeepInvariants) {
   Totals totals;
   for (int g = 0; g < kGames; ++g) {
     const size_t k = static_cast<size_t>(g) % games.size();
-    ASSERT_NO_FATAL_FAILURE(PlayOneGame(*games[k], 1000003ull * g + 17, seen,
+    ASSERT_NO_FATAL_FAILURE(PlayOneGame(*games[k], 1000003ull * g + 17,
+                                        /*check_rejections=*/g < 1000, seen,
                                         totals))
         << "game " << g << " config " << configs[k].n << "/"
         << configs[k].chips << "/" << configs[k].hand << "/"

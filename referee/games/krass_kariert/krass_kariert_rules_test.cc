@@ -118,6 +118,7 @@ TEST(KrassKariertRules, KK_0_3_InvalidParametersRejected) {
 
 // KK-0.4: neighbours (E8/E9 exercise the walk); here the clockwise order of
 // a trick: seat index increasing mod N, from the leader.
+// KK-4.2: the leader acts first, then each other participant once.
 TEST(KrassKariertRules, KK_0_4_and_KK_4_2_ClockwiseFromLeaderSkippingInactive) {
   auto game = MakeGame(5);
   auto s = NewState(*game);
@@ -143,6 +144,8 @@ TEST(KrassKariertRules, KK_0_4_and_KK_4_2_ClockwiseFromLeaderSkippingInactive) {
 
 // ------------------------------------------------------------ KK-1
 
+// KK-1.1: every seat starts with C chips; KK-1.2: the deal is a recorded
+// chance event, a permutation of the 54 cards.
 TEST(KrassKariertRules, KK_1_1_and_KK_1_2_ChanceEventsAndChips) {
   auto game = MakeGame(4, 3);
   auto s = NewState(*game);
@@ -430,7 +433,7 @@ TEST(KrassKariertRules, KK_7_1_and_KK_8_1_StopAndDrawAlwaysPlayable) {
 }
 
 // KK-7.2: the trick ends at once; later seats do not act (E11). KK-7.3 is
-// E22. KK-8.2-8.4 are E13/E14. KK-14.2 and hole H1: a short pile draws what
+// E22. KK-8.2-8.4 are E13/E14. KK-14.2 and hole H6: a short pile draws what
 // is left; an empty pile requests no PLACE_DRAWN.
 TEST(KrassKariertRules, KK_14_2_ShortPileDrawsWhatIsLeft) {
   for (int pile : {0, 1, 2}) {
@@ -459,9 +462,10 @@ TEST(KrassKariertRules, KK_14_2_ShortPileDrawsWhatIsLeft) {
       KK_DO(*s, "place 0");
     }
     // S2 emptied its hand but drew `pile` cards (KK-8.4) and stays in.
+    // KK-14.1: the discard pile is never reshuffled into the pile.
     EXPECT_EQ(s->is_active(2), pile > 0) << pile;
     if (pile == 0) {
-      // H1: nothing to place; S2 leaves and nobody else played a
+      // Hole H6: nothing to place; S2 leaves and nobody else played a
       // combination, so KK-10.3 walks CCW from S2 to S1.
       EXPECT_EQ(s->leader(), 1);
       EXPECT_THAT(LegalStrings(*s)[0], StartsWith("play"));
@@ -591,7 +595,7 @@ TEST(KrassKariertRules, KK_12_1_ZeroChipSeatsPlayOn) {
 // ------------------------------------------------------------ KK-15
 
 // KK-15.1-15.3: the observation carries public data and the seat's own
-// hand only.
+// hand only; hole H1: the current trick's actions with their cards.
 TEST(KrassKariertRules, KK_15_ObservationAfterDeal) {
   auto game = MakeGame(4);
   auto s = NewState(*game);
