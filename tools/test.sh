@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole cardref test suite: installs packages if missing, builds
 # (Release, warnings as errors), runs every CTest test (unit, random-play,
-# conformance, gRPC integration), then the engine and log tests again under
+# conformance, gRPC integration), then all of them again under
 # AddressSanitizer + UBSan. Prints how long each stage took.
 #   tools/test.sh              everything
 #   SANITIZE=0 tools/test.sh   skip the sanitizer stage
@@ -27,11 +27,11 @@ stage "tests"
 ctest --test-dir build --output-on-failure -j2 --timeout 900
 
 if [ "${SANITIZE:-1}" != "0" ]; then
-  stage "sanitizer build (ASan+UBSan, engines and logs)"
-  BUILD_DIR=build-asan tools/build.sh -DCARDREF_SANITIZE=ON \
-    -DCARDREF_BUILD_SERVICE=OFF -DCARDREF_WERROR=ON
+  stage "sanitizer build (ASan+UBSan)"
+  BUILD_DIR=build-asan tools/build.sh -DCARDREF_SANITIZE=ON -DCARDREF_WERROR=ON
   stage "sanitizer tests"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    LSAN_OPTIONS=suppressions="$PWD/tools/lsan_suppressions.txt" \
     ctest --test-dir build-asan --output-on-failure -j2 --timeout 1800
 fi
 stage ""

@@ -7,6 +7,7 @@ const std::vector<const GameCodec*>& AllCodecs() {
       new std::vector<const GameCodec*>{
           &CraitsCodec(),
           &KrassKariertCodec(),
+          &KrakenCodec(),
       };
   return *codecs;
 }

@@ -10,6 +10,7 @@ namespace cardref::codec {
 
 const GameCodec& CraitsCodec();
 const GameCodec& KrassKariertCodec();
+const GameCodec& KrakenCodec();
 
 // One per registered game.
 const std::vector<const GameCodec*>& AllCodecs();

@@ -221,7 +221,8 @@ void CraitsState::LegalActions(ActionList& out) const {
       if (may_announce) out.push_back(base | kAnnounceBit);
     }
   }
-  // CR-4.3, CR-7.4, CR-16.3.
+  // CR-4.3, CR-7.4, CR-16.3. Ruling: POST_OUT is crank resolution, so
+  // voluntary_draw does not apply there either (CR-7.4).
   if (playable == 0 || (phase_ == Phase::kTurn && params_.voluntary_draw &&
                         DrawYieldsCard())) {
     out.push_back(kDrawAction);
@@ -360,6 +361,8 @@ void CraitsState::ResolveStarter() {
       break;
     case kEight:
     case kNine:
+      // Ruling (CR-2.1): until the dealer names a suit, sigma stays the
+      // starter's own suit (the suit of the top card).
       phase_ = Phase::kNameSuit;
       cur_ = static_cast<int8_t>(d);
       return;
@@ -536,6 +539,10 @@ void CraitsState::ApplyDraw() {
       AfterEffects(After::kGiveTurn, Next(p));
       break;
     default:  // POST_OUT, CR-11.3: the DRAW ends the resolution
+      // Ruling (CR-2.2): C is cleared as the DRAW starts; if its cards need a
+      // reshuffle, the chance node shows POST_OUT with C = 0 (likewise a
+      // crank DRAW shows TURN with C = 0, and the draws after going out show
+      // the phase of the last card until the round ends).
       QueueDraw(p, count_, DrawCause::kCrankLoss);
       count_ = 0;
       AfterEffects(After::kEndRound, p);
@@ -798,6 +805,8 @@ GameOutcome CraitsState::Outcome() const {
 }
 
 std::vector<int> CraitsState::Winners() const {
+  // Ruling (CR-14.2, A17 "ties share the win"): a tie of every seat lists
+  // every seat, never the empty "drawn game" list of GameOutcome.
   const int n = params_.num_players;
   const int best = *std::min_element(totals_.begin(), totals_.begin() + n);
   std::vector<int> w;

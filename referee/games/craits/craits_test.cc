@@ -1279,3 +1279,87 @@ TEST(CraitsStateTest, CloneIsEqualAndIndependent) {
 
 }  // namespace
 }  // namespace cardref::craits
+
+namespace cardref::craits {
+namespace {
+
+using ::cardref::craits::testing::Apply;
+using ::cardref::craits::testing::Build;
+using ::cardref::craits::testing::C;
+using ::cardref::craits::testing::Cards;
+using ::cardref::craits::testing::Deal;
+using ::cardref::craits::testing::DeckWithCardAt;
+using ::cardref::craits::testing::NewGame;
+using ::testing::ElementsAre;
+
+TEST(CraitsRulingTest, ActiveSuitBeforeTheStarterIsNamed) {
+  // Ruling (CR-2.1): during NAME_SUIT sigma is the starter's own suit.
+  auto game = NewGame(3);
+  auto s = game->NewCraitsState();
+  ASSERT_TRUE(Deal(*s, DeckWithCardAt(C("9H"), 24)));
+  EXPECT_EQ(s->phase(), Phase::kNameSuit);
+  EXPECT_EQ(s->active_suit(), kHearts);
+  ASSERT_TRUE(Apply(*s, "suit D"));
+  EXPECT_EQ(s->active_suit(), kDiamonds);
+}
+
+TEST(CraitsRulingTest, PhaseAndCountAtAReshuffleInsideADraw) {
+  // Ruling (CR-2.2): a crank DRAW clears C and returns to TURN as it starts;
+  // the reshuffle it needs finds that state.
+  auto game = NewGame(3);
+  CraitsPosition p;
+  p.discard = Cards("KH 2H");
+  p.phase = Phase::kCrank;
+  p.count = 2;
+  p.hands[0] = Cards("QC QD");
+  p.hands[1] = Cards("JC JD");
+  p.hands[2] = Cards("TC TD");
+  p.stock = Cards("5S");
+  auto s = Build(*game, p, /*fill=*/false);
+  ASSERT_TRUE(Apply(*s, "draw"));
+  ASSERT_TRUE(s->IsChance());
+  EXPECT_EQ(s->phase(), Phase::kTurn);
+  EXPECT_EQ(s->crank_count(), 0);
+  ASSERT_TRUE(s->ApplyChance(ChanceKind::kReshuffle, Cards("KH")).ok());
+  EXPECT_EQ(CardsToString(s->hand(0)), testing::Set("QC QD 5S KH"));
+  EXPECT_EQ(s->current_seat(), 1);
+
+  // POST_OUT: S0 out on a 2, S1 loses the crank with one stock card left.
+  p = CraitsPosition();
+  p.discard = Cards("KS 9S");
+  p.hands[0] = Cards("2S");
+  p.hands[1] = Cards("JC JD");
+  p.hands[2] = Cards("TC TD");
+  p.stock = Cards("5D");
+  s = Build(*game, p, /*fill=*/false);
+  ASSERT_TRUE(Apply(*s, "play 2S"));
+  ASSERT_TRUE(Apply(*s, "draw"));
+  ASSERT_TRUE(s->IsChance());
+  EXPECT_EQ(s->phase(), Phase::kPostOut);
+  EXPECT_EQ(s->crank_count(), 0);
+  ASSERT_TRUE(s->ApplyChance(ChanceKind::kReshuffle, Cards("9S KS")).ok());
+  ASSERT_EQ(s->rounds_completed(), 1);
+  EXPECT_EQ(CardsToString(s->round_results()[0].hands[1]),
+            testing::Set("JC JD 5D 9S"));
+}
+
+TEST(CraitsRulingTest, ATieOfEverySeatIsSharedNotADraw) {
+  // Ruling (CR-14.2): every seat wins, rank 1.
+  auto game = NewGame(2, "game_length=SHORT");
+  CraitsPosition p;
+  p.round = 8;
+  p.totals = {40, 30};
+  p.discard = Cards("QH");
+  p.hands[0] = Cards("KH");
+  p.hands[1] = Cards("KS");
+  auto s = Build(*game, p);
+  ASSERT_TRUE(Apply(*s, "play KH"));
+  ASSERT_TRUE(s->IsTerminal());
+  const GameOutcome o = s->Outcome();
+  EXPECT_THAT(o.scores, ElementsAre(40, 40));
+  EXPECT_THAT(o.ranks, ElementsAre(1, 1));
+  EXPECT_THAT(o.winners, ElementsAre(0, 1));
+}
+
+}  // namespace
+}  // namespace cardref::craits
