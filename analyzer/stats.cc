@@ -82,6 +82,7 @@ void StatsCollector::Count(const record::GameLog& log) {
     ++row.games;
     seat_rows.push_back(&row);
   }
+  if (hook != nullptr) hook->OnLog(log, extra_rows_[game]);
   const int seats = static_cast<int>(seat_rows.size());
   for (const v1::LogRecord& record : log.records) {
     switch (record.record_case()) {
@@ -133,6 +134,12 @@ void StatsCollector::Count(const record::GameLog& log) {
         break;
     }
   }
+}
+
+const ExtraRows& StatsCollector::extra_rows(const std::string& game) const {
+  static const ExtraRows* const kNone = new ExtraRows;
+  auto it = extra_rows_.find(game);
+  return it == extra_rows_.end() ? *kNone : it->second;
 }
 
 std::vector<PlayerStats> StatsCollector::Rows() const {
@@ -221,6 +228,33 @@ std::string StatsCollector::ToText() const {
     absl::StrAppend(&out, "\n", game, ": ", logs,
                     logs == 1 ? " log\n" : " logs\n",
                     RenderTable(columns, cells));
+    if (hook == nullptr) continue;
+    const ExtraRows& extra = extra_rows(game);
+    for (const ExtraTableSpec& spec : hook->extra_tables()) {
+      auto table = extra.find(spec.title);
+      if (table == extra.end()) continue;
+      std::vector<Column> extra_columns = {{spec.row_title, true},
+                                           {spec.count_title}};
+      for (const auto& [name, title] : spec.metrics) {
+        extra_columns.push_back({title});
+      }
+      std::vector<std::vector<std::string>> extra_cells;
+      for (const auto& [label, metrics] : table->second) {
+        auto count = metrics.find(spec.count_metric);
+        std::vector<std::string> line = {
+            label, absl::StrCat(count == metrics.end() ? 0
+                                                       : count->second.count())};
+        for (const auto& [name, title] : spec.metrics) {
+          auto it = metrics.find(name);
+          line.push_back(it == metrics.end() || it->second.count() == 0
+                             ? "-"
+                             : Fixed(it->second.mean(), 3));
+        }
+        extra_cells.push_back(std::move(line));
+      }
+      absl::StrAppend(&out, "\n", game, " ", spec.title, ":\n",
+                      RenderTable(extra_columns, extra_cells));
+    }
   }
   if (!skipped_.empty()) {
     absl::StrAppend(&out, "\nskipped:\n");
@@ -267,6 +301,29 @@ std::string StatsCollector::ToJson() const {
       players.push_back(std::move(p));
     }
     g["players"] = std::move(players);
+    const GameStatsHook* hook = FindStatsHook(game);
+    const ExtraRows& extra = extra_rows(game);
+    if (hook != nullptr && !hook->extra_tables().empty()) {
+      Json tables = Json::array();
+      for (const ExtraTableSpec& spec : hook->extra_tables()) {
+        Json t;
+        t["title"] = spec.title;
+        Json table_rows = Json::array();
+        auto table = extra.find(spec.title);
+        if (table != extra.end()) {
+          for (const auto& [label, metrics] : table->second) {
+            Json m = Json::object();
+            for (const auto& [name, stat] : metrics) {
+              m[name] = {{"mean", stat.mean()}, {"count", stat.count()}};
+            }
+            table_rows.push_back({{"row", label}, {"metrics", std::move(m)}});
+          }
+        }
+        t["rows"] = std::move(table_rows);
+        tables.push_back(std::move(t));
+      }
+      g["tables"] = std::move(tables);
+    }
     games.push_back(std::move(g));
   }
   doc["games"] = std::move(games);

@@ -14,7 +14,9 @@
 //
 // Game-specific statistics come from a GameStatsHook registered for the game
 // (stats_hooks.cc): it sees each RoundResult and the FinalResult per seat and
-// adds named metrics, shown as extra columns of that game's table.
+// adds named metrics, shown as extra columns of that game's table. A hook may
+// also fill extra tables from whole logs (per team, per variant), printed
+// after the player table.
 #ifndef CARDREF_ANALYZER_STATS_H_
 #define CARDREF_ANALYZER_STATS_H_
 
@@ -54,6 +56,21 @@ class RunningStat {
 // added ("went_out_rate" -> its values).
 using Metrics = std::map<std::string, RunningStat>;
 
+// An extra table of one game, printed after its player table, for
+// breakdowns a player row cannot hold (Kraken: per team, per trump mode and
+// rule set). Rows are labelled by the hook; `count_metric`'s count is shown
+// as the column `count_title` (e.g. the games or rounds a row covers).
+struct ExtraTableSpec {
+  std::string title;      // "teams"
+  std::string row_title;  // title of the label column, e.g. "team"
+  std::string count_metric;
+  std::string count_title;
+  std::vector<std::pair<std::string, std::string>> metrics;  // name, title
+};
+
+// The rows of a game's extra tables: table title -> row label -> metrics.
+using ExtraRows = std::map<std::string, std::map<std::string, Metrics>>;
+
 // Game-specific statistics for one game. Stateless; called once per seat.
 class GameStatsHook {
  public:
@@ -66,6 +83,11 @@ class GameStatsHook {
                              Metrics& /*out*/) const {}
   virtual void OnFinalResult(const v1::FinalResult& /*result*/, int /*seat*/,
                              Metrics& /*out*/) const {}
+  // Extra tables, in print order; none by default.
+  virtual std::vector<ExtraTableSpec> extra_tables() const { return {}; }
+  // Called once per counted log (it audited OK) to add to the rows of the
+  // extra tables; the whole log is there (header parameters, seat names).
+  virtual void OnLog(const record::GameLog& /*log*/, ExtraRows& /*out*/) const {}
 };
 
 // The hook of `game_id`, or nullptr (stats_hooks.cc lists them).
@@ -109,6 +131,8 @@ class StatsCollector {
   const std::map<std::string, int64_t>& logs_per_game() const {
     return logs_per_game_;
   }
+  // The rows of a game's extra tables (empty for a game without any).
+  const ExtraRows& extra_rows(const std::string& game) const;
 
   // One aligned table per game, then the skipped logs. Deterministic.
   std::string ToText() const;
@@ -122,6 +146,7 @@ class StatsCollector {
   int64_t logs_counted_ = 0;
   std::map<std::string, int64_t> logs_per_game_;
   std::map<std::pair<std::string, std::string>, PlayerStats> rows_;
+  std::map<std::string, ExtraRows> extra_rows_;  // by game
   std::vector<AuditReport> skipped_;
 };
 

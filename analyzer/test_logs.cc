@@ -30,24 +30,34 @@ bool Draw(Rng& rng, int per_mille) {
   return per_mille > 0 && static_cast<int>(rng.Uniform(1000)) < per_mille;
 }
 
+// `action` (typed form only) is one of the legal actions.
 bool IsLegal(const v1::Observation& obs, const v1::Action& action) {
-  for (const v1::Action& legal : obs.legal_actions()) {
-    if (google::protobuf::util::MessageDifferencer::Equals(legal.craits(),
-                                                           action.craits())) {
+  for (v1::Action legal : obs.legal_actions()) {
+    legal.clear_notation();
+    if (google::protobuf::util::MessageDifferencer::Equals(legal, action)) {
       return true;
     }
   }
   return false;
 }
 
-// A well-formed action the engine refuses now: for Craits a PLAY that is not
-// among the legal actions; for other games a notation that does not parse.
+// A well-formed action the engine refuses now: for Craits and Kraken a PLAY
+// that is not among the legal actions; for other games a notation that
+// does not parse.
 v1::Action IllegalAction(const v1::Observation& obs, Rng& rng) {
   v1::Action action;
   if (obs.game() == "craits") {
     const uint32_t start = rng.Uniform(52);
     for (uint32_t i = 0; i < 52; ++i) {
       action.mutable_craits()->mutable_play()->set_card((start + i) % 52);
+      if (!IsLegal(obs, action)) return action;
+    }
+    action.Clear();
+  }
+  if (obs.game() == "kraken") {
+    const uint32_t start = rng.Uniform(32);
+    for (uint32_t i = 0; i < 32; ++i) {
+      action.mutable_kraken()->mutable_play()->set_card((start + i) % 32);
       if (!IsLegal(obs, action)) return action;
     }
     action.Clear();

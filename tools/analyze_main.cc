@@ -13,11 +13,9 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/reflection.h"
-#include "absl/flags/usage.h"
 #include "analyzer/cli.h"
 #include "referee/games/all_games.h"
+#include "tools/cli_flags.h"
 
 ABSL_FLAG(bool, salvage, false,
           "audit: read past corruption (salvage mode) and replay what follows "
@@ -41,58 +39,19 @@ constexpr char kUsage[] =
     "      and standard deviation, decisions per game, mean decision time,\n"
     "      rejected submissions, timeouts. Only logs that audit OK count;\n"
     "      the others are listed as skipped (exit status 1).\n"
-    "A directory stands for every *.cardlog file below it.\n"
-    "Flags:\n"
-    "  --salvage   audit: read past corruption (damaged logs stay CORRUPT)\n"
-    "  --format    stats: text (default) or json\n";
-
-bool WantsHelp(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-help" || arg == "-h" || arg == "help") {
-      return true;
-    }
-  }
-  return false;
-}
-
-// absl::ParseCommandLine exits with status 1 on an unknown flag; a usage
-// error here exits with 2, so unknown flags are caught first.
-bool HasUnknownFlag(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--") break;
-    if (arg.size() < 2 || arg[0] != '-') continue;
-    arg = arg.substr(arg[1] == '-' ? 2 : 1);
-    arg = arg.substr(0, arg.find('='));
-    if (absl::FindCommandLineFlag(arg) != nullptr) continue;
-    if (arg.rfind("no", 0) == 0 &&
-        absl::FindCommandLineFlag(arg.substr(2)) != nullptr) {
-      continue;  // --nosalvage
-    }
-    std::cerr << "cardref_analyze: unknown flag '" << argv[i] << "'\n\n"
-              << kUsage;
-    return true;
-  }
-  return false;
-}
+    "A directory stands for every *.cardlog file below it.\n";
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(kUsage);
-  if (WantsHelp(argc, argv)) {
-    std::cout << kUsage;
-    return 0;
-  }
-  if (HasUnknownFlag(argc, argv)) return cardref::analyzer::kExitUsage;
-  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
-  if (positional.size() < 2) {
+  const std::vector<std::string> positional =
+      cardref::cli::ParseFlagsOrExit(argc, argv, kUsage);
+  if (positional.empty()) {
     std::cerr << "cardref_analyze: missing command\n\n" << kUsage;
     return cardref::analyzer::kExitUsage;
   }
-  const std::string command = positional[1];
-  const std::vector<std::string> args(positional.begin() + 2, positional.end());
+  const std::string command = positional[0];
+  const std::vector<std::string> args(positional.begin() + 1, positional.end());
   if (command == "audit") {
     return cardref::analyzer::RunAudit(args, absl::GetFlag(FLAGS_salvage),
                                        cardref::AllGames(), std::cout,

@@ -11,15 +11,15 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cardref/v1/referee.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "referee/base/rng.h"
+#include "tools/cli_flags.h"
 #include "tools/version.h"
 
 ABSL_FLAG(std::string, server, "localhost:50051", "Referee address");
@@ -151,15 +151,20 @@ class Bot {
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
+  const std::vector<std::string> args = cardref::cli::ParseFlagsOrExit(
+      argc, argv,
       "An example cardref bot.\nUsage: cardref_bot --server=localhost:50051 "
       "--game=craits --strategy=random [--match_id=ID] [--seat=N]");
-  absl::ParseCommandLine(argc, argv);
+  if (!args.empty()) {
+    std::fprintf(stderr, "cardref_bot takes no arguments, got '%s'\n",
+                 args[0].c_str());
+    return cardref::cli::kExitUsage;
+  }
   const std::string strategy = absl::GetFlag(FLAGS_strategy);
   if (strategy != "random" && strategy != "first") {
     std::fprintf(stderr, "unknown --strategy=%s (random | first)\n",
                  strategy.c_str());
-    return 2;
+    return cardref::cli::kExitUsage;
   }
   Bot bot(grpc::CreateChannel(absl::GetFlag(FLAGS_server),
                               grpc::InsecureChannelCredentials()),

@@ -13,13 +13,12 @@
 #include <string>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/strings/string_view.h"
 #include "referee/base/rng.h"
 #include "referee/games/all_games.h"
 #include "referee/games/api/game.h"
 #include "referee/games/api/params.h"
+#include "tools/cli_flags.h"
 
 ABSL_FLAG(std::string, game, "craits", "game id, e.g. craits");
 ABSL_FLAG(int, games, 1000, "number of random games to play (>= 0)");
@@ -73,20 +72,10 @@ bool PlayOne(const cardref::Game& game, cardref::Rng& rng, Counts& counts) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    const absl::string_view arg = argv[i];
-    if (arg == "--help" || arg == "-help" || arg == "-h") {
-      std::cout << kUsage
-                << "Flags:\n"
-                   "  --game    game id (default craits)\n"
-                   "  --games   number of games (default 1000)\n"
-                   "  --seed    Rng seed (default 1)\n"
-                   "  --params  name=value,... (default: all defaults)\n";
-      return 0;
-    }
+  if (!cardref::cli::ParseFlagsOrExit(argc, argv, kUsage).empty()) {
+    std::cerr << "cardref_playout takes no arguments\n";
+    return cardref::cli::kExitUsage;
   }
-  absl::SetProgramUsageMessage(kUsage);
-  absl::ParseCommandLine(argc, argv);
 
   const cardref::GameRegistry& registry = cardref::AllGames();
   absl::StatusOr<const cardref::GameInfo*> info =

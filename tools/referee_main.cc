@@ -13,13 +13,13 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
 #include "grpcpp/grpcpp.h"
 #include "referee/grpc/server.h"
+#include "tools/cli_flags.h"
 #include "tools/version.h"
 
 ABSL_FLAG(std::string, host, "localhost",
@@ -36,12 +36,17 @@ ABSL_FLAG(int64_t, max_decision_time_limit_ms, 600000,
           "Largest time limit a match may ask for; 0 = no maximum");
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
+  const std::vector<std::string> args = cardref::cli::ParseFlagsOrExit(
+      argc, argv,
       "The cardref referee: a gRPC server that runs card-game matches "
       "between bots, validates every move and logs every game.\n"
       "Usage: cardref_referee [--host=localhost] [--port=50051] "
       "[--log_dir=logs]");
-  absl::ParseCommandLine(argc, argv);
+  if (!args.empty()) {
+    std::fprintf(stderr, "cardref_referee takes no arguments, got '%s'\n",
+                 args[0].c_str());
+    return cardref::cli::kExitUsage;
+  }
 
   const std::string log_dir = absl::GetFlag(FLAGS_log_dir);
   std::error_code ec;

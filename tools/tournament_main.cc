@@ -15,14 +15,13 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "cardref/v1/referee.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "tools/cli_flags.h"
 
 extern char** environ;
 
@@ -96,11 +95,16 @@ int DefaultPlayers(const cardref::v1::GameInfo& info) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
+  const std::vector<std::string> args = cardref::cli::ParseFlagsOrExit(
+      argc, argv,
       "Plays a tournament of bot processes on a running cardref referee.\n"
       "Usage: cardref_tournament --server=localhost:50051 "
       "--bot=path/to/cardref_bot [--games=craits:3,kraken] [--matches=2]");
-  absl::ParseCommandLine(argc, argv);
+  if (!args.empty()) {
+    std::fprintf(stderr, "cardref_tournament takes no arguments, got '%s'\n",
+                 args[0].c_str());
+    return cardref::cli::kExitUsage;
+  }
   auto channel = grpc::CreateChannel(absl::GetFlag(FLAGS_server),
                                      grpc::InsecureChannelCredentials());
   auto stub = cardref::v1::Referee::NewStub(channel);
