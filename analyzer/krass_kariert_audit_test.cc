@@ -134,12 +134,12 @@ TEST_F(KrassKariertTamperTest, UntouchedLogAuditsOk) {
 
 // KK-11.3, KK-13: the chips of the final result are recomputed.
 TEST_F(KrassKariertTamperTest, ChangedFinalChipCountIsAMismatch) {
-  const int i = Tamper(
-      [](const v1::LogRecord& r) { return r.has_final_result(); },
-      [](v1::LogRecord& r) {
-        auto* chips = r.mutable_final_result()->mutable_krass_kariert();
-        chips->set_chips(1, chips->chips(1) + 1);
-      });
+  const int i =
+      Tamper([](const v1::LogRecord& r) { return r.has_final_result(); },
+             [](v1::LogRecord& r) {
+               auto* chips = r.mutable_final_result()->mutable_krass_kariert();
+               chips->set_chips(1, chips->chips(1) + 1);
+             });
   ASSERT_GT(i, 0);
   const AuditReport report = AuditBytes(Frame(payloads));
   EXPECT_EQ(report.verdict, Verdict::kMismatch) << report.Line();
@@ -153,8 +153,8 @@ TEST_F(KrassKariertTamperTest, ChangedFinalChipCountIsAMismatch) {
 TEST_F(KrassKariertTamperTest, ChangedHeadlineScoreIsAMismatch) {
   Tamper([](const v1::LogRecord& r) { return r.has_final_result(); },
          [](v1::LogRecord& r) {
-           r.mutable_final_result()->set_scores(
-               0, r.final_result().scores(0) + 1);
+           r.mutable_final_result()->set_scores(0,
+                                                r.final_result().scores(0) + 1);
          });
   const AuditReport report = AuditBytes(Frame(payloads));
   EXPECT_EQ(report.verdict, Verdict::kMismatch) << report.Line();

@@ -241,9 +241,8 @@ std::string StatsCollector::ToText() const {
       std::vector<std::vector<std::string>> extra_cells;
       for (const auto& [label, metrics] : table->second) {
         auto count = metrics.find(spec.count_metric);
-        std::vector<std::string> line = {
-            label, absl::StrCat(count == metrics.end() ? 0
-                                                       : count->second.count())};
+        const int64_t n = count == metrics.end() ? 0 : count->second.count();
+        std::vector<std::string> line = {label, absl::StrCat(n)};
         for (const auto& [name, title] : spec.metrics) {
           auto it = metrics.find(name);
           line.push_back(it == metrics.end() || it->second.count() == 0

@@ -87,7 +87,8 @@ class GameStatsHook {
   virtual std::vector<ExtraTableSpec> extra_tables() const { return {}; }
   // Called once per counted log (it audited OK) to add to the rows of the
   // extra tables; the whole log is there (header parameters, seat names).
-  virtual void OnLog(const record::GameLog& /*log*/, ExtraRows& /*out*/) const {}
+  virtual void OnLog(const record::GameLog& /*log*/,
+                     ExtraRows& /*out*/) const {}
 };
 
 // The hook of `game_id`, or nullptr (stats_hooks.cc lists them).

@@ -3,18 +3,22 @@
 // message, health checking and reflection.
 #include <filesystem>
 #include <future>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "cardref/v1/referee.grpc.pb.h"
 #include "gmock/gmock.h"
 #include "grpcpp/generic/generic_stub.h"
+#include "absl/synchronization/mutex.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "referee/base/rng.h"
+#include "referee/games/kraken/kraken_rules.h"
 #include "referee/games/krass_kariert/krass_kariert_cards.h"
 #include "referee/grpc/server.h"
 #include "referee/record/game_log.h"
@@ -83,8 +87,17 @@ class GrpcTest : public ::testing::Test {
     grpc::ClientContext context;
     auto stream = stub->WatchObservations(&context, request);
     v1::Observation obs, last;
+    uint64_t last_action_version = 0;
+    int streamed = 0;
     while (stream->Read(&obs)) {
       last = obs;
+      // Each message carries the actions since the previous one: together
+      // they are every action of the match, once each, in order.
+      for (const v1::ActionRecord& a : obs.recent_actions()) {
+        EXPECT_GT(a.version(), last_action_version);
+        last_action_version = a.version();
+        ++streamed;
+      }
       if (obs.seat_to_act() != me.seat()) continue;
       v1::SubmitActionRequest submit;
       submit.set_match_id(me.match_id());
@@ -100,8 +113,16 @@ class GrpcTest : public ::testing::Test {
     }
     grpc::Status end = stream->Finish();
     EXPECT_TRUE(end.ok()) << end.error_message();
+    {
+      absl::MutexLock lock(&streamed_mu_);
+      streamed_actions_[me.match_id()].push_back(streamed);
+    }
     return last;
   }
+
+  // Actions streamed to each seat of a match, by the bots of PlayAsBot.
+  absl::Mutex streamed_mu_;
+  std::map<std::string, std::vector<int>> streamed_actions_;
 
   std::vector<v1::Observation> PlayMatch(const std::string& match_id,
                                          int players) {
@@ -167,6 +188,11 @@ TEST_F(GrpcTest, BotsPlayFullCraitsGamesForEverySeatCount) {
     ASSERT_TRUE(log.ok());
     EXPECT_TRUE(log->finished());
     EXPECT_EQ(log->end, record::FileEnd::kComplete);
+    int actions = 0;
+    for (const v1::LogRecord& r : log->records) actions += r.has_action();
+    absl::MutexLock lock(&streamed_mu_);
+    EXPECT_THAT(streamed_actions_[id],
+                ::testing::Each(::testing::Eq(actions)));
   }
 }
 
@@ -291,7 +317,8 @@ record::GameLog KkLogOf(v1::Referee::Stub& stub, const std::string& id) {
 
 v1::Action KkPlay(std::vector<uint32_t> positions, std::vector<uint32_t> xs) {
   v1::Action a;
-  v1::KrassKariertAction::Play* play = a.mutable_krass_kariert()->mutable_play();
+  v1::KrassKariertAction::Play* play =
+      a.mutable_krass_kariert()->mutable_play();
   for (uint32_t p : positions) play->add_positions(p);
   for (uint32_t x : xs) play->add_x_values(x);
   return a;
@@ -305,10 +332,11 @@ std::optional<v1::Action> KkEqualCombination(
   if (!view.has_target()) return std::nullopt;
   const kk::Strength target = kk::MakeStrength(
       static_cast<kk::ComboType>(view.target().type()), view.target().key());
-  const int k = view.target().type() <= v1::KRASS_KARIERT_COMBO_TYPE_SOLO ? 1
-                : view.target().type() <= v1::KRASS_KARIERT_COMBO_TYPE_PAIR
-                    ? 2
-                    : 3;
+  // Cards in the block: SOLO 1; RUN2, PAIR 2; RUN3, TRIPS 3 (KK-3.1).
+  const v1::KrassKariertComboType type = view.target().type();
+  const int k = type <= v1::KRASS_KARIERT_COMBO_TYPE_SOLO   ? 1
+                : type <= v1::KRASS_KARIERT_COMBO_TYPE_PAIR ? 2
+                                                            : 3;
   const int len = view.hand_size();
   for (int i = 0; i + k <= len; ++i) {
     std::vector<int> x_at;
@@ -471,6 +499,218 @@ TEST_F(GrpcTest, KrassKariertRejectsIllegalPlaysAndTheGameContinues) {
   // Every refusal is in the log, with its code and message, and the log
   // still ends with the final result.
   const record::GameLog log = KkLogOf(*stub_, id);
+  EXPECT_TRUE(log.finished());
+  std::vector<std::string> logged;
+  for (const v1::LogRecord& r : log.records) {
+    if (!r.has_rejected()) continue;
+    EXPECT_EQ(r.rejected().status_code(),
+              static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
+    logged.push_back(r.rejected().message());
+  }
+  EXPECT_EQ(logged, refusals);
+  ASSERT_FALSE(log.records.empty());
+  EXPECT_TRUE(log.records.back().has_final_result());
+}
+
+// ===========================================================================
+// Kraken over gRPC: a full game by four bots, and rejected false claims and
+// under-trumps (KR-17.3) in a game that then plays on to its end.
+// ===========================================================================
+
+// Creates a Kraken match (defaults but `rule_set` and `rounds`, KR-3).
+std::string KrCreateMatch(v1::Referee::Stub& stub, uint64_t seed,
+                          const std::string& rule_set, int rounds) {
+  v1::CreateMatchRequest request;
+  request.set_game("kraken");
+  auto& values = *request.mutable_params()->mutable_values();
+  values["rule_set"].set_enum_value(rule_set);
+  values["rounds"].set_int_value(rounds);
+  request.set_dealing_seed(seed);
+  v1::CreateMatchResponse response;
+  grpc::ClientContext context;
+  grpc::Status s = stub.CreateMatch(&context, request, &response);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(response.num_seats(), 4);
+  return response.match_id();
+}
+
+// The log of match `id` as the referee wrote it.
+record::GameLog KrLogOf(v1::Referee::Stub& stub, const std::string& id) {
+  v1::GetMatchRequest request;
+  request.set_match_id(id);
+  v1::MatchInfo info;
+  grpc::ClientContext context;
+  EXPECT_TRUE(stub.GetMatch(&context, request, &info).ok());
+  EXPECT_EQ(info.status(), v1::MATCH_STATUS_FINISHED);
+  absl::StatusOr<record::GameLog> log = record::ReadGameLog(info.log_path());
+  EXPECT_TRUE(log.ok()) << log.status();
+  return log.ok() ? *std::move(log) : record::GameLog();
+}
+
+TEST_F(GrpcTest, FourBotsPlayAFullKrakenGame) {
+  const int rounds = 3;
+  const std::string id = KrCreateMatch(*stub_, 81, "AMSTERDAM", rounds);
+  std::vector<v1::Observation> finals = PlayMatch(id, 4);
+  ASSERT_EQ(finals.size(), 4u);
+  for (int seat = 0; seat < 4; ++seat) {
+    SCOPED_TRACE(seat);
+    const v1::Observation& f = finals[seat];
+    EXPECT_EQ(f.status(), v1::MATCH_STATUS_FINISHED);
+    EXPECT_EQ(f.game(), "kraken");
+    EXPECT_EQ(f.seat_to_act(), -1);
+    EXPECT_EQ(f.rounds_completed(), rounds);
+    ASSERT_TRUE(f.has_kraken());
+    EXPECT_EQ(f.kraken().team(), seat % 2);
+    EXPECT_EQ(f.kraken().phase(), v1::KRAKEN_PHASE_GAME_OVER);
+    EXPECT_EQ(f.kraken().completed_rounds_size(), rounds);
+    EXPECT_TRUE(f.kraken().hand().empty());
+    const v1::KrakenFinalResult& r = f.result().kraken();
+    ASSERT_EQ(r.round_scores_size(), rounds);
+    ASSERT_EQ(r.totals_size(), 2);
+    int64_t sums[2] = {0, 0};
+    for (int i = 0; i < rounds; ++i) {
+      EXPECT_EQ(r.round_scores(i).scores(0),
+                f.kraken().completed_rounds(i).scores(0));
+      for (int t = 0; t < 2; ++t) sums[t] += r.round_scores(i).scores(t);
+    }
+    EXPECT_EQ(r.totals(0), sums[0]);
+    EXPECT_EQ(r.totals(1), sums[1]);
+    // Seats score their team's total (KR-15.1).
+    ASSERT_EQ(f.result().scores_size(), 4);
+    EXPECT_EQ(f.result().scores(seat), r.totals(seat % 2));
+    EXPECT_EQ(f.result().SerializeAsString(),
+              finals[0].result().SerializeAsString());
+  }
+  const record::GameLog log = KrLogOf(*stub_, id);
+  EXPECT_TRUE(log.finished());
+  EXPECT_EQ(log.end, record::FileEnd::kComplete);
+  ASSERT_TRUE(log.has_header());
+  EXPECT_EQ(log.header().game(), "kraken");
+  int round_results = 0, plays = 0, declares = 0;
+  for (const v1::LogRecord& rec : log.records) {
+    if (rec.has_round_result()) {
+      ASSERT_TRUE(rec.round_result().has_kraken());
+      EXPECT_EQ(rec.round_result().round(), ++round_results);
+      EXPECT_EQ(rec.round_result().kraken().teams_size(), 2);
+    }
+    if (rec.has_action()) {
+      ASSERT_TRUE(rec.action().action().has_kraken());
+      EXPECT_FALSE(rec.action().action().notation().empty());
+      plays += rec.action().action().kraken().has_play();
+      declares += rec.action().action().kraken().has_declare();
+    }
+  }
+  EXPECT_EQ(round_results, rounds);
+  EXPECT_EQ(plays, 32 * rounds);    // KR-9.2: all eight tricks
+  EXPECT_EQ(declares, 4 * rounds);  // KR-8.1: every seat once
+  ASSERT_TRUE(log.records.back().has_final_result());
+  EXPECT_EQ(log.records.back().final_result().SerializeAsString(),
+            finals[0].result().SerializeAsString());
+}
+
+// The trump of a view as an engine suit (0..3).
+int KrTrump(const v1::KrakenObservation& view) {
+  return static_cast<int>(view.trump()) - 1;
+}
+
+// A trump of the hand that may not be played because it would undertrump
+// (KR-10.2): the led suit is not trump and the hand is void in it, an
+// opponent wins the trick with a trump the hand cannot beat, and the hand
+// holds a non-trump too. Amsterdam only.
+std::optional<uint32_t> KrUndertrump(const v1::KrakenObservation& view,
+                                     int seat) {
+  namespace kr = ::cardref::kraken;
+  if (view.phase() != v1::KRAKEN_PHASE_PLAY) return std::nullopt;
+  const v1::KrakenTrick& trick = view.current_trick();
+  if (trick.cards().empty()) return std::nullopt;
+  const int trump = KrTrump(view);
+  std::vector<Card> cards;
+  for (const auto& c : trick.cards()) cards.push_back(c.card());
+  const int led = kr::SuitOf(cards[0]);
+  if (led == trump) return std::nullopt;
+  const int w = kr::TrickWinnerIndex(cards, trump);
+  if (kr::SuitOf(cards[w]) != trump) return std::nullopt;  // no trump yet
+  if (trick.cards(w).seat() % 2 == seat % 2) return std::nullopt;
+  kr::CardMask hand = 0;
+  for (uint32_t c : view.hand()) hand |= kr::CardBit(static_cast<Card>(c));
+  const kr::CardMask trumps = hand & kr::SuitCards(trump);
+  if ((hand & kr::SuitCards(led)) || trumps == 0 || trumps == hand ||
+      (trumps & kr::TrumpsAbove(cards[w]))) {
+    return std::nullopt;
+  }
+  return static_cast<uint32_t>(__builtin_ctz(trumps));
+}
+
+// Every seat driven from this thread with random legal actions (dealing
+// seed 7 and bot seed 17, chosen so that both situations occur in two
+// rounds; the test fails rather than passes if they stop occurring): the
+// first claim window meets a claim of the
+// wrong type (KR-12.3) and the first under-trump chance is tried (KR-10.2).
+// Both are refused with INVALID_ARGUMENT naming the rule, change nothing,
+// are logged, and the game plays on to its end.
+TEST_F(GrpcTest, KrakenRejectsAFalseClaimAndAnUndertrumpAndTheGameContinues) {
+  const std::string id = KrCreateMatch(*stub_, 7, "AMSTERDAM", 2);
+  std::vector<v1::JoinMatchResponse> seats;
+  for (int s = 0; s < 4; ++s) seats.push_back(Join(id, s));
+  Rng rng(17);
+  bool false_claim = false, undertrump = false;
+  std::vector<std::string> refusals;
+  for (int steps = 0;; ++steps) {
+    ASSERT_LT(steps, 10000);
+    const v1::Observation any = Observe(seats[0]);
+    if (any.status() != v1::MATCH_STATUS_IN_PROGRESS) break;
+    const v1::JoinMatchResponse& actor = seats[any.seat_to_act()];
+    const v1::Observation obs = Observe(actor);
+    ASSERT_GT(obs.legal_actions_size(), 0);
+    const v1::KrakenObservation& view = obs.kraken();
+    auto refuse = [&](const v1::Action& action, const std::string& prefix) {
+      SCOPED_TRACE(action.ShortDebugString());
+      grpc::Status s = Submit(actor, actor.token(), action, obs.version());
+      EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+      EXPECT_THAT(s.error_message(), StartsWith(prefix));
+      EXPECT_EQ(Observe(actor).SerializeAsString(), obs.SerializeAsString());
+      refusals.push_back(s.error_message());
+    };
+    if (!false_claim && view.claim_window_open()) {
+      // KR-12.3: only the trick's own type may be claimed.
+      const v1::KrakenTrick& t =
+          view.completed_tricks(view.completed_tricks_size() - 1);
+      ASSERT_EQ(t.claim(), v1::KRAKEN_CLAIM_STATUS_OPEN);
+      ASSERT_EQ(t.winner(), actor.seat());
+      const v1::KrakenBonus wrong = t.bonus() == v1::KRAKEN_BONUS_FOUR_JACKS
+                                        ? v1::KRAKEN_BONUS_RUN3
+                                        : v1::KRAKEN_BONUS_FOUR_JACKS;
+      v1::Action claim;
+      claim.mutable_kraken()->mutable_claim_bonus()->set_bonus(wrong);
+      refuse(claim, "KR-12.3: the trick's bonus is ");
+      EXPECT_THAT(refusals.back(),
+                  HasSubstr(absl::StrCat(
+                      ", not ",
+                      wrong == v1::KRAKEN_BONUS_RUN3 ? "RUN3" : "FOUR_JACKS")));
+      false_claim = true;
+    }
+    if (!undertrump) {
+      if (std::optional<uint32_t> card = KrUndertrump(view, actor.seat())) {
+        v1::Action play;
+        play.mutable_kraken()->mutable_play()->set_card(*card);
+        refuse(play, "KR-10.2: may not undertrump: the opponent is winning");
+        undertrump = true;
+      }
+    }
+    const v1::Action& choice =
+        obs.legal_actions(rng.Uniform(obs.legal_actions_size()));
+    grpc::Status s = Submit(actor, actor.token(), choice, obs.version());
+    ASSERT_TRUE(s.ok()) << s.error_message();
+  }
+  EXPECT_TRUE(false_claim);
+  EXPECT_TRUE(undertrump);
+  const v1::Observation end = Observe(seats[0]);
+  EXPECT_EQ(end.status(), v1::MATCH_STATUS_FINISHED);
+  EXPECT_EQ(end.rounds_completed(), 2);
+
+  // Every refusal is in the log with its code and message; the log still
+  // ends with the final result.
+  const record::GameLog log = KrLogOf(*stub_, id);
   EXPECT_TRUE(log.finished());
   std::vector<std::string> logged;
   for (const v1::LogRecord& r : log.records) {

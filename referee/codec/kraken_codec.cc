@@ -80,9 +80,9 @@ void AddCards(kr::CardMask mask,
   for (; mask != 0; mask &= mask - 1) out->Add(__builtin_ctz(mask));
 }
 
-void DeclarationToProto(uint32_t payload,
-                        google::protobuf::RepeatedPtrField<
-                            v1::KrakenCombination>* out) {
+void DeclarationToProto(
+    uint32_t payload,
+    google::protobuf::RepeatedPtrField<v1::KrakenCombination>* out) {
   const kr::Declaration d = kr::DecodeDeclaration(payload);
   for (int i = 0; i < d.size; ++i) {
     v1::KrakenCombination* c = out->Add();
@@ -122,9 +122,9 @@ absl::StatusOr<Action> DeclareFromProto(const v1::KrakenAction::Declare& d) {
     for (int j = 0; j < c.cards_size(); ++j) {
       const uint32_t card = c.cards(j);
       if (card >= kr::kNumCards) {
-        return Malformed(absl::StrCat(field, ".cards[", j, "]"),
-                         absl::StrCat(card, " is not a card id (0..31, "
-                                            "KR-1.1)"));
+        return Malformed(
+            absl::StrCat(field, ".cards[", j, "]"),
+            absl::StrCat(card, " is not a card id (0..31, KR-1.1)"));
       }
       if (combo.cards & kr::CardBit(static_cast<Card>(card))) {
         return Malformed(
@@ -168,7 +168,8 @@ void TrickToProto(const kr::KrakenTrick& t, int number, v1::KrakenTrick* out) {
   const bool complete = t.size == 4;
   out->set_winner(complete ? t.winner : -1);
   out->set_points(complete ? t.points : 0);
-  out->set_bonus(complete ? BonusToProto(t.bonus) : v1::KRAKEN_BONUS_UNSPECIFIED);
+  out->set_bonus(complete ? BonusToProto(t.bonus)
+                          : v1::KRAKEN_BONUS_UNSPECIFIED);
   out->set_claim(complete ? ClaimToProto(t.claim)
                           : v1::KRAKEN_CLAIM_STATUS_UNSPECIFIED);
 }
@@ -232,9 +233,9 @@ class Codec final : public GameCodec {
       case v1::KrakenAction::kPlay: {
         const uint32_t card = a.play().card();
         if (card >= kr::kNumCards) {
-          return Malformed("play.card",
-                           absl::StrCat(card, " is not a card id (0..31, "
-                                              "KR-1.1)"));
+          return Malformed(
+              "play.card",
+              absl::StrCat(card, " is not a card id (0..31, KR-1.1)"));
         }
         return kr::PlayAction(static_cast<Card>(card), a.play().declare_stuk());
       }
@@ -266,8 +267,7 @@ class Codec final : public GameCodec {
                     v1::Observation* out) const override;
   void FillRoundResult(const State& state, int round,
                        v1::RoundResult* out) const override;
-  void FillFinalResult(const State& state,
-                       v1::FinalResult* out) const override;
+  void FillFinalResult(const State& state, v1::FinalResult* out) const override;
 
  private:
   static void TypedToProto(Action action, v1::KrakenAction* a) {
@@ -341,9 +341,8 @@ void Codec::FillGameView(const State& state, int seat,
   // Challenges (KR-7).
   SeatActionsToProto(o.challenge_actions, view->mutable_challenge_actions());
   view->set_level(o.level);
-  view->set_burden_team(o.maker < 0
-                            ? -1
-                            : kr::BurdenTeam(o.level, kr::TeamOf(o.maker)));
+  view->set_burden_team(
+      o.maker < 0 ? -1 : kr::BurdenTeam(o.level, kr::TeamOf(o.maker)));
 
   // Declarations (KR-8.1 order) and the contest (KR-8.4, KR-16.1).
   for (int i = 0; i < kr::kNumSeats; ++i) {

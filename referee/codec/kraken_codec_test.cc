@@ -55,8 +55,8 @@ std::vector<GameParams> Variants(int rounds) {
       {"FREE", "SECOND_CARD", "DEALER", "AMSTERDAM", "3-2-3", false, 0, 100},
       {"RANDOM", "SECOND_CARD", "LEFT_OF_DEALER", "AMSTERDAM", "4-4", true, 0,
        0},
-      {"RANDOM", "CALL_OTHER", "LEFT_OF_DEALER", "ROTTERDAM", "3-2-3", true,
-       10, 100},
+      {"RANDOM", "CALL_OTHER", "LEFT_OF_DEALER", "ROTTERDAM", "3-2-3", true, 10,
+       100},
   };
   std::vector<GameParams> out;
   for (const V& v : variants) {
@@ -214,11 +214,10 @@ TEST(KrakenCodecTest, EveryActionKindEncodesAsDocumented) {  // KR-17.1
     *d->add_combinations() =
         Combo(v1::KRAKEN_COMBO_KIND_FOUR_JACKS, "JC JD JH JS");
     *d->add_combinations() = Combo(v1::KRAKEN_COMBO_KIND_RUN, "9C TC JC");
-    cases.push_back(
-        {kr::DeclareAction(kr::kFourJacksBit |
-                           (kr::RunField(kr::kClubs, kr::kNine, 3)
-                            << kr::kRunAShift)),
-         a, "declare four_jacks:JC,JD,JH,JS run:9C,TC,JC"});
+    cases.push_back({kr::DeclareAction(kr::kFourJacksBit |
+                                       (kr::RunField(kr::kClubs, kr::kNine, 3)
+                                        << kr::kRunAShift)),
+                     a, "declare four_jacks:JC,JD,JH,JS run:9C,TC,JC"});
   }
   {
     v1::Action a;
@@ -271,7 +270,7 @@ TEST(KrakenCodecTest, DeclarationOrderDoesNotMatter) {  // KR-8.3
   EXPECT_EQ(combos[1].kind(), v1::KRAKEN_COMBO_KIND_FOUR);
   EXPECT_EQ(combos[2].kind(), v1::KRAKEN_COMBO_KIND_RUN);
   EXPECT_THAT(combos[2].cards(), ElementsAre(2, 3, 4));  // 9C TC JC
-  shuffled.set_notation(canonical.notation());  // both forms agree
+  shuffled.set_notation(canonical.notation());           // both forms agree
   EXPECT_EQ(*DecodeAction(*state, shuffled), *a);
 }
 
@@ -333,19 +332,22 @@ TEST(KrakenCodecTest, MalformedActionsAreRefusedNamingFieldAndRule) {
   {
     v1::Action a;
     a.mutable_kraken();
-    add(a, "kraken action has no kind: set choose_trump, pass_trump, "
-           "accept_trump, challenge, pass_challenge, declare, play, "
-           "claim_bonus or decline_bonus (KR-17.1)");
+    add(a,
+        "kraken action has no kind: set choose_trump, pass_trump, "
+        "accept_trump, challenge, pass_challenge, declare, play, "
+        "claim_bonus or decline_bonus (KR-17.1)");
   }
   {
     v1::Action a;
     a.mutable_kraken()->mutable_choose_trump();
-    add(a, "kraken.choose_trump.suit must be a suit: CLUBS, DIAMONDS, HEARTS "
-           "or SPADES (KR-17.1)");
+    add(a,
+        "kraken.choose_trump.suit must be a suit: CLUBS, DIAMONDS, HEARTS "
+        "or SPADES (KR-17.1)");
     a.mutable_kraken()->mutable_choose_trump()->set_suit(
         static_cast<v1::Suit>(9));
-    add(a, "kraken.choose_trump.suit must be a suit: CLUBS, DIAMONDS, HEARTS "
-           "or SPADES (KR-17.1)");
+    add(a,
+        "kraken.choose_trump.suit must be a suit: CLUBS, DIAMONDS, HEARTS "
+        "or SPADES (KR-17.1)");
   }
   {
     v1::Action a;
@@ -355,12 +357,14 @@ TEST(KrakenCodecTest, MalformedActionsAreRefusedNamingFieldAndRule) {
   {
     v1::Action a;
     a.mutable_kraken()->mutable_claim_bonus();
-    add(a, "kraken.claim_bonus.bonus must be one of the seven bonus types "
-           "(KR-12.1)");
+    add(a,
+        "kraken.claim_bonus.bonus must be one of the seven bonus types "
+        "(KR-12.1)");
     a.mutable_kraken()->mutable_claim_bonus()->set_bonus(
         static_cast<v1::KrakenBonus>(8));
-    add(a, "kraken.claim_bonus.bonus must be one of the seven bonus types "
-           "(KR-12.1)");
+    add(a,
+        "kraken.claim_bonus.bonus must be one of the seven bonus types "
+        "(KR-12.1)");
   }
   add(Declare({Combo(v1::KRAKEN_COMBO_KIND_UNSPECIFIED, "7C 8C 9C")}),
       "kraken.declare.combinations[0].kind must be FOUR_JACKS, FOUR or RUN "
@@ -421,8 +425,8 @@ TEST(KrakenCodecTest, WellFormedIllegalActionsAreLeftToTheEngine) {
   std::unique_ptr<kr::KrakenGame> game =
       kr::testing::MakeGame({{"trump_mode", std::string("FREE")}});
   std::unique_ptr<kr::KrakenState> state = game->NewKrakenState();
-  ASSERT_TRUE(state->ApplyChance(ChanceKind::kDeal, kr::testing::DealADeck())
-                  .ok());
+  ASSERT_TRUE(
+      state->ApplyChance(ChanceKind::kDeal, kr::testing::DealADeck()).ok());
   kr::testing::Apply(*state, 1, "pass");
   kr::testing::Apply(*state, 2, "pass");
   kr::testing::Apply(*state, 3, "trump H");
@@ -461,68 +465,82 @@ TEST(KrakenCodecTest, CardFieldsAreMarked) {
 // KR-6.5); never an unturned one.
 TEST(KrakenCodecTest, ObservationsNeverShowAHiddenCard) {
   int checked = 0, turned_extra = 0, windows = 0, declared = 0;
+  size_t legal_cards = 0;
   uint64_t seed = 100;
   for (const GameParams& params : Variants(8)) {
     std::unique_ptr<Game> game = MakeGame(params);
     const bool random = params.GetEnum("trump_mode") == "RANDOM";
     for (int g = 0; g < 16; ++g) {
-      PlayRandomGame(*game, ++seed, [&](const State& state,
-                                        const PublicLog& log) {
-        const kr::KrakenState& ks = AsKraken(state);
-        // The expected turned prefix.
-        size_t turned = 0;
-        if (random && !log.trump_deck.empty()) {
-          turned = 1;
-          const int proposed = kr::SuitOf(log.trump_deck[0]);
-          if (ks.trump() >= 0 && !log.trump_by_action && log.trump_passes == 4) {
-            while (kr::SuitOf(log.trump_deck[turned]) == proposed) ++turned;
-            ++turned;
-          }
-        }
-        for (int seat = 0; seat < kr::kNumSeats; ++seat) {
-          SCOPED_TRACE(seat);
-          v1::Observation obs;
-          FillObservation(state, seat, &obs);
-          ASSERT_TRUE(obs.has_kraken());
-          v1::KrakenObservation view = obs.kraken();
-          // KR-16.2: exactly this seat's own hand.
-          std::vector<uint32_t> hand;
-          for (kr::CardMask m = ks.hand(seat); m; m &= m - 1) {
-            hand.push_back(__builtin_ctz(m));
-          }
-          ASSERT_EQ(std::vector<uint32_t>(view.hand().begin(),
-                                          view.hand().end()),
-                    hand);
-          // KR-6.5: the turned prefix of the trump deck, nothing more.
-          ASSERT_EQ(static_cast<size_t>(view.turned_trump_cards_size()),
-                    turned);
-          for (size_t i = 0; i < turned; ++i) {
-            ASSERT_EQ(view.turned_trump_cards(i), log.trump_deck[i]);
-          }
-          turned_extra += turned > 1;
-          view.clear_turned_trump_cards();
-          v1::Observation rest = obs;
-          *rest.mutable_kraken() = view;
-          std::vector<uint32_t> cards;
-          CollectCards(rest, &cards);
-          for (uint32_t c : cards) {
-            ASSERT_TRUE(log.shown.count(c) ||
-                        (ks.hand(seat) & kr::CardBit(static_cast<Card>(c))))
-                << "seat " << seat << " sees hidden card "
-                << kr::CardName(static_cast<Card>(c)) << "\n"
-                << obs.DebugString() << ks.DebugString();
-          }
-          windows += view.claim_window_open();
-          declared += view.declarations_size();
-          ++checked;
-        }
-      });
+      PlayRandomGame(
+          *game, ++seed, [&](const State& state, const PublicLog& log) {
+            const kr::KrakenState& ks = AsKraken(state);
+            // The expected turned prefix.
+            size_t turned = 0;
+            if (random && !log.trump_deck.empty()) {
+              turned = 1;
+              const int proposed = kr::SuitOf(log.trump_deck[0]);
+              if (ks.trump() >= 0 && !log.trump_by_action &&
+                  log.trump_passes == 4) {
+                while (kr::SuitOf(log.trump_deck[turned]) == proposed) ++turned;
+                ++turned;
+              }
+            }
+            for (int seat = 0; seat < kr::kNumSeats; ++seat) {
+              SCOPED_TRACE(seat);
+              v1::Observation obs;
+              FillObservation(state, seat, &obs);
+              ASSERT_TRUE(obs.has_kraken());
+              v1::KrakenObservation view = obs.kraken();
+              // KR-16.2: exactly this seat's own hand.
+              std::vector<uint32_t> hand;
+              for (kr::CardMask m = ks.hand(seat); m; m &= m - 1) {
+                hand.push_back(__builtin_ctz(m));
+              }
+              ASSERT_EQ(
+                  std::vector<uint32_t>(view.hand().begin(), view.hand().end()),
+                  hand);
+              // KR-6.5: the turned prefix of the trump deck, nothing more.
+              ASSERT_EQ(static_cast<size_t>(view.turned_trump_cards_size()),
+                        turned);
+              for (size_t i = 0; i < turned; ++i) {
+                ASSERT_EQ(view.turned_trump_cards(i), log.trump_deck[i]);
+              }
+              turned_extra += turned > 1;
+              view.clear_turned_trump_cards();
+              v1::Observation rest = obs;
+              *rest.mutable_kraken() = view;
+              std::vector<uint32_t> cards;
+              CollectCards(rest, &cards);
+              for (uint32_t c : cards) {
+                ASSERT_TRUE(log.shown.count(c) ||
+                            (ks.hand(seat) & kr::CardBit(static_cast<Card>(c))))
+                    << "seat " << seat << " sees hidden card "
+                    << kr::CardName(static_cast<Card>(c)) << "\n"
+                    << obs.DebugString() << ks.DebugString();
+              }
+              // KR-16.2: the legal actions (skipped above) name only cards
+              // of the seat's own hand.
+              for (const v1::Action& legal : obs.legal_actions()) {
+                std::vector<uint32_t> own;
+                CollectCards(legal, &own);
+                for (uint32_t c : own) {
+                  ASSERT_TRUE(ks.hand(seat) & kr::CardBit(static_cast<Card>(c)))
+                      << legal.ShortDebugString();
+                }
+                legal_cards += own.size();
+              }
+              windows += view.claim_window_open();
+              declared += view.declarations_size();
+              ++checked;
+            }
+          });
     }
   }
   EXPECT_GT(checked, 50000);
   EXPECT_GT(turned_extra, 0);  // KR-6.4a happened
   EXPECT_GT(windows, 0);
   EXPECT_GT(declared, 0);
+  EXPECT_GT(legal_cards, 0u);
 }
 
 // E9 (no challenge), played through the codec's view: the claim window
@@ -533,8 +551,8 @@ TEST(KrakenCodecTest, WorkedExampleE9InProto) {  // KR-14.1-14.5, KR-16.1
   std::unique_ptr<kr::KrakenGame> game = kr::testing::MakeGame(
       {{"trump_mode", std::string("FREE")}, {"rounds", int64_t{1}}});
   std::unique_ptr<kr::KrakenState> state = game->NewKrakenState();
-  ASSERT_TRUE(state->ApplyChance(ChanceKind::kDeal, kr::testing::DealADeck())
-                  .ok());
+  ASSERT_TRUE(
+      state->ApplyChance(ChanceKind::kDeal, kr::testing::DealADeck()).ok());
   Apply(*state, 1, "pass");
   Apply(*state, 2, "pass");
   Apply(*state, 3, "trump H");
@@ -595,7 +613,7 @@ TEST(KrakenCodecTest, WorkedExampleE9InProto) {  // KR-14.1-14.5, KR-16.1
     EXPECT_THAT(v.hand_sizes(), ElementsAre(7, 7, 7, 7));
   }
   Apply(*state, 3, "claim RUN4");
-  const char* tricks[] = {"8S 7H 7S AS", "7D JD 9D 9H",    "9S AH AC JS",
+  const char* tricks[] = {"8S 7H 7S AS",      "7D JD 9D 9H", "9S AH AC JS",
                           "8D KD AD KH+stuk", "QH TH 8H JH", "KS QS QC JC",
                           "QD TS TD KC"};
   for (const char* trick : tricks) {

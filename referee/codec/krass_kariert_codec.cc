@@ -31,10 +31,10 @@ absl::StatusOr<kk::KrassKariertAction> PlayFromProto(
                                   "positions (KK-16.1)"));
   }
   if (play.positions(0) > kk::kMaxEncodedPosition) {
-    return Malformed("play.positions[0]",
-                     absl::StrCat(play.positions(0),
-                                  " is not a hand position (0..",
-                                  kk::kMaxEncodedPosition, ", KK-16.1)"));
+    return Malformed(
+        "play.positions[0]",
+        absl::StrCat(play.positions(0), " is not a hand position (0..",
+                     kk::kMaxEncodedPosition, ", KK-16.1)"));
   }
   for (int i = 1; i < k; ++i) {
     if (play.positions(i) != play.positions(i - 1) + 1) {
@@ -68,9 +68,9 @@ absl::StatusOr<kk::KrassKariertAction> PlayFromProto(
 absl::Status CheckPosition(absl::string_view field, uint32_t position,
                            absl::string_view rule) {
   if (position <= kk::kMaxEncodedPosition) return absl::OkStatus();
-  return Malformed(field, absl::StrCat(position, " is outside 0..",
-                                       kk::kMaxEncodedPosition, " (", rule,
-                                       ")"));
+  return Malformed(
+      field, absl::StrCat(position, " is outside 0..", kk::kMaxEncodedPosition,
+                          " (", rule, ")"));
 }
 
 void CombinationToProto(kk::Strength s, v1::KrassKariertCombination* out) {
@@ -170,8 +170,7 @@ class Codec final : public GameCodec {
                     v1::Observation* out) const override;
   void FillRoundResult(const State& state, int round,
                        v1::RoundResult* out) const override;
-  void FillFinalResult(const State& state,
-                       v1::FinalResult* out) const override;
+  void FillFinalResult(const State& state, v1::FinalResult* out) const override;
 
  private:
   static void TypedToProto(Action action, v1::KrassKariertAction* a) {
@@ -234,7 +233,8 @@ void Codec::FillGameView(const State& state, int seat,
     }
   }
   view->set_draw_pile_size(o.pile_size);
-  for (int i = 0; i < o.num_discards; ++i) view->add_discard_pile(o.discards[i]);
+  for (int i = 0; i < o.num_discards; ++i)
+    view->add_discard_pile(o.discards[i]);
   view->set_drawing_seat(o.drawing_seat);
   view->set_drawn_count(o.drawn_count);
   view->set_pending_count(o.pending_count);

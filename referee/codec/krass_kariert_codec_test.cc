@@ -79,7 +79,8 @@ void PlayRandomGame(const Game& game, uint64_t seed, Visit&& visit) {
 
 v1::Action Play(std::vector<uint32_t> positions, std::vector<uint32_t> xs) {
   v1::Action a;
-  v1::KrassKariertAction::Play* play = a.mutable_krass_kariert()->mutable_play();
+  v1::KrassKariertAction::Play* play =
+      a.mutable_krass_kariert()->mutable_play();
   for (uint32_t p : positions) play->add_positions(p);
   for (uint32_t x : xs) play->add_x_values(x);
   return a;
@@ -145,36 +146,36 @@ TEST(KrassKariertCodecTest, EveryLegalActionOfRandomGamesRoundTrips) {
   int checked = 0;
   for (int players = 3; players <= 5; ++players) {
     for (uint64_t seed = 1; seed <= 20; ++seed) {
-      PlayRandomGame(*MakeGame(players), 1000 * players + seed,
-                     [&](const State& state) {
-        if (state.IsTerminal()) return;
-        ActionList legal;
-        state.LegalActions(legal);
-        for (Action a : legal) {
-          const v1::Action both = EncodeAction(state, a);
-          ASSERT_TRUE(both.has_krass_kariert()) << both.ShortDebugString();
-          absl::StatusOr<Action> from_both = DecodeAction(state, both);
-          ASSERT_TRUE(from_both.ok()) << from_both.status();
-          EXPECT_EQ(*from_both, a) << both.ShortDebugString();
-          v1::Action typed = both;
-          typed.clear_notation();
-          EXPECT_EQ(*DecodeAction(state, typed), a);
-          v1::Action text;
-          text.set_notation(both.notation());
-          EXPECT_EQ(*DecodeAction(state, text), a);
-          // The typed PLAY lists the whole block (KK-16.1).
-          if (both.krass_kariert().has_play()) {
-            const auto& positions = both.krass_kariert().play().positions();
-            ASSERT_GE(positions.size(), 1);
-            ASSERT_LE(positions.size(), 3);
-            for (int i = 1; i < positions.size(); ++i) {
-              EXPECT_EQ(positions[i], positions[i - 1] + 1);
+      PlayRandomGame(
+          *MakeGame(players), 1000 * players + seed, [&](const State& state) {
+            if (state.IsTerminal()) return;
+            ActionList legal;
+            state.LegalActions(legal);
+            for (Action a : legal) {
+              const v1::Action both = EncodeAction(state, a);
+              ASSERT_TRUE(both.has_krass_kariert()) << both.ShortDebugString();
+              absl::StatusOr<Action> from_both = DecodeAction(state, both);
+              ASSERT_TRUE(from_both.ok()) << from_both.status();
+              EXPECT_EQ(*from_both, a) << both.ShortDebugString();
+              v1::Action typed = both;
+              typed.clear_notation();
+              EXPECT_EQ(*DecodeAction(state, typed), a);
+              v1::Action text;
+              text.set_notation(both.notation());
+              EXPECT_EQ(*DecodeAction(state, text), a);
+              // The typed PLAY lists the whole block (KK-16.1).
+              if (both.krass_kariert().has_play()) {
+                const auto& positions = both.krass_kariert().play().positions();
+                ASSERT_GE(positions.size(), 1);
+                ASSERT_LE(positions.size(), 3);
+                for (int i = 1; i < positions.size(); ++i) {
+                  EXPECT_EQ(positions[i], positions[i - 1] + 1);
+                }
+              }
+              distinct.insert(a);
+              ++checked;
             }
-          }
-          distinct.insert(a);
-          ++checked;
-        }
-      });
+          });
     }
   }
   EXPECT_GT(checked, 30000);
@@ -288,14 +289,13 @@ TEST(KrassKariertCodecTest, ObservationsNeverShowAHiddenCard) {
   for (int players = 3; players <= 5; ++players) {
     for (uint64_t seed = 1; seed <= 12; ++seed) {
       PlayRandomGame(
-          *MakeGame(players), 77 * players + seed,
-          [&](const State& state) {
+          *MakeGame(players), 77 * players + seed, [&](const State& state) {
             const kk::KrassKariertState& s = AsKk(state);
             for (int seat = 0; seat < players; ++seat) {
               std::set<uint32_t> visible;
               for (Card c : s.hand(seat)) visible.insert(c);
-              const bool drawing = s.current_seat() == seat &&
-                                   !s.pending_drawn().empty();
+              const bool drawing =
+                  s.current_seat() == seat && !s.pending_drawn().empty();
               if (drawing) {
                 for (Card c : s.pending_drawn()) visible.insert(c);
               }
@@ -417,15 +417,12 @@ TEST(KrassKariertCodecTest, RoundResultsRecomputeTheFinalResult) {
         std::vector<v1::RoundResult> logged;
         std::unique_ptr<State> final_state;
         const std::unique_ptr<Game> game = MakeGame(players, chips);
-        PlayRandomGame(
-            *game, 31 * seed + players,
-            [&](const State& state) {
-              while (static_cast<int>(logged.size()) <
-                     state.rounds_completed()) {
-                logged.push_back(MakeRoundResult(state, logged.size() + 1));
-              }
-              if (state.IsTerminal()) final_state = state.Clone();
-            });
+        PlayRandomGame(*game, 31 * seed + players, [&](const State& state) {
+          while (static_cast<int>(logged.size()) < state.rounds_completed()) {
+            logged.push_back(MakeRoundResult(state, logged.size() + 1));
+          }
+          if (state.IsTerminal()) final_state = state.Clone();
+        });
         ASSERT_NE(final_state, nullptr);
         const State& end = *final_state;
         ASSERT_EQ(static_cast<int>(logged.size()), end.rounds_completed());
@@ -458,8 +455,8 @@ TEST(KrassKariertCodecTest, RoundResultsRecomputeTheFinalResult) {
         ASSERT_TRUE(result.has_krass_kariert());
         const v1::KrassKariertFinalResult& kr = result.krass_kariert();
         EXPECT_THAT(kr.chips(), ElementsAreArray(recomputed));
-        EXPECT_THAT(result.scores(), ElementsAreArray(recomputed.begin(),
-                                                      recomputed.end()));
+        EXPECT_THAT(result.scores(),
+                    ElementsAreArray(recomputed.begin(), recomputed.end()));
         EXPECT_TRUE(result.higher_score_is_better());  // chips
         EXPECT_THAT(kr.losers(), ElementsAreArray(losers));
         std::vector<int> winners;

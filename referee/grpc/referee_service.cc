@@ -60,8 +60,11 @@ v1::ParamInfo ToProto(const ParamSpec& spec) {
 class ObservationWriter : public grpc::ServerWriteReactor<v1::Observation> {
  public:
   ObservationWriter(std::shared_ptr<service::Match> match, int seat,
-                    std::string token)
-      : match_(std::move(match)), seat_(seat), token_(std::move(token)) {
+                    std::string token, uint64_t since_version)
+      : match_(std::move(match)),
+        seat_(seat),
+        token_(std::move(token)),
+        since_version_(since_version) {
     watcher_ = match_->AddWatcher([this] { MaybeWrite(); });
     MaybeWrite();
   }
@@ -104,7 +107,8 @@ class ObservationWriter : public grpc::ServerWriteReactor<v1::Observation> {
       FinishLocked(grpc::Status::CANCELLED);
       return;
     }
-    absl::StatusOr<v1::Observation> obs = match_->Observe(seat_, token_);
+    absl::StatusOr<v1::Observation> obs =
+        match_->Observe(seat_, token_, since_version_);
     if (!obs.ok()) {
       FinishLocked(ToGrpcStatus(obs.status()));
       return;
@@ -114,6 +118,7 @@ class ObservationWriter : public grpc::ServerWriteReactor<v1::Observation> {
     const bool my_turn = obs->seat_to_act() == seat_;
     if (!(over || my_turn) || obs->version() == last_version_) return;
     last_version_ = obs->version();
+    since_version_ = obs->version();  // the next message's actions follow
     pending_ = std::move(*obs);
     final_sent_ = over;
     writing_ = true;
@@ -133,6 +138,7 @@ class ObservationWriter : public grpc::ServerWriteReactor<v1::Observation> {
   absl::Mutex mu_;
   v1::Observation pending_ ABSL_GUARDED_BY(mu_);
   uint64_t last_version_ ABSL_GUARDED_BY(mu_) = 0;
+  uint64_t since_version_ ABSL_GUARDED_BY(mu_);
   bool writing_ ABSL_GUARDED_BY(mu_) = false;
   bool final_sent_ ABSL_GUARDED_BY(mu_) = false;
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
@@ -186,7 +192,9 @@ grpc::ServerUnaryReactor* RefereeService::GetObservation(
   absl::StatusOr<std::shared_ptr<service::Match>> match =
       manager_->Find(request->match_id());
   if (!match.ok()) return Finish(context, match.status());
-  return FinishWith(context, (*match)->Observe(request->seat(), request->token()),
+  return FinishWith(context,
+                    (*match)->Observe(request->seat(), request->token(),
+                                      request->since_version()),
                     response);
 }
 
@@ -209,7 +217,8 @@ grpc::ServerWriteReactor<v1::Observation>* RefereeService::WatchObservations(
   absl::StatusOr<v1::Observation> first =
       (*match)->Observe(request->seat(), request->token());
   if (!first.ok()) return new ErrorWriter(first.status());
-  return new ObservationWriter(*match, request->seat(), request->token());
+  return new ObservationWriter(*match, request->seat(), request->token(),
+                               request->since_version());
 }
 
 grpc::ServerUnaryReactor* RefereeService::GetMatch(

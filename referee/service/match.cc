@@ -1,5 +1,6 @@
 #include "referee/service/match.h"
 
+#include <algorithm>
 #include <random>
 #include <utility>
 
@@ -225,7 +226,7 @@ absl::Status Match::CheckSeat(int seat, const std::string& token) const {
   return absl::OkStatus();
 }
 
-v1::Observation Match::ObserveLocked(int seat) const {
+v1::Observation Match::ObserveLocked(int seat, uint64_t since_version) const {
   v1::Observation obs;
   obs.set_match_id(options_.match_id);
   obs.set_status(status_);
@@ -237,6 +238,12 @@ v1::Observation Match::ObserveLocked(int seat) const {
     return obs;
   }
   codec::FillObservation(*state_, seat, &obs);
+  auto first = std::upper_bound(
+      history_.begin(), history_.end(), since_version,
+      [](uint64_t v, const v1::ActionRecord& r) { return v < r.version(); });
+  for (auto it = first; it != history_.end(); ++it) {
+    *obs.add_recent_actions() = *it;
+  }
   if (status_ == v1::MATCH_STATUS_ABORTED) {
     obs.set_seat_to_act(-1);
     obs.clear_legal_actions();
@@ -248,10 +255,11 @@ v1::Observation Match::ObserveLocked(int seat) const {
 }
 
 absl::StatusOr<v1::Observation> Match::Observe(int seat,
-                                               const std::string& token) {
+                                               const std::string& token,
+                                               uint64_t since_version) {
   absl::MutexLock lock(&mu_);
   RETURN_IF_ERROR(CheckSeat(seat, token));
-  return ObserveLocked(seat);
+  return ObserveLocked(seat, since_version);
 }
 
 absl::StatusOr<v1::SubmitActionResponse> Match::Submit(
@@ -278,6 +286,7 @@ absl::StatusOr<v1::SubmitActionResponse> Match::Submit(
         break;
     }
     const absl::Time now = absl::Now();
+    const uint64_t version_before = version_;
     // A decision whose deadline passed is settled before anything else, so
     // the answer does not depend on whether the timer thread was first.
     TimeoutLocked(now);
@@ -314,16 +323,10 @@ absl::StatusOr<v1::SubmitActionResponse> Match::Submit(
         refused = legal;
       } else {
         // Accepted: the engine has applied it. Log, then run forward.
-        v1::LogRecord record;
-        v1::ActionEvent* event = record.mutable_action();
-        event->set_seat(seat);
-        *event->mutable_action() = codec::EncodeAction(*state_, *action);
-        event->set_time_taken_micros(
-            absl::ToInt64Microseconds(now - decision_start_));
-        event->set_sequence(request.sequence());
-        ++version_;
         me.timeouts.clear();
-        absl::Status st = LogLocked(std::move(record));
+        absl::Status st = RecordActionLocked(
+            seat, *action, absl::ToInt64Microseconds(now - decision_start_),
+            request.sequence(), /*by_referee=*/false);
         if (st.ok()) st = AdvanceLocked();
         if (!st.ok()) AbortLocked(std::string(st.message()));
       }
@@ -332,12 +335,35 @@ absl::StatusOr<v1::SubmitActionResponse> Match::Submit(
       LogRejectedLocked(seat, request.action(), refused);
       return refused;
     }
-    *response.mutable_observation() = ObserveLocked(seat);
+    *response.mutable_observation() = ObserveLocked(
+        seat, request.decision_version() != 0 ? request.decision_version()
+                                              : version_before);
     me.last_sequence = request.sequence();
     me.last_response = response;
   }
   NotifyWatchers();
   return response;
+}
+
+absl::Status Match::RecordActionLocked(int seat, Action action,
+                                       int64_t time_taken_micros,
+                                       uint64_t sequence, bool by_referee) {
+  ++version_;
+  v1::ActionRecord public_record;
+  public_record.set_version(version_);
+  public_record.set_seat(seat);
+  *public_record.mutable_action() = codec::EncodeAction(*state_, action);
+  public_record.set_by_referee(by_referee);
+  public_record.set_round(state_->round());
+  v1::LogRecord record;
+  v1::ActionEvent* event = record.mutable_action();
+  event->set_seat(seat);
+  *event->mutable_action() = public_record.action();
+  event->set_time_taken_micros(time_taken_micros);
+  event->set_sequence(sequence);
+  event->set_by_referee(by_referee);
+  history_.push_back(std::move(public_record));
+  return LogLocked(std::move(record));
 }
 
 void Match::LogRejectedLocked(int seat, const v1::Action& action,
@@ -371,17 +397,11 @@ bool Match::TimeoutLocked(absl::Time now) {
   absl::Status st = LogLocked(std::move(fault));
   if (st.ok()) {
     state_->ApplyLegalAction(fallback);
-    v1::LogRecord record;
-    v1::ActionEvent* event = record.mutable_action();
-    event->set_seat(seat);
-    *event->mutable_action() = codec::EncodeAction(*state_, fallback);
-    event->set_time_taken_micros(
-        absl::ToInt64Microseconds(now - decision_start_));
-    event->set_by_referee(true);
     seats_[seat].timeouts.emplace_back(version_,
                                        state_->ActionToString(fallback));
-    ++version_;
-    st = LogLocked(std::move(record));
+    st = RecordActionLocked(seat, fallback,
+                            absl::ToInt64Microseconds(now - decision_start_),
+                            /*sequence=*/0, /*by_referee=*/true);
     if (st.ok()) st = AdvanceLocked();
   }
   if (!st.ok()) AbortLocked(std::string(st.message()));

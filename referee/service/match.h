@@ -64,7 +64,10 @@ class Match {
                                   const std::string& player_version)
       ABSL_LOCKS_EXCLUDED(mu_);
 
-  absl::StatusOr<v1::Observation> Observe(int seat, const std::string& token)
+  // The seat's view; recent_actions holds the actions accepted after
+  // `since_version`.
+  absl::StatusOr<v1::Observation> Observe(int seat, const std::string& token,
+                                          uint64_t since_version = 0)
       ABSL_LOCKS_EXCLUDED(mu_);
 
   absl::StatusOr<v1::SubmitActionResponse> Submit(
@@ -104,7 +107,14 @@ class Match {
 
   absl::Status CheckSeat(int seat, const std::string& token) const
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
-  v1::Observation ObserveLocked(int seat) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  v1::Observation ObserveLocked(int seat, uint64_t since_version) const
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // Records an accepted action (already applied) in the log and the public
+  // history.
+  absl::Status RecordActionLocked(int seat, Action action,
+                                  int64_t time_taken_micros, uint64_t sequence,
+                                  bool by_referee)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Starts the game once every seat is joined.
   absl::Status StartLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Draws and applies chance events until a seat must act or the game ends.
@@ -133,6 +143,8 @@ class Match {
   absl::Time decision_start_ ABSL_GUARDED_BY(mu_);
   absl::Time deadline_ ABSL_GUARDED_BY(mu_) = absl::InfiniteFuture();
   std::optional<v1::FinalResult> result_ ABSL_GUARDED_BY(mu_);
+  // Every accepted action, in order (all public), for recent_actions.
+  std::vector<v1::ActionRecord> history_ ABSL_GUARDED_BY(mu_);
 
   absl::Mutex watch_mu_;
   int next_watcher_ ABSL_GUARDED_BY(watch_mu_) = 0;

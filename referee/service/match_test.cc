@@ -266,6 +266,48 @@ TEST_F(MatchTest, ATimeoutPlaysTheFirstLegalActionAndLateAnswersAreRefused) {
   EXPECT_TRUE(by_referee);
 }
 
+TEST_F(MatchTest, RecentActionsReplayEveryPublicAction) {
+  std::shared_ptr<Match> match = StartCraits(3, 12);
+  auto start = match->Observe(1, tokens_[1]);
+  ASSERT_TRUE(start.ok());
+  EXPECT_EQ(start->recent_actions_size(), 0);
+  // One submission: its response carries exactly that action.
+  const int seat = start->seat_to_act();
+  auto mine = match->Observe(seat, tokens_[seat]);
+  v1::SubmitActionRequest r = Submission(seat, "");
+  *r.mutable_action() = mine->legal_actions(0);
+  r.set_decision_version(mine->version());
+  auto done = match->Submit(r);
+  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_EQ(done->observation().recent_actions_size(), 1);
+  EXPECT_EQ(done->observation().recent_actions(0).seat(), seat);
+  EXPECT_EQ(done->observation().recent_actions(0).action().notation(),
+            mine->legal_actions(0).notation());
+  PlayOut(*match, 9);
+  // From version 0: every action of the log, in order; from a later
+  // version, only those after it.
+  auto all = match->Observe(2, tokens_[2], 0);
+  ASSERT_TRUE(all.ok());
+  auto log = record::ReadGameLog(match->Info().log_path());
+  ASSERT_TRUE(log.ok());
+  std::vector<std::string> logged;
+  for (const v1::LogRecord& rec : log->records) {
+    if (rec.has_action()) logged.push_back(rec.action().action().notation());
+  }
+  ASSERT_EQ(all->recent_actions_size(), static_cast<int>(logged.size()));
+  for (int i = 0; i < all->recent_actions_size(); ++i) {
+    EXPECT_EQ(all->recent_actions(i).action().notation(), logged[i]);
+    if (i > 0) {
+      EXPECT_GT(all->recent_actions(i).version(),
+                all->recent_actions(i - 1).version());
+    }
+  }
+  const uint64_t mid = all->recent_actions(10).version();
+  auto later = match->Observe(2, tokens_[2], mid);
+  ASSERT_TRUE(later.ok());
+  EXPECT_EQ(later->recent_actions_size(), all->recent_actions_size() - 11);
+}
+
 TEST_F(MatchTest, WatchersHearEveryChange) {
   std::shared_ptr<Match> match = StartCraits(2, 2);
   int calls = 0;

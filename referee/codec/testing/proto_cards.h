@@ -49,9 +49,10 @@ inline void CollectCards(const google::protobuf::Message& msg,
 // The names of every card field of `descriptor` and the messages it holds
 // (recursively, each message type once), e.g. "hand". Lets a test check that
 // the fields it expects are marked at all.
-inline void CardFieldNames(const google::protobuf::Descriptor* descriptor,
-                           std::vector<const google::protobuf::Descriptor*>* seen,
-                           std::vector<std::string>* out) {
+inline void CardFieldNames(
+    const google::protobuf::Descriptor* descriptor,
+    std::vector<const google::protobuf::Descriptor*>* seen,
+    std::vector<std::string>* out) {
   using ::google::protobuf::FieldDescriptor;
   for (const auto* d : *seen) {
     if (d == descriptor) return;
