@@ -12,18 +12,21 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "analyzer/audit_testing.h"
 #include "analyzer/replay.h"
 #include "analyzer/test_logs.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "referee/codec/codec.h"
 #include "referee/games/all_games.h"
-#include "referee/record/game_log.h"
 #include "referee/record/record_io.h"
 
 namespace cardref::analyzer {
 namespace {
 
+using audit_testing::AuditBytes;
+using audit_testing::AuditedLog;
+using audit_testing::PlayAndAuditOk;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 using testlogs::CraitsParams;
@@ -31,13 +34,6 @@ using testlogs::Frame;
 using testlogs::ParseRecord;
 using testlogs::RandomMatchOptions;
 using testlogs::Serialize;
-
-AuditReport AuditBytes(const std::string& bytes, bool salvage = false) {
-  record::ReadOptions options;
-  options.salvage = salvage;
-  return AuditGameLog(record::ParseGameLog(bytes, options), "t.cardlog",
-                      AllGames(), salvage);
-}
 
 // Byte offset of each record of Frame(payloads).
 std::vector<uint64_t> Offsets(const std::vector<std::string>& payloads) {
@@ -66,21 +62,16 @@ TEST(AuditRandomGamesTest, EveryLogTheRefereeWritesAuditsOk) {
         options.out_of_turn_per_mille = 20;
         options.timeout_per_mille = 10;
       }
-      absl::StatusOr<std::string> path =
-          testlogs::PlayRandomMatch(dir, options);
-      ASSERT_TRUE(path.ok()) << path.status();
-      const AuditReport report = AuditFile(*path, {}, AllGames());
+      AuditedLog played;
+      ASSERT_NO_FATAL_FAILURE(PlayAndAuditOk(dir, options, &played));
+      const AuditReport& report = played.report;
       SCOPED_TRACE(report.Line());
-      ASSERT_EQ(report.verdict, Verdict::kOk);
-      absl::StatusOr<record::GameLog> log = record::ReadGameLog(*path);
-      ASSERT_TRUE(log.ok());
-      EXPECT_EQ(report.records, static_cast<int64_t>(log->records.size()));
-      EXPECT_EQ(report.consistent_records, report.records);
+      EXPECT_EQ(report.records, static_cast<int64_t>(played.records.size()));
       EXPECT_EQ(report.rounds, short_game ? 8 : 15);
       EXPECT_EQ(report.Line(),
-                absl::StrCat("OK ", *path, " (craits, ", report.rounds,
+                absl::StrCat("OK ", played.path, " (craits, ", report.rounds,
                              " rounds, ", report.records, " records)"));
-      for (const v1::LogRecord& r : log->records) ++kinds[RecordKind(r)];
+      for (const v1::LogRecord& r : played.records) ++kinds[RecordKind(r)];
       ++games;
     }
   }
@@ -112,7 +103,6 @@ TEST(AuditRandomGamesTest, AbortedMatchIsReportedAsAborted) {
 class TamperTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new std::string(testlogs::MakeTempDir());
     RandomMatchOptions options;
     options.params = CraitsParams(3, true);
     options.dealing_seed = 77;
@@ -120,14 +110,10 @@ class TamperTest : public ::testing::Test {
     options.illegal_per_mille = 40;
     options.out_of_turn_per_mille = 20;
     options.timeout_per_mille = 15;
-    absl::StatusOr<std::string> path =
-        testlogs::PlayRandomMatch(*dir_, options);
-    ASSERT_TRUE(path.ok()) << path.status();
-    path_ = new std::string(*path);
-    absl::StatusOr<std::vector<std::string>> payloads =
-        testlogs::ReadPayloads(*path);
-    ASSERT_TRUE(payloads.ok()) << payloads.status();
-    original_ = new std::vector<std::string>(*payloads);
+    absl::StatusOr<testlogs::PlayedLog> played = testlogs::PlayAndRead(options);
+    ASSERT_TRUE(played.ok()) << played.status();
+    path_ = new std::string(played->path);
+    original_ = new std::vector<std::string>(played->payloads);
   }
 
   void SetUp() override {
@@ -155,13 +141,11 @@ class TamperTest : public ::testing::Test {
     return AuditBytes(Frame(payloads_), salvage);
   }
 
-  static std::string* dir_;
   static std::string* path_;
   static std::vector<std::string>* original_;
   std::vector<std::string> payloads_;
 };
 
-std::string* TamperTest::dir_ = nullptr;
 std::string* TamperTest::path_ = nullptr;
 std::vector<std::string>* TamperTest::original_ = nullptr;
 

@@ -11,23 +11,25 @@
 
 #include "absl/strings/str_cat.h"
 #include "analyzer/audit.h"
+#include "analyzer/audit_testing.h"
 #include "analyzer/cli.h"
 #include "analyzer/replay.h"
 #include "analyzer/test_logs.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "referee/games/all_games.h"
-#include "referee/record/game_log.h"
 
 namespace cardref::analyzer {
 namespace {
 
+using audit_testing::AuditBytes;
+using audit_testing::AuditedLog;
+using audit_testing::PlayAndAuditOk;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 using testlogs::Frame;
 using testlogs::ParseRecord;
 using testlogs::RandomMatchOptions;
-using testlogs::Serialize;
 
 v1::GameParams KrakenParams(const std::string& trump_mode,
                             const std::string& rule_set, int rounds,
@@ -40,10 +42,6 @@ v1::GameParams KrakenParams(const std::string& trump_mode,
   v["last_trick_bonus"].set_int_value(last_trick_bonus);
   v["pit_bonus"].set_int_value(pit_bonus);
   return params;
-}
-
-AuditReport AuditBytes(const std::string& bytes) {
-  return AuditGameLog(record::ParseGameLog(bytes), "t.cardlog", AllGames());
 }
 
 TEST(KrakenAuditTest, EveryLogTheRefereeWritesAuditsOk) {
@@ -68,19 +66,15 @@ TEST(KrakenAuditTest, EveryLogTheRefereeWritesAuditsOk) {
         options.out_of_turn_per_mille = 20;
         options.timeout_per_mille = 10;
       }
-      absl::StatusOr<std::string> path =
-          testlogs::PlayRandomMatch(dir, options);
-      ASSERT_TRUE(path.ok()) << path.status();
-      const AuditReport report = AuditFile(*path, {}, AllGames());
+      AuditedLog played;
+      ASSERT_NO_FATAL_FAILURE(PlayAndAuditOk(dir, options, &played));
+      const AuditReport& report = played.report;
       SCOPED_TRACE(report.Line());
-      ASSERT_EQ(report.verdict, Verdict::kOk);
-      EXPECT_EQ(report.consistent_records, report.records);
       EXPECT_EQ(report.rounds, 4);
-      EXPECT_THAT(report.Line(), StartsWith(absl::StrCat(
-                                     "OK ", *path, " (kraken, 4 rounds, ")));
-      absl::StatusOr<record::GameLog> log = record::ReadGameLog(*path);
-      ASSERT_TRUE(log.ok());
-      for (const v1::LogRecord& r : log->records) {
+      EXPECT_THAT(
+          report.Line(),
+          StartsWith(absl::StrCat("OK ", played.path, " (kraken, 4 rounds, ")));
+      for (const v1::LogRecord& r : played.records) {
         ++kinds[RecordKind(r)];
         if (r.has_chance() && r.chance().kind() == v1::CHANCE_KIND_TRUMP_DECK) {
           ++kinds["trump_deck"];
@@ -116,18 +110,14 @@ TEST(KrakenAuditTest, EveryLogTheRefereeWritesAuditsOk) {
 class KrakenTamperTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    const std::string dir = testlogs::MakeTempDir();
     RandomMatchOptions options;
     options.game = "kraken";
     options.params = KrakenParams("FREE", "AMSTERDAM", 6, 10, 100);
     options.dealing_seed = 4243;
     options.bot_seed = 5;
-    absl::StatusOr<std::string> path = testlogs::PlayRandomMatch(dir, options);
-    ASSERT_TRUE(path.ok()) << path.status();
-    absl::StatusOr<std::vector<std::string>> payloads =
-        testlogs::ReadPayloads(*path);
-    ASSERT_TRUE(payloads.ok()) << payloads.status();
-    payloads_ = new std::vector<std::string>(*std::move(payloads));
+    absl::StatusOr<testlogs::PlayedLog> played = testlogs::PlayAndRead(options);
+    ASSERT_TRUE(played.ok()) << played.status();
+    payloads_ = new std::vector<std::string>(std::move(played->payloads));
   }
   static void TearDownTestSuite() {
     delete payloads_;
@@ -139,14 +129,8 @@ class KrakenTamperTest : public ::testing::Test {
   int Tamper(const std::function<bool(const v1::LogRecord&)>& match,
              const std::function<void(v1::LogRecord&)>& change) {
     payloads = *payloads_;
-    for (size_t i = 0; i < payloads.size(); ++i) {
-      v1::LogRecord r = ParseRecord(payloads[i]);
-      if (!match(r)) continue;
-      change(r);
-      payloads[i] = Serialize(r);
-      return static_cast<int>(i);
-    }
-    return -1;
+    return testlogs::TamperRecord(&payloads, testlogs::Pick::kFirst, match,
+                                  change);
   }
 
   // Changes the first round result `match` accepts and checks that the

@@ -9,32 +9,29 @@
 
 #include "absl/strings/str_cat.h"
 #include "analyzer/audit.h"
+#include "analyzer/audit_testing.h"
 #include "analyzer/replay.h"
 #include "analyzer/test_logs.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "referee/games/all_games.h"
-#include "referee/record/game_log.h"
 
 namespace cardref::analyzer {
 namespace {
 
+using audit_testing::AuditBytes;
+using audit_testing::AuditedLog;
+using audit_testing::PlayAndAuditOk;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 using testlogs::Frame;
-using testlogs::ParseRecord;
 using testlogs::RandomMatchOptions;
-using testlogs::Serialize;
 
 v1::GameParams KkParams(int num_players, int chips = 2) {
   v1::GameParams params;
   (*params.mutable_values())["num_players"].set_int_value(num_players);
   (*params.mutable_values())["chips_per_player"].set_int_value(chips);
   return params;
-}
-
-AuditReport AuditBytes(const std::string& bytes) {
-  return AuditGameLog(record::ParseGameLog(bytes), "t.cardlog", AllGames());
 }
 
 TEST(KrassKariertAuditTest, EveryLogTheRefereeWritesAuditsOk) {
@@ -53,20 +50,15 @@ TEST(KrassKariertAuditTest, EveryLogTheRefereeWritesAuditsOk) {
         options.out_of_turn_per_mille = 20;
         options.timeout_per_mille = 10;
       }
-      absl::StatusOr<std::string> path =
-          testlogs::PlayRandomMatch(dir, options);
-      ASSERT_TRUE(path.ok()) << path.status();
-      const AuditReport report = AuditFile(*path, {}, AllGames());
+      AuditedLog played;
+      ASSERT_NO_FATAL_FAILURE(PlayAndAuditOk(dir, options, &played));
+      const AuditReport& report = played.report;
       SCOPED_TRACE(report.Line());
-      ASSERT_EQ(report.verdict, Verdict::kOk);
-      EXPECT_EQ(report.consistent_records, report.records);
       EXPECT_GE(report.rounds, 3);  // KK-13: C + 1 chip losses at least
-      EXPECT_THAT(report.Line(),
-                  StartsWith(absl::StrCat("OK ", *path, " (krass_kariert, ",
-                                          report.rounds, " rounds, ")));
-      absl::StatusOr<record::GameLog> log = record::ReadGameLog(*path);
-      ASSERT_TRUE(log.ok());
-      for (const v1::LogRecord& r : log->records) {
+      EXPECT_THAT(report.Line(), StartsWith(absl::StrCat(
+                                     "OK ", played.path, " (krass_kariert, ",
+                                     report.rounds, " rounds, ")));
+      for (const v1::LogRecord& r : played.records) {
         ++kinds[RecordKind(r)];
         if (r.has_action()) {
           const v1::KrassKariertAction& a = r.action().action().krass_kariert();
@@ -89,18 +81,14 @@ TEST(KrassKariertAuditTest, EveryLogTheRefereeWritesAuditsOk) {
 class KrassKariertTamperTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    const std::string dir = testlogs::MakeTempDir();
     RandomMatchOptions options;
     options.game = "krass_kariert";
     options.params = KkParams(4);
     options.dealing_seed = 4242;
     options.bot_seed = 3;
-    absl::StatusOr<std::string> path = testlogs::PlayRandomMatch(dir, options);
-    ASSERT_TRUE(path.ok()) << path.status();
-    absl::StatusOr<std::vector<std::string>> payloads =
-        testlogs::ReadPayloads(*path);
-    ASSERT_TRUE(payloads.ok()) << payloads.status();
-    payloads_ = new std::vector<std::string>(*std::move(payloads));
+    absl::StatusOr<testlogs::PlayedLog> played = testlogs::PlayAndRead(options);
+    ASSERT_TRUE(played.ok()) << played.status();
+    payloads_ = new std::vector<std::string>(std::move(played->payloads));
   }
   static void TearDownTestSuite() {
     delete payloads_;
@@ -112,14 +100,8 @@ class KrassKariertTamperTest : public ::testing::Test {
   int Tamper(const std::function<bool(const v1::LogRecord&)>& match,
              const std::function<void(v1::LogRecord&)>& change) {
     payloads = *payloads_;
-    for (int i = static_cast<int>(payloads.size()) - 1; i >= 0; --i) {
-      v1::LogRecord r = ParseRecord(payloads[i]);
-      if (!match(r)) continue;
-      change(r);
-      payloads[i] = Serialize(r);
-      return i;
-    }
-    return -1;
+    return testlogs::TamperRecord(&payloads, testlogs::Pick::kLast, match,
+                                  change);
   }
 
   static std::vector<std::string>* payloads_;

@@ -164,6 +164,13 @@ absl::StatusOr<std::string> PlayRandomMatch(const std::string& log_dir,
   // is logged as aborted ("referee shut down during the match").
 }
 
+absl::StatusOr<PlayedLog> PlayAndRead(const RandomMatchOptions& options) {
+  PlayedLog played;
+  ASSIGN_OR_RETURN(played.path, PlayRandomMatch(MakeTempDir(), options));
+  ASSIGN_OR_RETURN(played.payloads, ReadPayloads(played.path));
+  return played;
+}
+
 std::string MakeTempDir() {
   std::string pattern = ::testing::TempDir() + "cardref_analyzer_XXXXXX";
   if (mkdtemp(pattern.data()) == nullptr) {
@@ -209,6 +216,21 @@ absl::Status WriteFile(const std::string& path, const std::string& bytes) {
   if (!ok || !closed)
     return absl::InternalError(absl::StrCat("cannot write ", path));
   return absl::OkStatus();
+}
+
+int TamperRecord(std::vector<std::string>* payloads, Pick pick,
+                 const std::function<bool(const v1::LogRecord&)>& match,
+                 const std::function<void(v1::LogRecord&)>& change) {
+  const int n = static_cast<int>(payloads->size());
+  for (int k = 0; k < n; ++k) {
+    const int i = pick == Pick::kFirst ? k : n - 1 - k;
+    v1::LogRecord r = ParseRecord((*payloads)[i]);
+    if (!match(r)) continue;
+    change(r);
+    (*payloads)[i] = Serialize(r);
+    return i;
+  }
+  return -1;
 }
 
 }  // namespace cardref::analyzer::testlogs

@@ -6,6 +6,7 @@
 #define CARDREF_ANALYZER_TEST_LOGS_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,15 @@ struct RandomMatchOptions {
 absl::StatusOr<std::string> PlayRandomMatch(const std::string& log_dir,
                                             const RandomMatchOptions& options);
 
+// A match played by PlayAndRead: its log's path and raw payloads.
+struct PlayedLog {
+  std::string path;
+  std::vector<std::string> payloads;
+};
+
+// PlayRandomMatch into a fresh MakeTempDir(), then ReadPayloads of its log.
+absl::StatusOr<PlayedLog> PlayAndRead(const RandomMatchOptions& options);
+
 // Craits parameters for CreateMatch.
 v1::GameParams CraitsParams(int num_players, bool short_game);
 
@@ -53,6 +63,16 @@ v1::LogRecord ParseRecord(const std::string& payload);
 std::string Serialize(const v1::LogRecord& record);
 
 absl::Status WriteFile(const std::string& path, const std::string& bytes);
+
+// Which of the records TamperRecord's `match` accepts it changes.
+enum class Pick { kFirst, kLast };
+
+// Parses the first (or last) payload whose record `match` accepts, applies
+// `change` to the record and serializes it back in place. Returns its index,
+// -1 if no record matched (then `payloads` is unchanged).
+int TamperRecord(std::vector<std::string>* payloads, Pick pick,
+                 const std::function<bool(const v1::LogRecord&)>& match,
+                 const std::function<void(v1::LogRecord&)>& change);
 
 }  // namespace cardref::analyzer::testlogs
 

@@ -163,6 +163,52 @@ class GrpcTest : public ::testing::Test {
     return stub_->SubmitAction(&context, submit, &response);
   }
 
+  // Submits `action` for `actor` at decision `obs`: it must be refused with
+  // INVALID_ARGUMENT and a message `message` matches, and change nothing.
+  // Returns the message.
+  std::string Refuse(const v1::JoinMatchResponse& actor,
+                     const v1::Observation& obs, const v1::Action& action,
+                     const ::testing::Matcher<const std::string&>& message) {
+    SCOPED_TRACE(action.ShortDebugString());
+    grpc::Status s = Submit(actor, actor.token(), action, obs.version());
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_THAT(s.error_message(), message);
+    EXPECT_EQ(Observe(actor).SerializeAsString(), obs.SerializeAsString());
+    return s.error_message();
+  }
+
+  // Reads the log of finished match `id` as the referee wrote it.
+  void ReadLogOf(const std::string& id, record::GameLog* log) {
+    v1::GetMatchRequest request;
+    request.set_match_id(id);
+    v1::MatchInfo info;
+    grpc::ClientContext context;
+    ASSERT_TRUE(stub_->GetMatch(&context, request, &info).ok());
+    EXPECT_EQ(info.status(), v1::MATCH_STATUS_FINISHED);
+    absl::StatusOr<record::GameLog> read = record::ReadGameLog(info.log_path());
+    ASSERT_TRUE(read.ok()) << read.status();
+    *log = *std::move(read);
+  }
+
+  // Every refusal of match `id` is in its log, in order, with its code and
+  // message, and the log still ends with the final result.
+  void ExpectRefusalsLogged(const std::string& id,
+                            const std::vector<std::string>& refusals) {
+    record::GameLog log;
+    ASSERT_NO_FATAL_FAILURE(ReadLogOf(id, &log));
+    EXPECT_TRUE(log.finished());
+    std::vector<std::string> logged;
+    for (const v1::LogRecord& r : log.records) {
+      if (!r.has_rejected()) continue;
+      EXPECT_EQ(r.rejected().status_code(),
+                static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
+      logged.push_back(r.rejected().message());
+    }
+    EXPECT_EQ(logged, refusals);
+    ASSERT_FALSE(log.records.empty());
+    EXPECT_TRUE(log.records.back().has_final_result());
+  }
+
   std::filesystem::path log_dir_;
   std::unique_ptr<grpc_service::RefereeServer> server_;
   std::shared_ptr<grpc::Channel> channel_;
@@ -178,18 +224,12 @@ TEST_F(GrpcTest, BotsPlayFullCraitsGamesForEverySeatCount) {
       EXPECT_EQ(f.result().scores_size(), players);
       EXPECT_EQ(f.rounds_completed(), 8);
     }
-    v1::GetMatchRequest request;
-    request.set_match_id(id);
-    v1::MatchInfo info;
-    grpc::ClientContext context;
-    ASSERT_TRUE(stub_->GetMatch(&context, request, &info).ok());
-    EXPECT_EQ(info.status(), v1::MATCH_STATUS_FINISHED);
-    auto log = record::ReadGameLog(info.log_path());
-    ASSERT_TRUE(log.ok());
-    EXPECT_TRUE(log->finished());
-    EXPECT_EQ(log->end, record::FileEnd::kComplete);
+    record::GameLog log;
+    ASSERT_NO_FATAL_FAILURE(ReadLogOf(id, &log));
+    EXPECT_TRUE(log.finished());
+    EXPECT_EQ(log.end, record::FileEnd::kComplete);
     int actions = 0;
-    for (const v1::LogRecord& r : log->records) actions += r.has_action();
+    for (const v1::LogRecord& r : log.records) actions += r.has_action();
     absl::MutexLock lock(&streamed_mu_);
     EXPECT_THAT(streamed_actions_[id],
                 ::testing::Each(::testing::Eq(actions)));
@@ -302,19 +342,6 @@ TEST_F(GrpcTest, HealthCheckingAndGameListAreServed) {
 // Krass Kariert over gRPC: full games by bots, and rejected illegal plays.
 // ===========================================================================
 
-// The log of match `id` as the referee wrote it.
-record::GameLog KkLogOf(v1::Referee::Stub& stub, const std::string& id) {
-  v1::GetMatchRequest request;
-  request.set_match_id(id);
-  v1::MatchInfo info;
-  grpc::ClientContext context;
-  EXPECT_TRUE(stub.GetMatch(&context, request, &info).ok());
-  EXPECT_EQ(info.status(), v1::MATCH_STATUS_FINISHED);
-  absl::StatusOr<record::GameLog> log = record::ReadGameLog(info.log_path());
-  EXPECT_TRUE(log.ok()) << log.status();
-  return log.ok() ? *std::move(log) : record::GameLog();
-}
-
 v1::Action KkPlay(std::vector<uint32_t> positions, std::vector<uint32_t> xs) {
   v1::Action a;
   v1::KrassKariertAction::Play* play =
@@ -394,7 +421,8 @@ TEST_F(GrpcTest, BotsPlayFullKrassKariertGamesFor3To5Players) {
       EXPECT_EQ(f.result().SerializeAsString(),
                 finals[0].result().SerializeAsString());
     }
-    const record::GameLog log = KkLogOf(*stub_, id);
+    record::GameLog log;
+    ASSERT_NO_FATAL_FAILURE(ReadLogOf(id, &log));
     EXPECT_TRUE(log.finished());
     EXPECT_EQ(log.end, record::FileEnd::kComplete);
     ASSERT_TRUE(log.has_header());
@@ -441,12 +469,7 @@ TEST_F(GrpcTest, KrassKariertRejectsIllegalPlaysAndTheGameContinues) {
     ASSERT_GT(obs.legal_actions_size(), 0);
     const v1::KrassKariertObservation& view = obs.krass_kariert();
     auto refuse = [&](const v1::Action& action, const std::string& rule) {
-      SCOPED_TRACE(action.ShortDebugString());
-      grpc::Status s = Submit(actor, actor.token(), action, obs.version());
-      EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-      EXPECT_THAT(s.error_message(), HasSubstr(rule));
-      EXPECT_EQ(Observe(actor).SerializeAsString(), obs.SerializeAsString());
-      refusals.push_back(s.error_message());
+      refusals.push_back(Refuse(actor, obs, action, HasSubstr(rule)));
     };
     if (view.drawing_seat() < 0) {
       const v1::KrassKariertObservation::SeatView& me =
@@ -496,20 +519,7 @@ TEST_F(GrpcTest, KrassKariertRejectsIllegalPlaysAndTheGameContinues) {
   EXPECT_TRUE(equal);
   EXPECT_EQ(Observe(seats[0]).status(), v1::MATCH_STATUS_FINISHED);
 
-  // Every refusal is in the log, with its code and message, and the log
-  // still ends with the final result.
-  const record::GameLog log = KkLogOf(*stub_, id);
-  EXPECT_TRUE(log.finished());
-  std::vector<std::string> logged;
-  for (const v1::LogRecord& r : log.records) {
-    if (!r.has_rejected()) continue;
-    EXPECT_EQ(r.rejected().status_code(),
-              static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
-    logged.push_back(r.rejected().message());
-  }
-  EXPECT_EQ(logged, refusals);
-  ASSERT_FALSE(log.records.empty());
-  EXPECT_TRUE(log.records.back().has_final_result());
+  ExpectRefusalsLogged(id, refusals);
 }
 
 // ===========================================================================
@@ -532,19 +542,6 @@ std::string KrCreateMatch(v1::Referee::Stub& stub, uint64_t seed,
   EXPECT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(response.num_seats(), 4);
   return response.match_id();
-}
-
-// The log of match `id` as the referee wrote it.
-record::GameLog KrLogOf(v1::Referee::Stub& stub, const std::string& id) {
-  v1::GetMatchRequest request;
-  request.set_match_id(id);
-  v1::MatchInfo info;
-  grpc::ClientContext context;
-  EXPECT_TRUE(stub.GetMatch(&context, request, &info).ok());
-  EXPECT_EQ(info.status(), v1::MATCH_STATUS_FINISHED);
-  absl::StatusOr<record::GameLog> log = record::ReadGameLog(info.log_path());
-  EXPECT_TRUE(log.ok()) << log.status();
-  return log.ok() ? *std::move(log) : record::GameLog();
 }
 
 TEST_F(GrpcTest, FourBotsPlayAFullKrakenGame) {
@@ -581,7 +578,8 @@ TEST_F(GrpcTest, FourBotsPlayAFullKrakenGame) {
     EXPECT_EQ(f.result().SerializeAsString(),
               finals[0].result().SerializeAsString());
   }
-  const record::GameLog log = KrLogOf(*stub_, id);
+  record::GameLog log;
+  ASSERT_NO_FATAL_FAILURE(ReadLogOf(id, &log));
   EXPECT_TRUE(log.finished());
   EXPECT_EQ(log.end, record::FileEnd::kComplete);
   ASSERT_TRUE(log.has_header());
@@ -664,12 +662,7 @@ TEST_F(GrpcTest, KrakenRejectsAFalseClaimAndAnUndertrumpAndTheGameContinues) {
     ASSERT_GT(obs.legal_actions_size(), 0);
     const v1::KrakenObservation& view = obs.kraken();
     auto refuse = [&](const v1::Action& action, const std::string& prefix) {
-      SCOPED_TRACE(action.ShortDebugString());
-      grpc::Status s = Submit(actor, actor.token(), action, obs.version());
-      EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-      EXPECT_THAT(s.error_message(), StartsWith(prefix));
-      EXPECT_EQ(Observe(actor).SerializeAsString(), obs.SerializeAsString());
-      refusals.push_back(s.error_message());
+      refusals.push_back(Refuse(actor, obs, action, StartsWith(prefix)));
     };
     if (!false_claim && view.claim_window_open()) {
       // KR-12.3: only the trick's own type may be claimed.
@@ -708,20 +701,7 @@ TEST_F(GrpcTest, KrakenRejectsAFalseClaimAndAnUndertrumpAndTheGameContinues) {
   EXPECT_EQ(end.status(), v1::MATCH_STATUS_FINISHED);
   EXPECT_EQ(end.rounds_completed(), 2);
 
-  // Every refusal is in the log with its code and message; the log still
-  // ends with the final result.
-  const record::GameLog log = KrLogOf(*stub_, id);
-  EXPECT_TRUE(log.finished());
-  std::vector<std::string> logged;
-  for (const v1::LogRecord& r : log.records) {
-    if (!r.has_rejected()) continue;
-    EXPECT_EQ(r.rejected().status_code(),
-              static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
-    logged.push_back(r.rejected().message());
-  }
-  EXPECT_EQ(logged, refusals);
-  ASSERT_FALSE(log.records.empty());
-  EXPECT_TRUE(log.records.back().has_final_result());
+  ExpectRefusalsLogged(id, refusals);
 }
 
 }  // namespace

@@ -151,15 +151,10 @@ class Bot {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::vector<std::string> args = cardref::cli::ParseFlagsOrExit(
-      argc, argv,
+  cardref::cli::ParseFlagsWithoutArgsOrExit(
+      argc, argv, "cardref_bot",
       "An example cardref bot.\nUsage: cardref_bot --server=localhost:50051 "
       "--game=craits --strategy=random [--match_id=ID] [--seat=N]");
-  if (!args.empty()) {
-    std::fprintf(stderr, "cardref_bot takes no arguments, got '%s'\n",
-                 args[0].c_str());
-    return cardref::cli::kExitUsage;
-  }
   const std::string strategy = absl::GetFlag(FLAGS_strategy);
   if (strategy != "random" && strategy != "first") {
     std::fprintf(stderr, "unknown --strategy=%s (random | first)\n",

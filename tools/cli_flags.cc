@@ -105,4 +105,13 @@ std::vector<std::string> ParseFlagsOrExit(int argc, char** argv,
   return positional;
 }
 
+void ParseFlagsWithoutArgsOrExit(int argc, char** argv,
+                                 absl::string_view program,
+                                 absl::string_view usage) {
+  const std::vector<std::string> args = ParseFlagsOrExit(argc, argv, usage);
+  if (args.empty()) return;
+  std::cerr << program << " takes no arguments, got '" << args[0] << "'\n";
+  std::exit(kExitUsage);
+}
+
 }  // namespace cardref::cli

@@ -25,6 +25,13 @@ inline constexpr int kExitUsage = 2;
 std::vector<std::string> ParseFlagsOrExit(int argc, char** argv,
                                           absl::string_view usage);
 
+// As ParseFlagsOrExit, for a binary that takes no positional argument: one
+// prints "<program> takes no arguments, got '<arg>'" to stderr and exits
+// kExitUsage.
+void ParseFlagsWithoutArgsOrExit(int argc, char** argv,
+                                 absl::string_view program,
+                                 absl::string_view usage);
+
 }  // namespace cardref::cli
 
 #endif  // CARDREF_TOOLS_CLI_FLAGS_H_

@@ -36,17 +36,12 @@ ABSL_FLAG(int64_t, max_decision_time_limit_ms, 600000,
           "Largest time limit a match may ask for; 0 = no maximum");
 
 int main(int argc, char** argv) {
-  const std::vector<std::string> args = cardref::cli::ParseFlagsOrExit(
-      argc, argv,
+  cardref::cli::ParseFlagsWithoutArgsOrExit(
+      argc, argv, "cardref_referee",
       "The cardref referee: a gRPC server that runs card-game matches "
       "between bots, validates every move and logs every game.\n"
       "Usage: cardref_referee [--host=localhost] [--port=50051] "
       "[--log_dir=logs]");
-  if (!args.empty()) {
-    std::fprintf(stderr, "cardref_referee takes no arguments, got '%s'\n",
-                 args[0].c_str());
-    return cardref::cli::kExitUsage;
-  }
 
   const std::string log_dir = absl::GetFlag(FLAGS_log_dir);
   std::error_code ec;

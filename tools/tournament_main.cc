@@ -95,16 +95,11 @@ int DefaultPlayers(const cardref::v1::GameInfo& info) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::vector<std::string> args = cardref::cli::ParseFlagsOrExit(
-      argc, argv,
+  cardref::cli::ParseFlagsWithoutArgsOrExit(
+      argc, argv, "cardref_tournament",
       "Plays a tournament of bot processes on a running cardref referee.\n"
       "Usage: cardref_tournament --server=localhost:50051 "
       "--bot=path/to/cardref_bot [--games=craits:3,kraken] [--matches=2]");
-  if (!args.empty()) {
-    std::fprintf(stderr, "cardref_tournament takes no arguments, got '%s'\n",
-                 args[0].c_str());
-    return cardref::cli::kExitUsage;
-  }
   auto channel = grpc::CreateChannel(absl::GetFlag(FLAGS_server),
                                      grpc::InsecureChannelCredentials());
   auto stub = cardref::v1::Referee::NewStub(channel);

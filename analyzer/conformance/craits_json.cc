@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "analyzer/conformance/adapters.h"
 #include "analyzer/conformance/json_adapter.h"
+#include "analyzer/conformance/json_util.h"
 #include "referee/games/craits/craits.h"
 
 namespace cardref::conformance {
@@ -16,9 +17,10 @@ namespace {
 
 using craits::CraitsMove;
 
+constexpr absl::string_view kGame = "craits";
+
 absl::Status Bad(absl::string_view field, absl::string_view why) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("craits action field '", field, "': ", why));
+  return BadActionField(kGame, field, why);
 }
 
 absl::StatusOr<int> SuitField(const nlohmann::json& a, const char* field) {
@@ -34,32 +36,18 @@ absl::StatusOr<int> SuitField(const nlohmann::json& a, const char* field) {
   return suit;
 }
 
-absl::StatusOr<int> IntField(const nlohmann::json& a, const char* field,
-                             int max) {
-  auto it = a.find(field);
-  if (it == a.end()) return Bad(field, "missing");
-  if (!it->is_number_integer()) return Bad(field, "must be an integer");
-  const int64_t v = it->get<int64_t>();
-  if (v < 0 || v > max) {
-    return Bad(field, absl::StrCat("must be in 0..", max, ", got ", v));
-  }
-  return static_cast<int>(v);
-}
-
 class CraitsJsonAdapter final : public GameJsonAdapter {
  public:
   absl::string_view game_id() const override { return "craits"; }
 
   absl::StatusOr<Action> ActionFromJson(
       const nlohmann::json& a) const override {
-    if (!a.is_object()) return Bad("", "an action must be a JSON object");
-    auto type_it = a.find("type");
-    if (type_it == a.end() || !type_it->is_string()) {
-      return Bad("type", "missing or not a string");
-    }
-    const std::string type = type_it->get<std::string>();
+    absl::StatusOr<std::string> type_or = ActionType(kGame, a);
+    if (!type_or.ok()) return type_or.status();
+    const std::string& type = *type_or;
     if (type == "PLAY") {
-      absl::StatusOr<int> card = IntField(a, "card", craits::kNumCards - 1);
+      absl::StatusOr<int> card =
+          IntField(kGame, a, "card", craits::kNumCards - 1);
       if (!card.ok()) return card.status();
       int suit = -1;
       if (a.contains("suit")) {
@@ -67,17 +55,16 @@ class CraitsJsonAdapter final : public GameJsonAdapter {
         if (!s.ok()) return s.status();
         suit = *s;
       }
-      bool announce = false;  // CR-16.2: defaults to false
-      if (auto it = a.find("announce"); it != a.end()) {
-        if (!it->is_boolean()) return Bad("announce", "must be a boolean");
-        announce = it->get<bool>();
-      }
-      return CraitsMove::Play(static_cast<Card>(*card), suit, announce)
+      // CR-16.2: defaults to false.
+      absl::StatusOr<bool> announce =
+          OptionalBoolField(kGame, a, "announce", false);
+      if (!announce.ok()) return announce.status();
+      return CraitsMove::Play(static_cast<Card>(*card), suit, *announce)
           .Encode();
     }
     if (type == "DRAW") return craits::kDrawAction;
     if (type == "CALL_FOOL") {
-      absl::StatusOr<int> target = IntField(a, "target", kMaxSeats - 1);
+      absl::StatusOr<int> target = IntField(kGame, a, "target", kMaxSeats - 1);
       if (!target.ok()) return target.status();
       return CraitsMove::CallFool(*target).Encode();
     }

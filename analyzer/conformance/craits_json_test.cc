@@ -2,14 +2,17 @@
 
 #include "analyzer/conformance/adapters.h"
 #include "analyzer/conformance/json_adapter.h"
+#include "analyzer/conformance/json_adapter_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "referee/base/rng.h"
+#include "referee/games/api/testing/random_play.h"
 #include "referee/games/craits/craits.h"
 
 namespace cardref::conformance {
 namespace {
 
+using ::cardref::conformance::adapter_testing::ActionError;
+using ::cardref::random_play::PlayRandomGame;
 using craits::CraitsMove;
 using ::testing::HasSubstr;
 using json = nlohmann::json;
@@ -60,9 +63,7 @@ TEST(CraitsJsonTest, RoundTripOfEveryAction) {
 
 TEST(CraitsJsonTest, MalformedActionsNameTheField) {
   const GameJsonAdapter& a = Adapter();
-  auto error = [&a](const char* text) {
-    return std::string(a.ActionFromJson(json::parse(text)).status().message());
-  };
+  auto error = [&a](const char* text) { return ActionError(a, text); };
   EXPECT_THAT(error(R"({"type":"PLAY"})"), HasSubstr("'card'"));
   EXPECT_THAT(error(R"({"type":"PLAY","card":52})"), HasSubstr("'card'"));
   EXPECT_THAT(error(R"({"type":"PLAY","card":"7H"})"), HasSubstr("'card'"));
@@ -82,34 +83,25 @@ TEST(CraitsJsonTest, ResultHasTheReadmeFields) {
   p.Set("game_length", std::string("SHORT"));
   p.Set("round_action_limit", int64_t{50});
   auto game = craits::CraitsGame::Create(p).value();
-  auto s = game->NewCraitsState();
-  Rng rng(3);
-  Card cards[64];
-  ActionList legal;
-  while (!s->IsTerminal()) {
-    if (s->IsChance()) {
-      const int n = s->ChanceCards(absl::MakeSpan(cards));
-      rng.Shuffle(absl::MakeSpan(cards, n));
-      ASSERT_TRUE(s->ApplyChance(s->chance_kind(), absl::MakeConstSpan(cards, n)).ok());
-    } else {
-      s->LegalActions(legal);
-      s->ApplyLegalAction(legal[rng.Uniform(legal.size())]);
+  PlayRandomGame(*game, 3, [&](const State& state) {
+    if (!state.IsTerminal()) return;
+    const auto* s = static_cast<const craits::CraitsState*>(&state);
+    const json r = Adapter().ResultToJson(*s);
+    ASSERT_EQ(r["round_scores"].size(), 8u);
+    ASSERT_EQ(r["round_scores"][0].size(), 3u);
+    int total0 = 0;
+    for (int round = 0; round < 8; ++round) {
+      EXPECT_EQ(r["round_scores"][round][0],
+                s->round_results()[round].scores[0]);
+      total0 += s->round_results()[round].scores[0];
     }
-  }
-  const json r = Adapter().ResultToJson(*s);
-  ASSERT_EQ(r["round_scores"].size(), 8u);
-  ASSERT_EQ(r["round_scores"][0].size(), 3u);
-  int total0 = 0;
-  for (int round = 0; round < 8; ++round) {
-    EXPECT_EQ(r["round_scores"][round][0], s->round_results()[round].scores[0]);
-    total0 += s->round_results()[round].scores[0];
-  }
-  EXPECT_EQ(r["totals"][0], total0);
-  EXPECT_EQ(r["winners"], json(s->Winners()));
-  int exhausted = 0;
-  for (const auto& rr : s->round_results()) exhausted += rr.exhausted;
-  EXPECT_EQ(static_cast<int>(r["exhausted_rounds"].size()), exhausted);
-  EXPECT_EQ(r.size(), 4u);
+    EXPECT_EQ(r["totals"][0], total0);
+    EXPECT_EQ(r["winners"], json(s->Winners()));
+    int exhausted = 0;
+    for (const auto& rr : s->round_results()) exhausted += rr.exhausted;
+    EXPECT_EQ(static_cast<int>(r["exhausted_rounds"].size()), exhausted);
+    EXPECT_EQ(r.size(), 4u);
+  });
 }
 
 }  // namespace

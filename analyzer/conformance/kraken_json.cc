@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "analyzer/conformance/adapters.h"
 #include "analyzer/conformance/json_adapter.h"
+#include "analyzer/conformance/json_util.h"
 #include "referee/games/kraken/kraken.h"
 
 namespace cardref::conformance {
@@ -19,9 +20,10 @@ namespace {
 
 namespace kr = ::cardref::kraken;
 
+constexpr absl::string_view kGame = "kraken";
+
 absl::Status Bad(absl::string_view field, absl::string_view why) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("kraken action field '", field, "': ", why));
+  return BadActionField(kGame, field, why);
 }
 
 absl::StatusOr<int> SuitField(const nlohmann::json& a) {
@@ -93,12 +95,9 @@ class KrakenJsonAdapter final : public GameJsonAdapter {
 
   absl::StatusOr<Action> ActionFromJson(
       const nlohmann::json& a) const override {
-    if (!a.is_object()) return Bad("", "an action must be a JSON object");
-    auto type_it = a.find("type");
-    if (type_it == a.end() || !type_it->is_string()) {
-      return Bad("type", "missing or not a string");
-    }
-    const std::string type = type_it->get<std::string>();
+    absl::StatusOr<std::string> type_or = ActionType(kGame, a);
+    if (!type_or.ok()) return type_or.status();
+    const std::string& type = *type_or;
     kr::KrakenAction act;
     int kind = 0;
     for (int k = 1; k <= 9; ++k) {
@@ -128,11 +127,10 @@ class KrakenJsonAdapter final : public GameJsonAdapter {
         absl::StatusOr<Card> c = CardValue(*card, "card");
         if (!c.ok()) return c.status();
         act.card = *c;
-        if (auto it = a.find("declare_stuk"); it != a.end()) {
-          if (!it->is_boolean())
-            return Bad("declare_stuk", "must be a boolean");
-          act.declare_stuk = it->get<bool>();
-        }
+        absl::StatusOr<bool> stuk =
+            OptionalBoolField(kGame, a, "declare_stuk", false);
+        if (!stuk.ok()) return stuk.status();
+        act.declare_stuk = *stuk;
         break;
       }
       case kr::ActionKind::kClaimBonus: {

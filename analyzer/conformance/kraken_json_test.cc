@@ -5,22 +5,22 @@
 #include <memory>
 
 #include "analyzer/conformance/adapters.h"
+#include "analyzer/conformance/json_adapter_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "referee/base/rng.h"
+#include "referee/games/api/testing/random_play.h"
 #include "referee/games/kraken/kraken.h"
 
 namespace cardref::conformance {
 namespace {
 
 namespace kr = ::cardref::kraken;
+using ::cardref::conformance::adapter_testing::ActionError;
+using ::cardref::conformance::adapter_testing::ExpectLegalActionsRoundTrip;
+using ::cardref::conformance::adapter_testing::Keys;
+using ::cardref::random_play::PlayRandomGame;
 using ::testing::HasSubstr;
 using json = nlohmann::json;
-
-std::string Err(const GameJsonAdapter& adapter, const char* text) {
-  absl::StatusOr<Action> a = adapter.ActionFromJson(json::parse(text));
-  return a.ok() ? std::string("ok") : std::string(a.status().message());
-}
 
 TEST(KrakenJson, ActionsRoundTripThroughRandomGames) {
   auto adapter = NewKrakenJsonAdapter();
@@ -32,41 +32,20 @@ TEST(KrakenJson, ActionsRoundTripThroughRandomGames) {
     p.Set("rounds", int64_t{3});
     auto game = kr::KrakenGame::Create(p);
     ASSERT_TRUE(game.ok());
-    auto state = (*game)->NewInitialState();
-    Rng rng(11);
-    while (!state->IsTerminal()) {
-      if (state->IsChance()) {
-        std::array<Card, 64> cards;
-        const int n = state->ChanceCards(absl::MakeSpan(cards));
-        rng.Shuffle(absl::MakeSpan(cards.data(), n));
-        ASSERT_TRUE(state
-                        ->ApplyChance(state->chance_kind(),
-                                      absl::MakeConstSpan(cards.data(), n))
-                        .ok());
-        continue;
+    PlayRandomGame(**game, 11, [&](const State& state) {
+      if (!state.IsTerminal()) {
+        ExpectLegalActionsRoundTrip(*adapter, state, &checked);
+        return;
       }
-      ActionList legal;
-      state->LegalActions(legal);
-      for (Action a : legal) {
-        absl::StatusOr<Action> back =
-            adapter->ActionFromJson(adapter->ActionToJson(a));
-        ASSERT_TRUE(back.ok()) << adapter->ActionToJson(a).dump();
-        ASSERT_EQ(*back, a);
-        ++checked;
-      }
-      state->ApplyLegalAction(legal[rng.Uniform(legal.size())]);
-    }
-    const json result = adapter->ResultToJson(*state);
-    std::vector<std::string> keys;
-    for (auto it = result.begin(); it != result.end(); ++it)
-      keys.push_back(it.key());
-    EXPECT_THAT(
-        keys, ::testing::ElementsAre("round_scores", "totals", "winner_team"));
-    EXPECT_EQ(result["round_scores"].size(), 3u);
-    EXPECT_EQ(result["round_scores"][0].size(), 2u);
-    EXPECT_EQ(result["totals"].size(), 2u);
-    const auto& r = static_cast<const kr::KrakenState&>(*state).Result();
-    EXPECT_EQ(result["winner_team"], json(r.winner_team));
+      const json result = adapter->ResultToJson(state);
+      EXPECT_THAT(Keys(result), ::testing::ElementsAre("round_scores", "totals",
+                                                       "winner_team"));
+      EXPECT_EQ(result["round_scores"].size(), 3u);
+      EXPECT_EQ(result["round_scores"][0].size(), 2u);
+      EXPECT_EQ(result["totals"].size(), 2u);
+      const auto& r = static_cast<const kr::KrakenState&>(state).Result();
+      EXPECT_EQ(result["winner_team"], json(r.winner_team));
+    });
   }
   EXPECT_GT(checked, 300);
 }
@@ -100,26 +79,30 @@ TEST(KrakenJson, Shapes) {
 
 TEST(KrakenJson, MalformedActionsNameTheField) {
   auto adapter = NewKrakenJsonAdapter();
-  EXPECT_THAT(Err(*adapter, R"({"type":"PLAY"})"), HasSubstr("'card'"));
-  EXPECT_THAT(Err(*adapter, R"({"type":"PLAY","card":32})"),
+  EXPECT_THAT(ActionError(*adapter, R"({"type":"PLAY"})"), HasSubstr("'card'"));
+  EXPECT_THAT(ActionError(*adapter, R"({"type":"PLAY","card":32})"),
               HasSubstr("'card'"));
-  EXPECT_THAT(Err(*adapter, R"({"type":"PLAY","card":3,"declare_stuk":1})"),
-              HasSubstr("'declare_stuk'"));
-  EXPECT_THAT(Err(*adapter, R"({"type":"CHOOSE_TRUMP","suit":"X"})"),
-              HasSubstr("'suit'"));
-  EXPECT_THAT(Err(*adapter, R"({"type":"CLAIM_BONUS","bonus":"RUN5"})"),
-              HasSubstr("'bonus'"));
-  EXPECT_THAT(Err(*adapter, R"({"type":"DECLARE"})"), HasSubstr("'combos'"));
   EXPECT_THAT(
-      Err(*adapter,
+      ActionError(*adapter, R"({"type":"PLAY","card":3,"declare_stuk":1})"),
+      HasSubstr("'declare_stuk'"));
+  EXPECT_THAT(ActionError(*adapter, R"({"type":"CHOOSE_TRUMP","suit":"X"})"),
+              HasSubstr("'suit'"));
+  EXPECT_THAT(ActionError(*adapter, R"({"type":"CLAIM_BONUS","bonus":"RUN5"})"),
+              HasSubstr("'bonus'"));
+  EXPECT_THAT(ActionError(*adapter, R"({"type":"DECLARE"})"),
+              HasSubstr("'combos'"));
+  EXPECT_THAT(
+      ActionError(
+          *adapter,
           R"({"type":"DECLARE","combos":[{"kind":"PAIR","cards":[1,2]}]})"),
       HasSubstr("'combos[].kind'"));
   EXPECT_THAT(
-      Err(*adapter,
+      ActionError(
+          *adapter,
           R"({"type":"DECLARE","combos":[{"kind":"FOUR","cards":[2,10,18,26]}]})"),
       HasSubstr("KR-8.2: four 9s are not a combination"));
-  EXPECT_THAT(Err(*adapter, R"({"type":"NAP"})"), HasSubstr("'type'"));
-  EXPECT_THAT(Err(*adapter, R"([1])"), HasSubstr("object"));
+  EXPECT_THAT(ActionError(*adapter, R"({"type":"NAP"})"), HasSubstr("'type'"));
+  EXPECT_THAT(ActionError(*adapter, R"([1])"), HasSubstr("object"));
 }
 
 }  // namespace

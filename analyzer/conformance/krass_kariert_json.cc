@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "analyzer/conformance/adapters.h"
 #include "analyzer/conformance/json_adapter.h"
+#include "analyzer/conformance/json_util.h"
 #include "referee/games/krass_kariert/krass_kariert.h"
 
 namespace cardref::conformance {
@@ -17,21 +18,10 @@ namespace {
 
 namespace kk = ::cardref::krass_kariert;
 
-absl::Status Bad(absl::string_view field, absl::string_view why) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("krass_kariert action field '", field, "': ", why));
-}
+constexpr absl::string_view kGame = "krass_kariert";
 
-absl::StatusOr<int> IntField(const nlohmann::json& a, const char* field,
-                             int max) {
-  auto it = a.find(field);
-  if (it == a.end()) return Bad(field, "missing");
-  if (!it->is_number_integer()) return Bad(field, "must be an integer");
-  const int64_t v = it->get<int64_t>();
-  if (v < 0 || v > max) {
-    return Bad(field, absl::StrCat("must be in 0..", max, ", got ", v));
-  }
-  return static_cast<int>(v);
+absl::Status Bad(absl::string_view field, absl::string_view why) {
+  return BadActionField(kGame, field, why);
 }
 
 absl::StatusOr<std::vector<int>> IntList(const nlohmann::json& a,
@@ -65,12 +55,9 @@ class KrassKariertJsonAdapter final : public GameJsonAdapter {
 
   absl::StatusOr<Action> ActionFromJson(
       const nlohmann::json& a) const override {
-    if (!a.is_object()) return Bad("", "an action must be a JSON object");
-    auto type_it = a.find("type");
-    if (type_it == a.end() || !type_it->is_string()) {
-      return Bad("type", "missing or not a string");
-    }
-    const std::string type = type_it->get<std::string>();
+    absl::StatusOr<std::string> type_or = ActionType(kGame, a);
+    if (!type_or.ok()) return type_or.status();
+    const std::string& type = *type_or;
     if (type == "PLAY") {
       if (absl::Status st = OnlyFields(a, {"positions", "x_values"}); !st.ok()) {
         return st;
@@ -88,17 +75,18 @@ class KrassKariertJsonAdapter final : public GameJsonAdapter {
       if (absl::Status st = OnlyFields(a, {"slot", "position"}); !st.ok()) {
         return st;
       }
-      absl::StatusOr<int> slot = IntField(a, "slot", kk::kReserveSlots - 1);
+      absl::StatusOr<int> slot =
+          IntField(kGame, a, "slot", kk::kReserveSlots - 1);
       if (!slot.ok()) return slot.status();
       absl::StatusOr<int> position =
-          IntField(a, "position", kk::kMaxEncodedPosition);
+          IntField(kGame, a, "position", kk::kMaxEncodedPosition);
       if (!position.ok()) return position.status();
       return kk::EncodeTakeReserve(*slot, *position);
     }
     if (type == "PLACE_DRAWN") {
       if (absl::Status st = OnlyFields(a, {"position"}); !st.ok()) return st;
       absl::StatusOr<int> position =
-          IntField(a, "position", kk::kMaxEncodedPosition);
+          IntField(kGame, a, "position", kk::kMaxEncodedPosition);
       if (!position.ok()) return position.status();
       return kk::EncodePlaceDrawn(*position);
     }

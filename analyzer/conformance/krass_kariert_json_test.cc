@@ -4,15 +4,20 @@
 #include <memory>
 
 #include "analyzer/conformance/adapters.h"
+#include "analyzer/conformance/json_adapter_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "referee/base/rng.h"
+#include "referee/games/api/testing/random_play.h"
 #include "referee/games/krass_kariert/krass_kariert.h"
 
 namespace cardref::conformance {
 namespace {
 
 namespace kk = ::cardref::krass_kariert;
+using ::cardref::conformance::adapter_testing::ActionError;
+using ::cardref::conformance::adapter_testing::ExpectLegalActionsRoundTrip;
+using ::cardref::conformance::adapter_testing::Keys;
+using ::cardref::random_play::PlayRandomGame;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 using json = nlohmann::json;
@@ -24,39 +29,21 @@ TEST(KrassKariertJson, ActionsRoundTripThroughARandomGame) {
   p.Set("num_players", int64_t{3});
   auto game = kk::NewKrassKariertGame(p);
   ASSERT_TRUE(game.ok());
-  auto state = (*game)->NewInitialState();
-  Rng rng(7);
   int checked = 0;
-  while (!state->IsTerminal()) {
-    if (state->IsChance()) {
-      std::array<Card, 64> cards;
-      const int n = state->ChanceCards(absl::MakeSpan(cards));
-      rng.Shuffle(absl::MakeSpan(cards.data(), n));
-      ASSERT_TRUE(state
-                      ->ApplyChance(ChanceKind::kDeal,
-                                    absl::MakeConstSpan(cards.data(), n))
-                      .ok());
-      continue;
+  PlayRandomGame(**game, 7, [&](const State& state) {
+    if (!state.IsTerminal()) {
+      ExpectLegalActionsRoundTrip(*adapter, state, &checked);
+      return;
     }
-    ActionList legal;
-    state->LegalActions(legal);
-    for (Action a : legal) {
-      absl::StatusOr<Action> back = adapter->ActionFromJson(adapter->ActionToJson(a));
-      ASSERT_TRUE(back.ok()) << adapter->ActionToJson(a).dump();
-      ASSERT_EQ(*back, a);
-      ++checked;
-    }
-    state->ApplyLegalAction(legal[rng.Uniform(legal.size())]);
-  }
+    const json result = adapter->ResultToJson(state);
+    EXPECT_THAT(
+        Keys(result),
+        ::testing::ElementsAre("chips", "losers", "round_losses", "winners"));
+    EXPECT_EQ(result["chips"].size(), 3u);
+    EXPECT_FALSE(result["losers"].empty());
+    EXPECT_EQ(result["round_losses"][0]["round"], 1);
+  });
   EXPECT_GT(checked, 100);
-  const json result = adapter->ResultToJson(*state);
-  std::vector<std::string> keys;
-  for (auto it = result.begin(); it != result.end(); ++it) keys.push_back(it.key());
-  EXPECT_THAT(keys, ::testing::ElementsAre("chips", "losers", "round_losses",
-                                           "winners"));
-  EXPECT_EQ(result["chips"].size(), 3u);
-  EXPECT_FALSE(result["losers"].empty());
-  EXPECT_EQ(result["round_losses"][0]["round"], 1);
 }
 
 TEST(KrassKariertJson, Shapes) {
@@ -73,10 +60,7 @@ TEST(KrassKariertJson, Shapes) {
 
 TEST(KrassKariertJson, MalformedActionsNameTheField) {
   auto adapter = NewKrassKariertJsonAdapter();
-  auto err = [&](const char* text) {
-    absl::StatusOr<Action> a = adapter->ActionFromJson(json::parse(text));
-    return a.ok() ? std::string("ok") : std::string(a.status().message());
-  };
+  auto err = [&](const char* text) { return ActionError(*adapter, text); };
   EXPECT_THAT(err(R"({"type":"PLAY","positions":[0,2],"x_values":[]})"),
               StartsWith("KK-16.1: positions 0,2 are not contiguous"));
   EXPECT_THAT(err(R"({"type":"PLAY","positions":[0]})"), HasSubstr("'x_values'"));

@@ -480,16 +480,11 @@ absl::StatusOr<GameParams> ParamsFromJson(
   for (const auto& item : params.items()) {
     const std::string& name = item.key();
     const json& value = item.value();
-    const ParamSpec* spec = nullptr;
-    for (const ParamSpec& s : schema) {
-      if (s.name == name) spec = &s;
-    }
+    const ParamSpec* spec = FindParamSpec(schema, name);
     if (spec == nullptr) {
-      std::vector<std::string> names;
-      for (const ParamSpec& s : schema) names.push_back(s.name);
       return absl::InvalidArgumentError(
           absl::StrCat("unknown parameter '", name,
-                       "'; the engine knows: ", absl::StrJoin(names, ", ")));
+                       "'; the engine knows: ", ParamNames(schema)));
     }
     auto wrong_type = [&](absl::string_view what) {
       return absl::InvalidArgumentError(absl::StrCat("parameter '", name,

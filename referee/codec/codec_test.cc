@@ -7,13 +7,17 @@
 #include "gtest/gtest.h"
 #include "referee/base/rng.h"
 #include "referee/codec/testing/proto_cards.h"
+#include "referee/codec/testing/round_trip.h"
 #include "referee/games/all_games.h"
+#include "referee/games/api/testing/random_play.h"
 #include "referee/games/craits/craits.h"
 
 namespace cardref::codec {
 namespace {
 
 using ::cardref::codec::proto_cards::CollectCards;
+using ::cardref::codec::round_trip::ExpectDecodesBack;
+using ::cardref::random_play::DealWhileChance;
 using ::testing::HasSubstr;
 
 TEST(CodecTest, EveryRegisteredGameHasACodec) {
@@ -37,14 +41,7 @@ std::unique_ptr<State> DealtCraits(int players, uint64_t seed,
   game = *AllGames().Create("craits", params);
   std::unique_ptr<State> state = game->NewInitialState();
   Rng rng(seed);
-  std::array<Card, 64> cards;
-  while (state->IsChance()) {
-    int n = state->ChanceCards(absl::MakeSpan(cards));
-    rng.Shuffle(absl::MakeSpan(cards.data(), n));
-    EXPECT_TRUE(state->ApplyChance(state->chance_kind(),
-                                   absl::MakeConstSpan(cards.data(), n))
-                    .ok());
-  }
+  DealWhileChance(*state, rng);
   return state;
 }
 
@@ -54,14 +51,7 @@ TEST(CodecTest, DecodeAcceptsTypedNotationOrBothWhenTheyAgree) {
   ActionList legal;
   state->LegalActions(legal);
   for (Action a : legal) {
-    v1::Action both = EncodeAction(*state, a);
-    EXPECT_EQ(*DecodeAction(*state, both), a);
-    v1::Action typed = both;
-    typed.clear_notation();
-    EXPECT_EQ(*DecodeAction(*state, typed), a);
-    v1::Action text;
-    text.set_notation(both.notation());
-    EXPECT_EQ(*DecodeAction(*state, text), a);
+    ExpectDecodesBack(*state, EncodeAction(*state, a), a);
   }
   v1::Action mismatch = EncodeAction(*state, legal[0]);
   mismatch.set_notation("draw");
@@ -93,18 +83,10 @@ TEST(CodecTest, CraitsObservationsNeverShowAHiddenCard) {
     std::unique_ptr<Game> game;
     std::unique_ptr<State> state = DealtCraits(players, 100 + players, game);
     Rng rng(players);
-    std::array<Card, 64> cards;
     int checked = 0;
-    while (!state->IsTerminal()) {
-      if (state->IsChance()) {
-        int n = state->ChanceCards(absl::MakeSpan(cards));
-        rng.Shuffle(absl::MakeSpan(cards.data(), n));
-        ASSERT_TRUE(state
-                        ->ApplyChance(state->chance_kind(),
-                                      absl::MakeConstSpan(cards.data(), n))
-                        .ok());
-        continue;
-      }
+    for (;;) {
+      ASSERT_NO_FATAL_FAILURE(DealWhileChance(*state, rng));
+      if (state->IsTerminal()) break;
       const auto& cs = static_cast<const craits::CraitsState&>(*state);
       for (int seat = 0; seat < players; ++seat) {
         std::set<uint32_t> visible;

@@ -1,6 +1,7 @@
 // Craits <-> proto/cardref/v1/craits.proto.
 #include "absl/strings/str_cat.h"
 #include "referee/codec/all_codecs.h"
+#include "referee/codec/codec_util.h"
 #include "referee/games/craits/craits.h"
 #include "referee/games/craits/craits_action.h"
 
@@ -9,11 +10,8 @@ namespace {
 
 using craits::CraitsMove;
 
-v1::Suit SuitToProto(int suit) {  // -1 = none
-  return suit < 0 ? v1::SUIT_UNSPECIFIED : static_cast<v1::Suit>(suit + 1);
-}
-int SuitFromProto(v1::Suit suit) {  // -1 = none
-  return suit == v1::SUIT_UNSPECIFIED ? -1 : static_cast<int>(suit) - 1;
+absl::Status Malformed(absl::string_view field, absl::string_view why) {
+  return MalformedField("craits", field, why);
 }
 
 class Codec final : public GameCodec {
@@ -32,12 +30,12 @@ class Codec final : public GameCodec {
       case v1::CraitsAction::kPlay: {
         const auto& play = a.play();
         if (play.card() >= craits::kNumCards) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("craits.play.card ", play.card(),
-                           " is not a card id (0..51, CR-0.1)"));
+          return Malformed(
+              "play.card",
+              absl::StrCat(play.card(), " is not a card id (0..51, CR-0.1)"));
         }
         if (!v1::Suit_IsValid(play.suit())) {
-          return absl::InvalidArgumentError("craits.play.suit is not a suit");
+          return Malformed("play.suit", "is not a suit");
         }
         move = CraitsMove::Play(static_cast<Card>(play.card()),
                                 SuitFromProto(play.suit()), play.announce());
@@ -48,17 +46,15 @@ class Codec final : public GameCodec {
         break;
       case v1::CraitsAction::kCallFool:
         if (a.call_fool().target() < 0 || a.call_fool().target() >= kMaxSeats) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("craits.call_fool.target ", a.call_fool().target(),
-                           " is not a seat"));
+          return Malformed(
+              "call_fool.target",
+              absl::StrCat(a.call_fool().target(), " is not a seat"));
         }
         move = CraitsMove::CallFool(a.call_fool().target());
         break;
       case v1::CraitsAction::kNameSuit:
-        if (a.name_suit().suit() == v1::SUIT_UNSPECIFIED ||
-            !v1::Suit_IsValid(a.name_suit().suit())) {
-          return absl::InvalidArgumentError(
-              "craits.name_suit.suit must be a suit (CR-16.1)");
+        if (!IsSuit(a.name_suit().suit())) {
+          return Malformed("name_suit.suit", "must be a suit (CR-16.1)");
         }
         move = CraitsMove::NameSuit(SuitFromProto(a.name_suit().suit()));
         break;
@@ -126,10 +122,7 @@ void RoundToProto(const craits::CraitsRoundResult& result, int num_players,
                   v1::CraitsRoundResult* out) {
   for (int s = 0; s < num_players; ++s) {
     out->add_scores(result.scores[s]);
-    v1::CardList* hand = out->add_hands();
-    for (craits::CardMask m = result.hands[s]; m != 0; m &= m - 1) {
-      hand->add_cards(static_cast<uint32_t>(__builtin_ctzll(m)));
-    }
+    AddCards(result.hands[s], out->add_hands()->mutable_cards());
   }
   out->set_exhausted(result.exhausted);
 }

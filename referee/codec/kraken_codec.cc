@@ -3,6 +3,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "referee/codec/all_codecs.h"
+#include "referee/codec/codec_util.h"
 #include "referee/games/kraken/kraken.h"
 #include "referee/games/kraken/kraken_action.h"
 #include "referee/games/kraken/kraken_rules.h"
@@ -13,11 +14,7 @@ namespace {
 namespace kr = ::cardref::kraken;
 
 absl::Status Malformed(absl::string_view field, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat("kraken.", field, " ", why));
-}
-
-v1::Suit SuitToProto(int suit) {  // -1 = none
-  return suit < 0 ? v1::SUIT_UNSPECIFIED : static_cast<v1::Suit>(suit + 1);
+  return MalformedField("kraken", field, why);
 }
 
 v1::KrakenComboKind ComboKindToProto(kr::ComboKind kind) {
@@ -73,11 +70,6 @@ v1::KrakenClaimStatus ClaimToProto(kr::ClaimStatus claim) {
       return v1::KRAKEN_CLAIM_STATUS_DECLINED;
   }
   return v1::KRAKEN_CLAIM_STATUS_UNSPECIFIED;
-}
-
-void AddCards(kr::CardMask mask,
-              google::protobuf::RepeatedField<uint32_t>* out) {
-  for (; mask != 0; mask &= mask - 1) out->Add(__builtin_ctz(mask));
 }
 
 void DeclarationToProto(
@@ -213,12 +205,12 @@ class Codec final : public GameCodec {
     switch (a.kind_case()) {
       case v1::KrakenAction::kChooseTrump: {
         const v1::Suit suit = a.choose_trump().suit();
-        if (suit == v1::SUIT_UNSPECIFIED || !v1::Suit_IsValid(suit)) {
+        if (!IsSuit(suit)) {
           return Malformed("choose_trump.suit",
                            "must be a suit: CLUBS, DIAMONDS, HEARTS or "
                            "SPADES (KR-17.1)");
         }
-        return kr::ChooseTrumpAction(static_cast<int>(suit) - 1);
+        return kr::ChooseTrumpAction(SuitFromProto(suit));
       }
       case v1::KrakenAction::kPassTrump:
         return kr::PassTrumpAction();

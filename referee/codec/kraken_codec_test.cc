@@ -20,6 +20,7 @@
 #include "referee/base/rng.h"
 #include "referee/codec/codec.h"
 #include "referee/codec/testing/proto_cards.h"
+#include "referee/codec/testing/round_trip.h"
 #include "referee/games/all_games.h"
 #include "referee/games/kraken/kraken.h"
 #include "referee/games/kraken/kraken_test_util.h"
@@ -30,6 +31,8 @@ namespace {
 namespace kr = ::cardref::kraken;
 using ::cardref::codec::proto_cards::CardFieldNames;
 using ::cardref::codec::proto_cards::CollectCards;
+using ::cardref::codec::round_trip::ExpectDecodesBack;
+using ::cardref::codec::round_trip::ExpectEncodesAs;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
@@ -236,15 +239,8 @@ TEST(KrakenCodecTest, EveryActionKindEncodesAsDocumented) {  // KR-17.1
   ASSERT_EQ(cases.size(), 10u);
   for (const Case& c : cases) {
     SCOPED_TRACE(c.notation);
-    v1::Action encoded = EncodeAction(*state, c.action);
-    EXPECT_EQ(encoded.notation(), c.notation);
-    v1::Action expected = c.typed;
-    expected.set_notation(c.notation);
-    EXPECT_EQ(encoded.SerializeAsString(), expected.SerializeAsString())
-        << encoded.ShortDebugString();
-    absl::StatusOr<Action> decoded = DecodeAction(*state, c.typed);
-    ASSERT_TRUE(decoded.ok()) << decoded.status();
-    EXPECT_EQ(*decoded, c.action);
+    ASSERT_NO_FATAL_FAILURE(
+        ExpectEncodesAs(*state, c.action, c.typed, c.notation));
   }
 }
 
@@ -291,15 +287,7 @@ TEST(KrakenCodecTest, EveryLegalActionOfRandomGamesRoundTrips) {
           const v1::Action both = EncodeAction(state, a);
           ASSERT_TRUE(both.has_kraken()) << both.ShortDebugString();
           ASSERT_NE(both.kraken().kind_case(), v1::KrakenAction::KIND_NOT_SET);
-          absl::StatusOr<Action> from_both = DecodeAction(state, both);
-          ASSERT_TRUE(from_both.ok()) << from_both.status();
-          EXPECT_EQ(*from_both, a) << both.ShortDebugString();
-          v1::Action typed = both;
-          typed.clear_notation();
-          EXPECT_EQ(*DecodeAction(state, typed), a);
-          v1::Action text;
-          text.set_notation(both.notation());
-          EXPECT_EQ(*DecodeAction(state, text), a);
+          ASSERT_NO_FATAL_FAILURE(ExpectDecodesBack(state, both, a));
           const kr::KrakenAction k = *kr::Decode(a);
           kinds.insert(k.kind);
           stuk += k.declare_stuk;
@@ -444,15 +432,13 @@ TEST(KrakenCodecTest, WellFormedIllegalActionsAreLeftToTheEngine) {
 // Every card field of the schema that an observation can carry is marked,
 // so the reflection walk below sees them all.
 TEST(KrakenCodecTest, CardFieldsAreMarked) {
-  std::vector<const google::protobuf::Descriptor*> seen;
-  std::vector<std::string> names;
-  CardFieldNames(v1::KrakenObservation::descriptor(), &seen, &names);
-  EXPECT_THAT(names, UnorderedElementsAre(
-                         "cardref.v1.KrakenObservation.hand",
-                         "cardref.v1.KrakenObservation.turned_trump_cards",
-                         "cardref.v1.KrakenAction.Play.card",
-                         "cardref.v1.KrakenCombination.cards",
-                         "cardref.v1.KrakenTrick.PlayedCard.card"));
+  EXPECT_THAT(
+      CardFieldNames(v1::KrakenObservation::descriptor()),
+      UnorderedElementsAre("cardref.v1.KrakenObservation.hand",
+                           "cardref.v1.KrakenObservation.turned_trump_cards",
+                           "cardref.v1.KrakenAction.Play.card",
+                           "cardref.v1.KrakenCombination.cards",
+                           "cardref.v1.KrakenTrick.PlayedCard.card"));
 }
 
 // KR-16.1-16.3: walks every card field of every seat's proto observation at

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "referee/codec/all_codecs.h"
+#include "referee/codec/codec_util.h"
 #include "referee/games/krass_kariert/krass_kariert.h"
 #include "referee/games/krass_kariert/krass_kariert_action.h"
 #include "referee/games/krass_kariert/krass_kariert_scoring.h"
@@ -15,8 +16,7 @@ namespace {
 namespace kk = ::cardref::krass_kariert;
 
 absl::Status Malformed(absl::string_view field, absl::string_view why) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("krass_kariert.", field, " ", why));
+  return MalformedField("krass_kariert", field, why);
 }
 
 // Shape only (KK-16.1): 1..3 ascending contiguous positions, at most two X

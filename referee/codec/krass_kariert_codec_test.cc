@@ -4,7 +4,6 @@
 // reflection never show a hidden card (KK-15.3), and the results carry what
 // an auditor needs to recompute chips, losers and winners.
 #include <algorithm>
-#include <array>
 #include <memory>
 #include <set>
 #include <string>
@@ -17,7 +16,9 @@
 #include "referee/base/rng.h"
 #include "referee/codec/codec.h"
 #include "referee/codec/testing/proto_cards.h"
+#include "referee/codec/testing/round_trip.h"
 #include "referee/games/all_games.h"
+#include "referee/games/api/testing/random_play.h"
 #include "referee/games/krass_kariert/krass_kariert.h"
 
 namespace cardref::codec {
@@ -26,6 +27,10 @@ namespace {
 namespace kk = ::cardref::krass_kariert;
 using ::cardref::codec::proto_cards::CardFieldNames;
 using ::cardref::codec::proto_cards::CollectCards;
+using ::cardref::codec::round_trip::ExpectDecodesBack;
+using ::cardref::codec::round_trip::ExpectEncodesAs;
+using ::cardref::random_play::DealWhileChance;
+using ::cardref::random_play::PlayRandomGame;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
@@ -43,38 +48,6 @@ std::unique_ptr<Game> MakeGame(int players, int chips = 2) {
 
 const kk::KrassKariertState& AsKk(const State& state) {
   return static_cast<const kk::KrassKariertState&>(state);
-}
-
-// Deals the next round's deck order from `rng` while `state` is at chance.
-void DealWhileChance(State& state, Rng& rng) {
-  std::array<Card, 64> cards;
-  while (state.IsChance()) {
-    const int n = state.ChanceCards(absl::MakeSpan(cards));
-    rng.Shuffle(absl::MakeSpan(cards.data(), n));
-    ASSERT_TRUE(state
-                    .ApplyChance(state.chance_kind(),
-                                 absl::MakeConstSpan(cards.data(), n))
-                    .ok());
-  }
-}
-
-// Calls visit(state) at every decision node and at the end of a random game
-// of `game`, applying a random legal action after each decision.
-template <typename Visit>
-void PlayRandomGame(const Game& game, uint64_t seed, Visit&& visit) {
-  std::unique_ptr<State> state = game.NewInitialState();
-  Rng rng(seed);
-  int steps = 0;
-  for (;;) {
-    DealWhileChance(*state, rng);
-    visit(*state);
-    if (state->IsTerminal()) return;
-    ActionList legal;
-    state->LegalActions(legal);
-    ASSERT_FALSE(legal.empty());
-    state->ApplyLegalAction(legal[rng.Uniform(legal.size())]);
-    ASSERT_LT(++steps, 100000) << "the game does not end";
-  }
 }
 
 v1::Action Play(std::vector<uint32_t> positions, std::vector<uint32_t> xs) {
@@ -127,15 +100,8 @@ TEST(KrassKariertCodecTest, KnownActionsEncodeAsDocumented) {  // KK-16.1-16.3
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.notation);
-    v1::Action encoded = EncodeAction(*state, c.action);
-    EXPECT_EQ(encoded.notation(), c.notation);
-    v1::Action expected = c.typed;
-    expected.set_notation(c.notation);
-    EXPECT_EQ(encoded.SerializeAsString(), expected.SerializeAsString())
-        << encoded.ShortDebugString();
-    absl::StatusOr<Action> decoded = DecodeAction(*state, c.typed);
-    ASSERT_TRUE(decoded.ok()) << decoded.status();
-    EXPECT_EQ(*decoded, c.action);
+    ASSERT_NO_FATAL_FAILURE(
+        ExpectEncodesAs(*state, c.action, c.typed, c.notation));
   }
 }
 
@@ -154,15 +120,7 @@ TEST(KrassKariertCodecTest, EveryLegalActionOfRandomGamesRoundTrips) {
             for (Action a : legal) {
               const v1::Action both = EncodeAction(state, a);
               ASSERT_TRUE(both.has_krass_kariert()) << both.ShortDebugString();
-              absl::StatusOr<Action> from_both = DecodeAction(state, both);
-              ASSERT_TRUE(from_both.ok()) << from_both.status();
-              EXPECT_EQ(*from_both, a) << both.ShortDebugString();
-              v1::Action typed = both;
-              typed.clear_notation();
-              EXPECT_EQ(*DecodeAction(state, typed), a);
-              v1::Action text;
-              text.set_notation(both.notation());
-              EXPECT_EQ(*DecodeAction(state, text), a);
+              ASSERT_NO_FATAL_FAILURE(ExpectDecodesBack(state, both, a));
               // The typed PLAY lists the whole block (KK-16.1).
               if (both.krass_kariert().has_play()) {
                 const auto& positions = both.krass_kariert().play().positions();
@@ -266,10 +224,7 @@ TEST(KrassKariertCodecTest, MalformedActionsAreRefusedNamingFieldAndRule) {
 
 // Every field marked as a card id, so the reflection walk below covers each.
 TEST(KrassKariertCodecTest, EveryCardFieldIsMarked) {
-  std::vector<const google::protobuf::Descriptor*> seen;
-  std::vector<std::string> names;
-  CardFieldNames(v1::KrassKariertObservation::descriptor(), &seen, &names);
-  EXPECT_THAT(names,
+  EXPECT_THAT(CardFieldNames(v1::KrassKariertObservation::descriptor()),
               UnorderedElementsAre(
                   "cardref.v1.KrassKariertObservation.ReserveSlot.card",
                   "cardref.v1.KrassKariertObservation.TrickAction.cards",

@@ -68,6 +68,15 @@ inline void CardFieldNames(
   }
 }
 
+// As above, from `descriptor` alone.
+inline std::vector<std::string> CardFieldNames(
+    const google::protobuf::Descriptor* descriptor) {
+  std::vector<const google::protobuf::Descriptor*> seen;
+  std::vector<std::string> names;
+  CardFieldNames(descriptor, &seen, &names);
+  return names;
+}
+
 }  // namespace cardref::codec::proto_cards
 
 #endif  // CARDREF_REFEREE_CODEC_TESTING_PROTO_CARDS_H_

@@ -133,6 +133,20 @@ std::string GameParams::ToString() const {
   });
 }
 
+const ParamSpec* FindParamSpec(const std::vector<ParamSpec>& schema,
+                               absl::string_view name) {
+  for (const ParamSpec& s : schema) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+std::string ParamNames(const std::vector<ParamSpec>& schema) {
+  return absl::StrJoin(schema, ", ", [](std::string* out, const ParamSpec& s) {
+    out->append(s.name);
+  });
+}
+
 absl::StatusOr<GameParams> ParseParams(absl::string_view text,
                                        const std::vector<ParamSpec>& schema) {
   GameParams params;
@@ -147,16 +161,10 @@ absl::StatusOr<GameParams> ParseParams(absl::string_view text,
       return absl::InvalidArgumentError(
           absl::StrCat("parameter '", item, "' is not of the form name=value"));
     }
-    const ParamSpec* spec = nullptr;
-    for (const ParamSpec& s : schema) {
-      if (s.name == name) spec = &s;
-    }
+    const ParamSpec* spec = FindParamSpec(schema, name);
     if (spec == nullptr) {
-      std::vector<std::string> names;
-      for (const ParamSpec& s : schema) names.push_back(s.name);
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown parameter '", name,
-                       "'; known: ", absl::StrJoin(names, ", ")));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unknown parameter '", name, "'; known: ", ParamNames(schema)));
     }
     switch (spec->type) {
       case ParamType::kBool:
@@ -190,14 +198,10 @@ absl::StatusOr<GameParams> CompleteParams(const GameParams& given,
                                           const std::vector<ParamSpec>& schema,
                                           absl::string_view rule_for_unknown) {
   for (const auto& [name, value] : given.values()) {
-    bool known = false;
-    for (const ParamSpec& s : schema) known |= (s.name == name);
-    if (!known) {
-      std::vector<std::string> names;
-      for (const ParamSpec& s : schema) names.push_back(s.name);
+    if (FindParamSpec(schema, name) == nullptr) {
       return absl::InvalidArgumentError(
           absl::StrCat(rule_for_unknown, ": unknown parameter '", name,
-                       "'; known: ", absl::StrJoin(names, ", ")));
+                       "'; known: ", ParamNames(schema)));
     }
   }
   GameParams complete;

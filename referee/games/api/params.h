@@ -77,6 +77,14 @@ class GameParams {
   std::map<std::string, ParamValue, std::less<>> values_;
 };
 
+// The spec named `name` in `schema`, or nullptr.
+const ParamSpec* FindParamSpec(const std::vector<ParamSpec>& schema,
+                               absl::string_view name);
+
+// The schema's names in schema order, "a, b, c": what a message about an
+// unknown parameter lists.
+std::string ParamNames(const std::vector<ParamSpec>& schema);
+
 // Parses "a=1,b=true,c=FULL" against a schema (values typed by the schema).
 // Unknown names are an error.
 absl::StatusOr<GameParams> ParseParams(absl::string_view text,

@@ -45,6 +45,24 @@ TEST(ParamsTest, RejectsUnknownWrongTypeAndRange) {
               HasSubstr("must be one of A, B"));
 }
 
+TEST(ParamsTest, FindParamSpecAndParamNames) {
+  const std::vector<ParamSpec> schema = Schema();
+  const ParamSpec* count = FindParamSpec(schema, "count");
+  ASSERT_NE(count, nullptr);
+  EXPECT_EQ(count, &schema[1]);
+  EXPECT_EQ(FindParamSpec(schema, "colour"), nullptr);
+  EXPECT_EQ(FindParamSpec({}, "count"), nullptr);
+  EXPECT_EQ(ParamNames(schema), "flag, count, mode");
+  EXPECT_EQ(ParamNames({}), "");
+  // What the unknown-parameter messages list.
+  GameParams unknown;
+  unknown.Set("colour", true);
+  EXPECT_EQ(CompleteParams(unknown, schema, "X-0").status().message(),
+            "X-0: unknown parameter 'colour'; known: flag, count, mode");
+  EXPECT_EQ(ParseParams("nope=1", schema).status().message(),
+            "unknown parameter 'nope'; known: flag, count, mode");
+}
+
 TEST(ParamsTest, ParseRoundTrips) {
   absl::StatusOr<GameParams> p =
       ParseParams("flag=true, count=2,mode=B", Schema());

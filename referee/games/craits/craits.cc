@@ -336,47 +336,15 @@ void CraitsState::ResolveStarter() {
   const Card c = discard_[0];
   const int d = dealer_;
   sigma_ = static_cast<int8_t>(SuitOf(c));
-  switch (RankOf(c)) {
-    case kTwo:
-      count_ = 2;
-      phase_ = Phase::kCrank;
-      AfterEffects(After::kGiveTurn, Next(d));
-      break;
-    case kFour:
-      AfterEffects(After::kGiveTurn, Next(Next(d)));
-      break;
-    case kFive:
-      for (int s = Next(d); s != d; s = Next(s)) {
-        QueueDraw(s, 1, DrawCause::kFive);
-      }
-      AfterEffects(After::kGiveTurn, Next(d));
-      break;
-    case kSix:
-      AfterEffects(After::kGiveTurn, d);
-      break;
-    case kSeven:
-      QueueDraw(Next(d), 1, DrawCause::kSeven);
-      AfterEffects(After::kGiveTurn,
-                   params_.seven_skips ? Next(Next(d)) : Next(d));
-      break;
-    case kEight:
-    case kNine:
-      // Ruling (CR-2.1): until the dealer names a suit, sigma stays the
-      // starter's own suit (the suit of the top card).
-      phase_ = Phase::kNameSuit;
-      cur_ = static_cast<int8_t>(d);
-      return;
-    case kTen:
-      dir_ = -1;
-      AfterEffects(After::kGiveTurn,
-                   params_.num_players == 2 && params_.two_player_ten_skips
-                       ? d
-                       : Next(d));
-      break;
-    default:
-      AfterEffects(After::kGiveTurn, Next(d));
-      break;
+  const int rank = RankOf(c);
+  if (rank == kEight || rank == kNine) {
+    // Ruling (CR-2.1): until the dealer names a suit, sigma stays the
+    // starter's own suit (the suit of the top card).
+    phase_ = Phase::kNameSuit;
+    cur_ = static_cast<int8_t>(d);
+    return;
   }
+  CardEffect(rank, d);
   Resume();
 }
 
@@ -444,6 +412,10 @@ void CraitsState::ApplyPlay(Action action) {
     AfterEffects(After::kGiveTurn, Next(p));
     return;
   }
+  CardEffect(rank, p);
+}
+
+void CraitsState::CardEffect(int rank, int p) {
   switch (rank) {  // CR-6.1
     case kTwo:
       count_ = 2;

@@ -293,6 +293,10 @@ class CraitsState final : public State {
   void Deal(absl::Span<const Card> order);
   void ResolveStarter();
   void ApplyPlay(Action action);
+  // CR-6.1: the effect of a card of `rank` played by seat p in TURN, also
+  // the starter's as the dealer's play (CR-8; dir is +1 then, so a 10 turns
+  // it to -1). Sets the continuation; the caller resumes.
+  void CardEffect(int rank, int p);
   void ApplyDraw();
   void GoOut(int seat, int rank);
   void PassCrank(int from);  // CR-11.3

@@ -20,6 +20,7 @@ using testing::Apply;
 using testing::CardList;
 using testing::Cards;
 using testing::DealADeck;
+using testing::ExpectRejected;
 using ::testing::ElementsAre;
 using testing::LegalStrings;
 using testing::MakeGame;
@@ -246,16 +247,6 @@ TEST(KrakenExamplesTest, E9_Trick4LegalCards_KR_10_2_KR_11_1) {
                   MsgStartsWith("KR-11.1"));
     }
   }
-}
-
-// Applies an action that must be rejected with a message starting with
-// `prefix`, and checks that the state did not change (KR-17.3).
-void ExpectRejected(KrakenState& state, int seat, absl::string_view text,
-                    absl::string_view prefix) {
-  std::unique_ptr<State> before = state.Clone();
-  absl::Status st = state.ApplyActionAs(seat, Parse(text));
-  EXPECT_THAT(st, MsgStartsWith(std::string(prefix))) << text;
-  EXPECT_TRUE(state == static_cast<const KrakenState&>(*before)) << text;
 }
 
 void PlayCards(KrakenState& state, int seat, const char* cards) {

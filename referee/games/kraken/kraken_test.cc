@@ -16,6 +16,7 @@ namespace {
 using testing::Apply;
 using testing::Cards;
 using testing::DealADeck;
+using testing::ExpectRejected;
 using ::testing::ElementsAre;
 using testing::LegalStrings;
 using testing::MakeGame;
@@ -27,14 +28,6 @@ std::vector<Card> IdentityDeck() {
   std::vector<Card> d;
   for (int c = 0; c < kNumCards; ++c) d.push_back(static_cast<Card>(c));
   return d;
-}
-
-void ExpectRejected(KrakenState& state, int seat, absl::string_view text,
-                    absl::string_view prefix) {
-  std::unique_ptr<State> before = state.Clone();
-  absl::Status st = state.ApplyActionAs(seat, Parse(text));
-  EXPECT_THAT(st, MsgStartsWith(std::string(prefix))) << text;
-  EXPECT_TRUE(state == static_cast<const KrakenState&>(*before)) << text;
 }
 
 // --- Parameters (KR-3) -----------------------------------------------------

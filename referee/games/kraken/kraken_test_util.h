@@ -74,6 +74,16 @@ inline void Apply(KrakenState& state, int seat, absl::string_view text) {
                        << state.DebugString();
 }
 
+// Applies an action that must be rejected with a message starting with
+// `prefix`, and checks that the state did not change (KR-17.3).
+inline void ExpectRejected(KrakenState& state, int seat, absl::string_view text,
+                           absl::string_view prefix) {
+  std::unique_ptr<State> before = state.Clone();
+  absl::Status st = state.ApplyActionAs(seat, Parse(text));
+  EXPECT_THAT(st, MsgStartsWith(std::string(prefix))) << text;
+  EXPECT_TRUE(state == static_cast<const KrakenState&>(*before)) << text;
+}
+
 // Legal actions as notation strings, in engine order.
 inline std::vector<std::string> LegalStrings(const KrakenState& state) {
   ActionList legal;

@@ -1,6 +1,5 @@
 // The worked examples E1-E22 of krass_kariert.md §6, verbatim, with every
 // variant. Unless stated otherwise: N = 4, C = 2, default parameters.
-#include <numeric>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -17,18 +16,13 @@ using ::testing::StartsWith;
 using testing::CardPicker;
 using testing::DRAW;
 using testing::HandString;
+using testing::Identity;
 using testing::LegalStrings;
 using testing::MakeGame;
 using testing::NewState;
 using testing::Rejection;
 using testing::STOP;
 using testing::X;
-
-std::vector<Card> Identity() {
-  std::vector<Card> d(kNumCards);
-  std::iota(d.begin(), d.end(), 0);
-  return d;
-}
 
 std::vector<Card> Range(int from, int step, int count) {
   std::vector<Card> out;

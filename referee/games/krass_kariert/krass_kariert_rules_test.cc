@@ -1,7 +1,6 @@
 // Rule-by-rule tests of the Krass Kariert engine (krass_kariert.md §1-§5)
 // that the worked examples do not already pin, the golden legal-action
 // counts, rejections, and the spec holes decided in krass_kariert.h.
-#include <numeric>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -18,6 +17,7 @@ using ::testing::StartsWith;
 using testing::CardPicker;
 using testing::DRAW;
 using testing::HandString;
+using testing::Identity;
 using testing::LegalCount;
 using testing::LegalStrings;
 using testing::MakeGame;
@@ -25,12 +25,6 @@ using testing::NewState;
 using testing::Rejection;
 using testing::STOP;
 using testing::X;
-
-std::vector<Card> Identity() {
-  std::vector<Card> d(kNumCards);
-  std::iota(d.begin(), d.end(), 0);
-  return d;
-}
 
 absl::StatusOr<std::unique_ptr<Game>> Create(const std::string& text) {
   const GameInfo info = KrassKariertGameInfo();

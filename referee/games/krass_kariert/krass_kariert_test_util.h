@@ -4,6 +4,7 @@
 #define CARDREF_REFEREE_GAMES_KRASS_KARIERT_KRASS_KARIERT_TEST_UTIL_H_
 
 #include <memory>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,13 @@ inline std::unique_ptr<KrassKariertGame> MakeGame(
 inline std::unique_ptr<KrassKariertState> NewState(const KrassKariertGame& g) {
   return std::unique_ptr<KrassKariertState>(
       static_cast<KrassKariertState*>(g.NewInitialState().release()));
+}
+
+// The deck order 0, 1, ..., 53 (card ids ascending).
+inline std::vector<Card> Identity() {
+  std::vector<Card> d(kNumCards);
+  std::iota(d.begin(), d.end(), 0);
+  return d;
 }
 
 // Hands out distinct card ids by value, so a position never uses a card
