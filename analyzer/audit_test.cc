@@ -16,6 +16,7 @@
 #include "analyzer/replay.h"
 #include "analyzer/test_logs.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/unknown_field_set.h"
 #include "gtest/gtest.h"
 #include "referee/codec/codec.h"
 #include "referee/games/all_games.h"
@@ -315,6 +316,23 @@ TEST_F(TamperTest, RoundResultAfterTheNextDealIsAlsoAccepted) {
   EXPECT_EQ(Record(k + 1).chance().kind(), v1::CHANCE_KIND_DEAL);
   std::swap(payloads_[k], payloads_[k + 1]);
   EXPECT_EQ(Audit().verdict, Verdict::kOk) << Audit().Line();
+}
+
+TEST_F(TamperTest, AFieldUnknownToTheAnalyzerIsNotSilentlySkipped) {
+  // A record from a newer referee's schema: audited as a discrepancy that
+  // names the field, never as if the data were absent.
+  const size_t k =
+      Find([](const v1::LogRecord& r) { return r.has_round_result(); });
+  v1::LogRecord r = Record(k);
+  r.mutable_round_result()->GetReflection()
+      ->MutableUnknownFields(r.mutable_round_result())
+      ->AddVarint(99, 5);
+  Replace(k, r);
+  const AuditReport report = Audit();
+  ASSERT_EQ(report.verdict, Verdict::kMismatch) << report.Line();
+  EXPECT_EQ(report.discrepancy->record_index, static_cast<int64_t>(k));
+  EXPECT_EQ(report.discrepancy->field, "round_result.#99");
+  EXPECT_THAT(report.message, HasSubstr("newer referee"));
 }
 
 TEST_F(TamperTest, ChangedFinalResultIsAMismatch) {

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "analyzer/proto_diff.h"
 #include "referee/codec/codec.h"
+#include "referee/codec/unknown_fields.h"
 #include "referee/record/game_log.h"
 
 namespace cardref::analyzer {
@@ -127,6 +128,14 @@ absl::Status LogReplay::Apply(const v1::LogRecord& record, int64_t index,
     return Fail("", "", "",
                 absl::StrCat("a record after the game's end (",
                              aborted_ ? "abort notice" : "final result", ")"));
+  }
+  // proto3 keeps unknown fields silently; a record holding data this
+  // analyzer cannot read (a newer referee's schema) is not audited as if the
+  // data were absent.
+  if (std::optional<std::string> unknown = codec::FindUnknownField(record)) {
+    return Fail(*unknown, "present", "unknown to this analyzer",
+                "the record has a field this analyzer's schema does not know "
+                "(written by a newer referee?)");
   }
   if (pending_fault_seat_ >= 0 && !record.has_action() &&
       !record.has_aborted()) {

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "cardref/v1/referee.grpc.pb.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/unknown_field_set.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "absl/synchronization/mutex.h"
 #include "grpcpp/grpcpp.h"
@@ -281,6 +282,14 @@ TEST_F(GrpcTest, EveryRejectionHasItsCodeAndTheGameContinues) {
   // Malformed: an empty action.
   s = Submit(actor, actor.token(), v1::Action());
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  // A field this referee does not know (a bot built on newer stubs), even
+  // on an otherwise legal action: refused rather than silently ignored.
+  v1::Action newer = mine.legal_actions(0);
+  newer.GetReflection()->MutableUnknownFields(&newer)->AddVarint(77, 1);
+  s = Submit(actor, actor.token(), newer);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("action.#77"));
 
   // Nothing changed; a legal action is accepted and the game plays on.
   EXPECT_EQ(Observe(actor).version(), mine.version());

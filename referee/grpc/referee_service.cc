@@ -5,6 +5,7 @@
 
 #include "absl/synchronization/mutex.h"
 #include "referee/codec/codec.h"
+#include "referee/codec/unknown_fields.h"
 
 namespace cardref::grpc_service {
 
@@ -156,8 +157,11 @@ class ErrorWriter : public grpc::ServerWriteReactor<v1::Observation> {
 }  // namespace
 
 grpc::ServerUnaryReactor* RefereeService::ListGames(
-    grpc::CallbackServerContext* context, const v1::ListGamesRequest*,
+    grpc::CallbackServerContext* context, const v1::ListGamesRequest* request,
     v1::ListGamesResponse* response) {
+  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
+    return Finish(context, st);
+  }
   for (const std::string& id : manager_->registry().Ids()) {
     const GameInfo* info = *manager_->registry().Find(id);
     v1::GameInfo* out = response->add_games();
@@ -177,18 +181,27 @@ grpc::ServerUnaryReactor* RefereeService::CreateMatch(
     grpc::CallbackServerContext* context,
     const v1::CreateMatchRequest* request,
     v1::CreateMatchResponse* response) {
+  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
+    return Finish(context, st);
+  }
   return FinishWith(context, manager_->CreateMatch(*request), response);
 }
 
 grpc::ServerUnaryReactor* RefereeService::JoinMatch(
     grpc::CallbackServerContext* context, const v1::JoinMatchRequest* request,
     v1::JoinMatchResponse* response) {
+  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
+    return Finish(context, st);
+  }
   return FinishWith(context, manager_->JoinMatch(*request), response);
 }
 
 grpc::ServerUnaryReactor* RefereeService::GetObservation(
     grpc::CallbackServerContext* context, const v1::SeatRequest* request,
     v1::Observation* response) {
+  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
+    return Finish(context, st);
+  }
   absl::StatusOr<std::shared_ptr<service::Match>> match =
       manager_->Find(request->match_id());
   if (!match.ok()) return Finish(context, match.status());
@@ -202,6 +215,9 @@ grpc::ServerUnaryReactor* RefereeService::SubmitAction(
     grpc::CallbackServerContext* context,
     const v1::SubmitActionRequest* request,
     v1::SubmitActionResponse* response) {
+  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
+    return Finish(context, st);
+  }
   absl::StatusOr<std::shared_ptr<service::Match>> match =
       manager_->Find(request->match_id());
   if (!match.ok()) return Finish(context, match.status());
@@ -210,6 +226,9 @@ grpc::ServerUnaryReactor* RefereeService::SubmitAction(
 
 grpc::ServerWriteReactor<v1::Observation>* RefereeService::WatchObservations(
     grpc::CallbackServerContext*, const v1::SeatRequest* request) {
+  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
+    return new ErrorWriter(st);
+  }
   absl::StatusOr<std::shared_ptr<service::Match>> match =
       manager_->Find(request->match_id());
   if (!match.ok()) return new ErrorWriter(match.status());
@@ -224,6 +243,9 @@ grpc::ServerWriteReactor<v1::Observation>* RefereeService::WatchObservations(
 grpc::ServerUnaryReactor* RefereeService::GetMatch(
     grpc::CallbackServerContext* context, const v1::GetMatchRequest* request,
     v1::MatchInfo* response) {
+  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
+    return Finish(context, st);
+  }
   absl::StatusOr<std::shared_ptr<service::Match>> match =
       manager_->Find(request->match_id());
   if (!match.ok()) return Finish(context, match.status());
