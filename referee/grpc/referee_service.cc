@@ -108,16 +108,20 @@ class ObservationWriter : public grpc::ServerWriteReactor<v1::Observation> {
       FinishLocked(grpc::Status::CANCELLED);
       return;
     }
+    // Cheap check first: most changes are another seat's business.
+    const service::Match::Progress progress = match_->progress();
+    const bool over = progress.status == v1::MATCH_STATUS_FINISHED ||
+                      progress.status == v1::MATCH_STATUS_ABORTED;
+    if (!(over || progress.seat_to_act == seat_) ||
+        progress.version == last_version_) {
+      return;
+    }
     absl::StatusOr<v1::Observation> obs =
         match_->Observe(seat_, token_, since_version_);
     if (!obs.ok()) {
       FinishLocked(ToGrpcStatus(obs.status()));
       return;
     }
-    const bool over = obs->status() == v1::MATCH_STATUS_FINISHED ||
-                      obs->status() == v1::MATCH_STATUS_ABORTED;
-    const bool my_turn = obs->seat_to_act() == seat_;
-    if (!(over || my_turn) || obs->version() == last_version_) return;
     last_version_ = obs->version();
     since_version_ = obs->version();  // the next message's actions follow
     pending_ = std::move(*obs);

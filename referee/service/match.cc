@@ -423,6 +423,17 @@ absl::Time Match::deadline() const {
   return deadline_;
 }
 
+Match::Progress Match::progress() const {
+  absl::MutexLock lock(&mu_);
+  Progress p;
+  p.version = version_;
+  p.status = status_;
+  p.seat_to_act = status_ == v1::MATCH_STATUS_IN_PROGRESS
+                      ? state_->current_seat()
+                      : -1;
+  return p;
+}
+
 v1::MatchStatus Match::status() const {
   absl::MutexLock lock(&mu_);
   return status_;

@@ -80,6 +80,15 @@ class Match {
   // The pending decision's deadline, or InfiniteFuture.
   absl::Time deadline() const ABSL_LOCKS_EXCLUDED(mu_);
 
+  // What a watcher needs to decide whether an observation is due, without
+  // building one (observations carry legal actions and history).
+  struct Progress {
+    uint64_t version = 0;
+    int seat_to_act = -1;
+    v1::MatchStatus status = v1::MATCH_STATUS_UNSPECIFIED;
+  };
+  Progress progress() const ABSL_LOCKS_EXCLUDED(mu_);
+
   v1::MatchInfo Info() const ABSL_LOCKS_EXCLUDED(mu_);
   v1::MatchStatus status() const ABSL_LOCKS_EXCLUDED(mu_);
   bool HasFreeSeat() const ABSL_LOCKS_EXCLUDED(mu_);
