@@ -4,7 +4,6 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "referee/base/file_util.h"
 
 namespace cardref::record {
 
@@ -90,7 +89,7 @@ GameLog ParseGameLog(absl::string_view bytes, const ReadOptions& options) {
 
 absl::StatusOr<GameLog> ReadGameLog(const std::string& path,
                                     const ReadOptions& options) {
-  absl::StatusOr<std::string> bytes = ReadFileToString(path);
+  absl::StatusOr<std::string> bytes = ReadWholeFile(path);
   if (!bytes.ok()) return bytes.status();
   return ParseGameLog(*bytes, options);
 }

@@ -1,4 +1,5 @@
-// The POSIX file side of record_io.h: NewFileSink and ReadRecordFile.
+// The POSIX file side of record_io.h: NewFileSink, ReadWholeFile and
+// ReadRecordFile.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -124,8 +125,7 @@ absl::StatusOr<std::unique_ptr<WritableSink>> NewFileSink(
   return std::unique_ptr<WritableSink>(new FileSink(path, fd));
 }
 
-absl::StatusOr<RecordFile> ReadRecordFile(const std::string& path,
-                                          const ReadOptions& options) {
+absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
   int fd;
   do {
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -151,7 +151,14 @@ absl::StatusOr<RecordFile> ReadRecordFile(const std::string& path,
     contents.append(buffer, static_cast<size_t>(n));
   }
   ::close(fd);
-  return ParseRecords(contents, options);
+  return contents;
+}
+
+absl::StatusOr<RecordFile> ReadRecordFile(const std::string& path,
+                                          const ReadOptions& options) {
+  absl::StatusOr<std::string> contents = ReadWholeFile(path);
+  if (!contents.ok()) return contents.status();
+  return ParseRecords(*contents, options);
 }
 
 }  // namespace cardref::record

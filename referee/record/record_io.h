@@ -112,6 +112,11 @@ struct RecordFile {
 RecordFile ParseRecords(absl::string_view bytes,
                         const ReadOptions& options = {});
 
+// The bytes of `path`, read to end of file (it may still be growing).
+// NOT_FOUND and other errors carry the path and the system's reason.
+[[nodiscard]] absl::StatusOr<std::string> ReadWholeFile(
+    const std::string& path);
+
 // Reads `path` and parses it. Fails only if the file cannot be read.
 [[nodiscard]] absl::StatusOr<RecordFile> ReadRecordFile(
     const std::string& path, const ReadOptions& options = {});
