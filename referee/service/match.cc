@@ -241,6 +241,12 @@ v1::Observation Match::ObserveLocked(int seat, uint64_t since_version) const {
   auto first = std::upper_bound(
       history_.begin(), history_.end(), since_version,
       [](uint64_t v, const v1::ActionRecord& r) { return v < r.version(); });
+  if (since_version == 0) {  // the current round only (referee.proto)
+    const int round = state_->round();
+    first = std::lower_bound(
+        history_.begin(), history_.end(), round,
+        [](const v1::ActionRecord& r, int n) { return r.round() < n; });
+  }
   for (auto it = first; it != history_.end(); ++it) {
     *obs.add_recent_actions() = *it;
   }
@@ -314,6 +320,7 @@ absl::StatusOr<v1::SubmitActionResponse> Match::Submit(
           "not your turn: seat ", state_->current_seat(), " is to act"));
     }
     if (refused.ok()) {
+      const int round = state_->round();  // before the action may end it
       absl::StatusOr<Action> action =
           codec::DecodeAction(*state_, request.action());
       if (!action.ok()) {
@@ -325,7 +332,8 @@ absl::StatusOr<v1::SubmitActionResponse> Match::Submit(
         // Accepted: the engine has applied it. Log, then run forward.
         me.timeouts.clear();
         absl::Status st = RecordActionLocked(
-            seat, *action, absl::ToInt64Microseconds(now - decision_start_),
+            seat, *action, round,
+            absl::ToInt64Microseconds(now - decision_start_),
             request.sequence(), /*by_referee=*/false);
         if (st.ok()) st = AdvanceLocked();
         if (!st.ok()) AbortLocked(std::string(st.message()));
@@ -345,7 +353,7 @@ absl::StatusOr<v1::SubmitActionResponse> Match::Submit(
   return response;
 }
 
-absl::Status Match::RecordActionLocked(int seat, Action action,
+absl::Status Match::RecordActionLocked(int seat, Action action, int round,
                                        int64_t time_taken_micros,
                                        uint64_t sequence, bool by_referee) {
   ++version_;
@@ -354,7 +362,7 @@ absl::Status Match::RecordActionLocked(int seat, Action action,
   public_record.set_seat(seat);
   *public_record.mutable_action() = codec::EncodeAction(*state_, action);
   public_record.set_by_referee(by_referee);
-  public_record.set_round(state_->round());
+  public_record.set_round(round);
   v1::LogRecord record;
   v1::ActionEvent* event = record.mutable_action();
   event->set_seat(seat);
@@ -396,10 +404,11 @@ bool Match::TimeoutLocked(absl::Time now) {
       " ms; the referee plays the first legal action"));
   absl::Status st = LogLocked(std::move(fault));
   if (st.ok()) {
+    const int round = state_->round();  // before the action may end it
     state_->ApplyLegalAction(fallback);
     seats_[seat].timeouts.emplace_back(version_,
                                        state_->ActionToString(fallback));
-    st = RecordActionLocked(seat, fallback,
+    st = RecordActionLocked(seat, fallback, round,
                             absl::ToInt64Microseconds(now - decision_start_),
                             /*sequence=*/0, /*by_referee=*/true);
     if (st.ok()) st = AdvanceLocked();

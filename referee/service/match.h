@@ -120,7 +120,8 @@ class Match {
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
   // Records an accepted action (already applied) in the log and the public
   // history.
-  absl::Status RecordActionLocked(int seat, Action action,
+  // `round` is the round the action was made in.
+  absl::Status RecordActionLocked(int seat, Action action, int round,
                                   int64_t time_taken_micros, uint64_t sequence,
                                   bool by_referee)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

@@ -3,6 +3,7 @@
 #include "referee/service/match.h"
 
 #include <filesystem>
+#include <set>
 #include <string>
 
 #include "gmock/gmock.h"
@@ -284,19 +285,27 @@ TEST_F(MatchTest, RecentActionsReplayEveryPublicAction) {
   EXPECT_EQ(done->observation().recent_actions(0).action().notation(),
             mine->legal_actions(0).notation());
   PlayOut(*match, 9);
-  // From version 0: every action of the log, in order; from a later
-  // version, only those after it.
-  auto all = match->Observe(2, tokens_[2], 0);
+  // Since version 1 (before any action): every action of the log, in
+  // order; from a later version, only those after it.
+  auto all = match->Observe(2, tokens_[2], 1);
   ASSERT_TRUE(all.ok());
   auto log = record::ReadGameLog(match->Info().log_path());
   ASSERT_TRUE(log.ok());
   std::vector<std::string> logged;
+  std::vector<int> logged_rounds;  // 1 + round results logged before it
+  int results = 0;
   for (const v1::LogRecord& rec : log->records) {
-    if (rec.has_action()) logged.push_back(rec.action().action().notation());
+    results += rec.has_round_result();
+    if (rec.has_action()) {
+      logged.push_back(rec.action().action().notation());
+      logged_rounds.push_back(results + 1);
+    }
   }
   ASSERT_EQ(all->recent_actions_size(), static_cast<int>(logged.size()));
   for (int i = 0; i < all->recent_actions_size(); ++i) {
     EXPECT_EQ(all->recent_actions(i).action().notation(), logged[i]);
+    // The round it was made in, even for the action that ends a round.
+    EXPECT_EQ(all->recent_actions(i).round(), logged_rounds[i]) << i;
     if (i > 0) {
       EXPECT_GT(all->recent_actions(i).version(),
                 all->recent_actions(i - 1).version());
@@ -306,6 +315,24 @@ TEST_F(MatchTest, RecentActionsReplayEveryPublicAction) {
   auto later = match->Observe(2, tokens_[2], mid);
   ASSERT_TRUE(later.ok());
   EXPECT_EQ(later->recent_actions_size(), all->recent_actions_size() - 11);
+  // Version 0 means the current (here: last) round only.
+  auto round_only = match->Observe(2, tokens_[2], 0);
+  ASSERT_TRUE(round_only.ok());
+  const int last_round = all->recent_actions(all->recent_actions_size() - 1).round();
+  int in_last_round = 0;
+  for (const v1::ActionRecord& a : all->recent_actions()) {
+    in_last_round += a.round() == last_round;
+  }
+  ASSERT_GT(in_last_round, 0);
+  EXPECT_LT(in_last_round, all->recent_actions_size());
+  ASSERT_EQ(round_only->recent_actions_size(), in_last_round);
+  // An action carries the round it was made in, even the one that ends it:
+  // SHORT Craits has 8 rounds, each with actions.
+  EXPECT_EQ(last_round, 8);
+  std::set<int> rounds;
+  for (const v1::ActionRecord& a : all->recent_actions()) rounds.insert(a.round());
+  EXPECT_EQ(rounds, (std::set<int>{1, 2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_EQ(round_only->recent_actions(0).round(), last_round);
 }
 
 TEST_F(MatchTest, WatchersHearEveryChange) {
