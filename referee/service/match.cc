@@ -270,86 +270,97 @@ absl::StatusOr<v1::Observation> Match::Observe(int seat,
 
 absl::StatusOr<v1::SubmitActionResponse> Match::Submit(
     const v1::SubmitActionRequest& request) {
-  const int seat = request.seat();
-  v1::SubmitActionResponse response;
+  absl::StatusOr<v1::SubmitActionResponse> result;
+  bool changed;
   {
     absl::MutexLock lock(&mu_);
-    RETURN_IF_ERROR(CheckSeat(seat, request.token()));
-    Seat& me = seats_[seat];
-    if (request.sequence() != 0 && request.sequence() == me.last_sequence) {
-      return me.last_response;  // an idempotent retry
-    }
-    switch (status_) {
-      case v1::MATCH_STATUS_WAITING_FOR_PLAYERS:
-        return absl::FailedPreconditionError(
-            "the match has not started: it waits for every seat to join");
-      case v1::MATCH_STATUS_FINISHED:
-        return absl::FailedPreconditionError("the match is over");
-      case v1::MATCH_STATUS_ABORTED:
-        return absl::FailedPreconditionError(
-            absl::StrCat("the match was aborted: ", abort_reason_));
-      default:
-        break;
-    }
-    const absl::Time now = absl::Now();
     const uint64_t version_before = version_;
-    // A decision whose deadline passed is settled before anything else, so
-    // the answer does not depend on whether the timer thread was first.
-    TimeoutLocked(now);
-    absl::Status refused;
-    const std::pair<uint64_t, std::string>* timed_out = nullptr;
-    for (const auto& t : me.timeouts) {
-      if (t.first == request.decision_version()) timed_out = &t;
-    }
-    if (timed_out == nullptr && request.decision_version() == 0 &&
-        !me.timeouts.empty() && state_->current_seat() != seat) {
-      timed_out = &me.timeouts.back();
-    }
-    if (timed_out != nullptr) {
-      refused = absl::DeadlineExceededError(absl::StrCat(
-          "too late: your decision (version ", timed_out->first,
-          ") timed out after ", options_.decision_time_limit_millis,
-          " ms and the referee played '", timed_out->second, "' for you"));
-    } else if (request.decision_version() != 0 &&
-               request.decision_version() != version_) {
-      refused = absl::FailedPreconditionError(absl::StrCat(
-          "stale submission: it answers version ", request.decision_version(),
-          " but the match is at version ", version_));
-    } else if (state_->current_seat() != seat) {
-      refused = absl::FailedPreconditionError(absl::StrCat(
-          "not your turn: seat ", state_->current_seat(), " is to act"));
-    }
-    if (refused.ok()) {
-      const int round = state_->round();  // before the action may end it
-      absl::StatusOr<Action> action =
-          codec::DecodeAction(*state_, request.action());
-      if (!action.ok()) {
-        refused = action.status();
-      } else if (absl::Status legal = state_->ApplyAction(*action);
-                 !legal.ok()) {
-        refused = legal;
-      } else {
-        // Accepted: the engine has applied it. Log, then run forward.
-        me.timeouts.clear();
-        absl::Status st = RecordActionLocked(
-            seat, *action, round,
-            absl::ToInt64Microseconds(now - decision_start_),
-            request.sequence(), /*by_referee=*/false);
-        if (st.ok()) st = AdvanceLocked();
-        if (!st.ok()) AbortLocked(std::string(st.message()));
-      }
-    }
-    if (!refused.ok()) {
-      LogRejectedLocked(seat, request.action(), refused);
-      return refused;
-    }
-    *response.mutable_observation() = ObserveLocked(
-        seat, request.decision_version() != 0 ? request.decision_version()
-                                              : version_before);
-    me.last_sequence = request.sequence();
-    me.last_response = response;
+    result = SubmitLocked(request);
+    // Also when the submission is refused: it may have settled a timeout.
+    changed = version_ != version_before;
   }
-  NotifyWatchers();
+  if (changed) NotifyWatchers();
+  return result;
+}
+
+absl::StatusOr<v1::SubmitActionResponse> Match::SubmitLocked(
+    const v1::SubmitActionRequest& request) {
+  const int seat = request.seat();
+  RETURN_IF_ERROR(CheckSeat(seat, request.token()));
+  Seat& me = seats_[seat];
+  if (request.sequence() != 0 && request.sequence() == me.last_sequence) {
+    return me.last_response;  // an idempotent retry
+  }
+  switch (status_) {
+    case v1::MATCH_STATUS_WAITING_FOR_PLAYERS:
+      return absl::FailedPreconditionError(
+          "the match has not started: it waits for every seat to join");
+    case v1::MATCH_STATUS_FINISHED:
+      return absl::FailedPreconditionError("the match is over");
+    case v1::MATCH_STATUS_ABORTED:
+      return absl::FailedPreconditionError(
+          absl::StrCat("the match was aborted: ", abort_reason_));
+    default:
+      break;
+  }
+  const absl::Time now = absl::Now();
+  const uint64_t version_before = version_;
+  // A decision whose deadline passed is settled before anything else, so
+  // the answer does not depend on whether the timer thread was first.
+  TimeoutLocked(now);
+  absl::Status refused;
+  const std::pair<uint64_t, std::string>* timed_out = nullptr;
+  for (const auto& t : me.timeouts) {
+    if (t.first == request.decision_version()) timed_out = &t;
+  }
+  if (timed_out == nullptr && request.decision_version() == 0 &&
+      !me.timeouts.empty() && state_->current_seat() != seat) {
+    timed_out = &me.timeouts.back();
+  }
+  if (timed_out != nullptr) {
+    refused = absl::DeadlineExceededError(absl::StrCat(
+        "too late: your decision (version ", timed_out->first,
+        ") timed out after ", options_.decision_time_limit_millis,
+        " ms and the referee played '", timed_out->second, "' for you"));
+  } else if (request.decision_version() != 0 &&
+             request.decision_version() != version_) {
+    refused = absl::FailedPreconditionError(absl::StrCat(
+        "stale submission: it answers version ", request.decision_version(),
+        " but the match is at version ", version_));
+  } else if (state_->current_seat() != seat) {
+    refused = absl::FailedPreconditionError(absl::StrCat(
+        "not your turn: seat ", state_->current_seat(), " is to act"));
+  }
+  if (refused.ok()) {
+    const int round = state_->round();  // before the action may end it
+    absl::StatusOr<Action> action =
+        codec::DecodeAction(*state_, request.action());
+    if (!action.ok()) {
+      refused = action.status();
+    } else if (absl::Status legal = state_->ApplyAction(*action);
+               !legal.ok()) {
+      refused = legal;
+    } else {
+      // Accepted: the engine has applied it. Log, then run forward.
+      me.timeouts.clear();
+      absl::Status st = RecordActionLocked(
+          seat, *action, round,
+          absl::ToInt64Microseconds(now - decision_start_),
+          request.sequence(), /*by_referee=*/false);
+      if (st.ok()) st = AdvanceLocked();
+      if (!st.ok()) AbortLocked(std::string(st.message()));
+    }
+  }
+  if (!refused.ok()) {
+    LogRejectedLocked(seat, request.action(), refused);
+    return refused;
+  }
+  v1::SubmitActionResponse response;
+  *response.mutable_observation() = ObserveLocked(
+      seat, request.decision_version() != 0 ? request.decision_version()
+                                            : version_before);
+  me.last_sequence = request.sequence();
+  me.last_response = response;
   return response;
 }
 

@@ -114,6 +114,8 @@ class Match {
   Match(std::unique_ptr<Game> game, MatchOptions options,
         std::unique_ptr<record::GameLogWriter> log);
 
+  absl::StatusOr<v1::SubmitActionResponse> SubmitLocked(
+      const v1::SubmitActionRequest& request) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status CheckSeat(int seat, const std::string& token) const
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
   v1::Observation ObserveLocked(int seat, uint64_t since_version) const

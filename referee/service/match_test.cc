@@ -335,6 +335,46 @@ TEST_F(MatchTest, RecentActionsReplayEveryPublicAction) {
   EXPECT_EQ(round_only->recent_actions(0).round(), last_round);
 }
 
+TEST_F(MatchTest, ATimeoutSettledByALateSubmissionStillWakesTheWatchers) {
+  // A Match without a manager has no clock thread: only the late
+  // submission itself can settle the timeout. The next seat's stream must
+  // hear of it, or it would wait for a push that never comes.
+  GameParams params;
+  params.Set("num_players", int64_t{2});
+  auto game = AllGames().Create("craits", params);
+  ASSERT_TRUE(game.ok());
+  MatchOptions options;
+  options.match_id = "clockless";
+  options.decision_time_limit_millis = 20;
+  options.dealing_seed = 3;
+  options.log_path = (dir_ / "clockless.cardlog").string();
+  auto match = Match::Create(std::move(*game), options);
+  ASSERT_TRUE(match.ok()) << match.status();
+  std::vector<std::string> tokens;
+  for (int s = 0; s < 2; ++s) {
+    auto joined = (*match)->Join(s, "p", "");
+    ASSERT_TRUE(joined.ok());
+    tokens.push_back(joined->token);
+  }
+  auto obs = (*match)->Observe(0, tokens[0]);
+  const int late = obs->seat_to_act();
+  auto mine = (*match)->Observe(late, tokens[late]);
+  int wakes = 0;
+  const int id = (*match)->AddWatcher([&] { ++wakes; });
+  absl::SleepFor(absl::Milliseconds(40));
+  v1::SubmitActionRequest r;
+  r.set_match_id("clockless");
+  r.set_seat(late);
+  r.set_token(tokens[late]);
+  *r.mutable_action() = mine->legal_actions(0);
+  r.set_decision_version(mine->version());
+  EXPECT_EQ((*match)->Submit(r).status().code(),
+            absl::StatusCode::kDeadlineExceeded);
+  (*match)->RemoveWatcher(id);
+  EXPECT_EQ(wakes, 1);
+  EXPECT_GT((*match)->progress().version, mine->version());
+}
+
 TEST_F(MatchTest, WatchersHearEveryChange) {
   std::shared_ptr<Match> match = StartCraits(2, 2);
   int calls = 0;
