@@ -169,6 +169,11 @@ absl::Status LogReplay::Apply(const v1::LogRecord& record, int64_t index,
       aborted_ = true;
       abort_reason_ = record.aborted().reason();
       break;
+    case v1::LogRecord::kSeedReveal:
+      st = Fail("", "", "",
+                "a seed_reveal record, which this analyzer version cannot "
+                "check");
+      break;
     case v1::LogRecord::kHeader:
       st = Fail("", "", "", "a second header");
       break;

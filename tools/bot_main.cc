@@ -8,6 +8,7 @@
 // action). A bot for another language needs only referee.proto: the
 // observation lists the legal actions, each with its notation.
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
@@ -100,6 +101,12 @@ class Bot {
     request.set_game(absl::GetFlag(FLAGS_game));
     if (absl::GetFlag(FLAGS_seat) >= 0) request.set_seat(absl::GetFlag(FLAGS_seat));
     request.set_player_name(absl::GetFlag(FLAGS_name));
+    // An invited seat's ticket: from the environment, where the tournament
+    // runner puts it (a command line is visible to every user).
+    if (const char* ticket = std::getenv("CARDREF_JOIN_TICKET");
+        ticket != nullptr) {
+      request.set_ticket(ticket);
+    }
     request.set_player_version(absl::StrCat("cardref_bot ", cardref::kVersion,
                                             " ", absl::GetFlag(FLAGS_strategy)));
     const auto give_up = std::chrono::steady_clock::now() +

@@ -1,6 +1,7 @@
 #include "tools/cli_flags.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <map>
 
@@ -10,6 +11,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "tools/version.h"
 
 namespace cardref::cli {
 namespace {
@@ -34,6 +36,7 @@ void PrintHelp(std::ostream& out, absl::string_view usage) {
         << "      " << flag->Help() << "\n";
   }
   out << "  --help\n      this text\n";
+  out << "  --version\n      the cardref version\n";
 }
 
 [[noreturn]] void UsageError(const std::string& problem,
@@ -71,6 +74,11 @@ std::vector<std::string> ParseFlagsOrExit(int argc, char** argv,
     }
     if (name == "help" || name == "h" || name == "helpfull") {
       PrintHelp(std::cout, usage);
+      std::exit(0);
+    }
+    if (name == "version") {
+      std::cout << std::filesystem::path(argv[0]).filename().string() << " "
+                << kVersion << "\n";
       std::exit(0);
     }
     auto it = flags.find(std::string(name));

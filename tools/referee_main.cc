@@ -18,6 +18,7 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "grpcpp/grpcpp.h"
+#include "referee/grpc/organiser_token.h"
 #include "referee/grpc/server.h"
 #include "tools/cli_flags.h"
 #include "tools/version.h"
@@ -34,6 +35,15 @@ ABSL_FLAG(int64_t, decision_time_limit_ms, 10000,
           "0 = no limit");
 ABSL_FLAG(int64_t, max_decision_time_limit_ms, 600000,
           "Largest time limit a match may ask for; 0 = no maximum");
+ABSL_FLAG(std::string, organiser_token_file, "",
+          "File holding the organiser's bearer token (mode 600); else "
+          "$CARDREF_ORGANISER_TOKEN; with neither, only loopback is served "
+          "and every local caller is the organiser (docs/auth.md)");
+ABSL_FLAG(std::string, tls_cert, "",
+          "PEM certificate chain: serve TLS (needs --tls_key)");
+ABSL_FLAG(std::string, tls_key, "", "PEM private key for --tls_cert");
+ABSL_FLAG(std::string, tls_client_ca, "",
+          "PEM CA certificates: require a client certificate signed by one");
 
 int main(int argc, char** argv) {
   cardref::cli::ParseFlagsWithoutArgsOrExit(
@@ -44,13 +54,6 @@ int main(int argc, char** argv) {
       "[--log_dir=logs]");
 
   const std::string log_dir = absl::GetFlag(FLAGS_log_dir);
-  std::error_code ec;
-  std::filesystem::create_directories(log_dir, ec);
-  if (ec) {
-    std::fprintf(stderr, "cannot create --log_dir %s: %s\n", log_dir.c_str(),
-                 ec.message().c_str());
-    return 1;
-  }
 
   // Signals are taken by a dedicated thread (sigwait), so block them before
   // gRPC starts its threads.
@@ -60,7 +63,20 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
+  absl::StatusOr<std::optional<std::string>> organiser_token =
+      cardref::grpc_service::LoadOrganiserToken(
+          absl::GetFlag(FLAGS_organiser_token_file));
+  if (!organiser_token.ok()) {
+    std::fprintf(stderr, "cardref_referee: %s\n",
+                 std::string(organiser_token.status().message()).c_str());
+    return 1;
+  }
+
   cardref::grpc_service::ServerOptions options;
+  options.organiser_token = *organiser_token;
+  options.tls.cert_file = absl::GetFlag(FLAGS_tls_cert);
+  options.tls.key_file = absl::GetFlag(FLAGS_tls_key);
+  options.tls.client_ca_file = absl::GetFlag(FLAGS_tls_client_ca);
   options.host = absl::GetFlag(FLAGS_host);
   options.port = absl::GetFlag(FLAGS_port);
   options.manager.log_dir = log_dir;
@@ -75,9 +91,18 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", std::string(referee.status().message()).c_str());
     return 1;
   }
-  std::printf("cardref_referee %s listening on %s, logs in %s\n",
+  std::printf("cardref_referee %s listening on %s (%s), logs in %s\n",
               cardref::kVersion, (*referee)->address().c_str(),
+              options.tls.cert_file.empty() ? "plaintext" : "TLS",
               log_dir.c_str());
+  if (options.organiser_token.has_value()) {
+    std::printf("organiser credential: configured; matches are by "
+                "invitation unless created open\n");
+  } else {
+    std::printf("organiser credential: none, so this referee serves "
+                "loopback only and every local caller may act as the "
+                "organiser (docs/auth.md)\n");
+  }
   std::fflush(stdout);
   if (const std::string path = absl::GetFlag(FLAGS_port_file); !path.empty()) {
     std::ofstream(path) << (*referee)->port() << "\n";

@@ -7,20 +7,31 @@
 // --matches matches and starts one bot process per seat. Player names rotate
 // through the seats from match to match, so statistics per player are not
 // tied to one seat. Prints one line per match and the log paths.
-#include <spawn.h>
+//
+// It acts as the organiser: the credential comes from
+// --organiser_token_file or $CARDREF_ORGANISER_TOKEN (docs/auth.md). Every
+// match is by invitation: each bot gets its seat's single-use ticket in the
+// environment variable CARDREF_JOIN_TICKET. Bots are untrusted programs: as
+// root, --bot_user runs them as another user (who cannot read the logs);
+// otherwise --trust_bots must say that running them as this user is fine.
+#include <grp.h>
+#include <pwd.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "cardref/v1/referee.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "referee/grpc/organiser_token.h"
 #include "tools/cli_flags.h"
 
 extern char** environ;
@@ -39,6 +50,15 @@ ABSL_FLAG(uint64_t, seed, 1, "Base of the dealing and bot seeds");
 ABSL_FLAG(int64_t, decision_time_limit_ms, 5000, "Per-decision time limit");
 ABSL_FLAG(std::string, player_prefix, "random",
           "Bots are named <prefix>_A, <prefix>_B, ...");
+ABSL_FLAG(std::string, organiser_token_file, "",
+          "File holding the organiser's bearer token (mode 600); else "
+          "$CARDREF_ORGANISER_TOKEN; none for a loopback referee without one");
+ABSL_FLAG(std::string, bot_user, "",
+          "Run every bot as this user (needs root), so bots cannot read the "
+          "referee's files");
+ABSL_FLAG(bool, trust_bots, false,
+          "Run the bots as this program's own user (without --bot_user): only "
+          "for bots you trust, since they could read what this user can");
 
 namespace {
 
@@ -48,16 +68,51 @@ struct GamePlan {
   cardref::v1::GameInfo info;
 };
 
-pid_t Spawn(const std::vector<std::string>& args) {
+// The user bots run as (--bot_user), resolved once.
+struct BotUser {
+  bool set = false;
+  uid_t uid = 0;
+  gid_t gid = 0;
+};
+
+// Starts a bot with CARDREF_JOIN_TICKET=ticket in its environment (not on
+// its command line, which other users can read) and without the organiser
+// credential, as `user` if set. Everything the child needs is prepared
+// before fork(): gRPC's threads may hold locks the child would wait on.
+pid_t Spawn(const std::vector<std::string>& args, const std::string& ticket,
+            const BotUser& user) {
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
-  pid_t pid = 0;
-  if (posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ) !=
-      0) {
-    return -1;
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const absl::string_view entry(*e);
+    if (absl::StartsWith(entry, "CARDREF_JOIN_TICKET=") ||
+        absl::StartsWith(entry, absl::StrCat(
+                                    cardref::grpc_service::kOrganiserTokenEnv,
+                                    "="))) {
+      continue;
+    }
+    env_strings.emplace_back(entry);
   }
-  return pid;
+  env_strings.push_back(absl::StrCat("CARDREF_JOIN_TICKET=", ticket));
+  std::vector<char*> envp;
+  for (std::string& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid != 0) return pid;  // the parent, or -1
+  // The child: drop privileges for good, then run the bot.
+  if (user.set && (setgroups(0, nullptr) != 0 || setgid(user.gid) != 0 ||
+                   setuid(user.uid) != 0)) {
+    static constexpr char kMessage[] =
+        "cardref_tournament: cannot switch to --bot_user\n";
+    (void)!write(2, kMessage, sizeof(kMessage) - 1);
+    _exit(126);
+  }
+  execvpe(argv[0], argv.data(), envp.data());
+  static constexpr char kMessage[] = "cardref_tournament: cannot start the bot\n";
+  (void)!write(2, kMessage, sizeof(kMessage) - 1);
+  _exit(127);
 }
 
 // Sets name=value from --params on `request` when the game has that
@@ -100,6 +155,35 @@ int main(int argc, char** argv) {
       "Plays a tournament of bot processes on a running cardref referee.\n"
       "Usage: cardref_tournament --server=localhost:50051 "
       "--bot=path/to/cardref_bot [--games=craits:3,kraken] [--matches=2]");
+  absl::StatusOr<std::optional<std::string>> token =
+      cardref::grpc_service::LoadOrganiserToken(
+          absl::GetFlag(FLAGS_organiser_token_file));
+  if (!token.ok()) {
+    std::fprintf(stderr, "cardref_tournament: %s\n",
+                 std::string(token.status().message()).c_str());
+    return 2;
+  }
+  BotUser bot_user;
+  if (const std::string name = absl::GetFlag(FLAGS_bot_user); !name.empty()) {
+    const struct passwd* pw = getpwnam(name.c_str());
+    if (pw == nullptr) {
+      std::fprintf(stderr, "cardref_tournament: no user '%s'\n", name.c_str());
+      return 2;
+    }
+    if (geteuid() != 0) {
+      std::fprintf(stderr,
+                   "cardref_tournament: --bot_user needs root to switch users\n");
+      return 2;
+    }
+    bot_user = {true, pw->pw_uid, pw->pw_gid};
+  } else if (!absl::GetFlag(FLAGS_trust_bots)) {
+    std::fprintf(stderr,
+                 "cardref_tournament: bots would run as this user and could "
+                 "read its files (the referee's logs, if it is the same "
+                 "user). Give --bot_user=USER (as root), or --trust_bots for "
+                 "bots you trust (README, \"Running untrusted bots\").\n");
+    return 2;
+  }
   auto channel = grpc::CreateChannel(absl::GetFlag(FLAGS_server),
                                      grpc::InsecureChannelCredentials());
   auto stub = cardref::v1::Referee::NewStub(channel);
@@ -163,8 +247,21 @@ int main(int argc, char** argv) {
       create.set_dealing_seed(seed * 1000003 + m + 1);
       create.set_decision_time_limit_millis(
           absl::GetFlag(FLAGS_decision_time_limit_ms));
+      // Every seat is invited under its player's name.
+      const int num_seats = plan.info.min_seats() == plan.info.max_seats()
+                            ? plan.info.min_seats()
+                            : plan.players;
+      std::vector<std::string> names;
+      for (int seat = 0; seat < num_seats; ++seat) {
+        const int player = (seat + m) % num_seats;
+        names.push_back(absl::StrCat(
+            absl::GetFlag(FLAGS_player_prefix), "_",
+            std::string(1, static_cast<char>('A' + player))));
+        create.add_seat_assignments()->set_player_name(names.back());
+      }
       cardref::v1::CreateMatchResponse created;
       grpc::ClientContext context;
+      cardref::grpc_service::AddOrganiserCredential(*token, &context);
       grpc::Status s = stub->CreateMatch(&context, create, &created);
       if (!s.ok()) {
         std::fprintf(stderr, "CreateMatch %s: %s\n", plan.id.c_str(),
@@ -172,19 +269,17 @@ int main(int argc, char** argv) {
         return 1;
       }
       std::vector<pid_t> bots;
-      for (int seat = 0; seat < created.num_seats(); ++seat) {
-        const int player = (seat + m) % created.num_seats();
-        const std::string name = absl::StrCat(
-            absl::GetFlag(FLAGS_player_prefix), "_",
-            std::string(1, static_cast<char>('A' + player)));
+      for (const cardref::v1::SeatTicket& ticket : created.tickets()) {
+        const int seat = ticket.seat();
         bots.push_back(Spawn({absl::GetFlag(FLAGS_bot),
                               absl::StrCat("--server=", absl::GetFlag(FLAGS_server)),
                               absl::StrCat("--match_id=", created.match_id()),
                               absl::StrCat("--seat=", seat),
-                              absl::StrCat("--name=", name),
+                              absl::StrCat("--name=", names[seat]),
                               absl::StrCat("--strategy=", absl::GetFlag(FLAGS_strategy)),
                               absl::StrCat("--seed=", seed * 7919 + m * 31 + seat),
-                              "--quiet"}));
+                              "--quiet"},
+                             ticket.ticket(), bot_user));
         if (bots.back() < 0) {
           std::fprintf(stderr, "cannot start %s\n",
                        absl::GetFlag(FLAGS_bot).c_str());
@@ -200,10 +295,22 @@ int main(int argc, char** argv) {
       get.set_match_id(created.match_id());
       cardref::v1::MatchInfo info;
       grpc::ClientContext info_context;
+      cardref::grpc_service::AddOrganiserCredential(*token, &info_context);
       s = stub->GetMatch(&info_context, get, &info);
       if (!s.ok() || info.status() != cardref::v1::MATCH_STATUS_FINISHED) {
         ++failures;
         std::printf("%-40s NOT FINISHED\n", created.match_id().c_str());
+        // Never leave it open for a later bot to join.
+        cardref::v1::EndMatchRequest end;
+        end.set_match_id(created.match_id());
+        end.set_reason("its bots failed");
+        cardref::v1::MatchInfo ended;
+        for (auto call : {&cardref::v1::Referee::Stub::CancelMatch,
+                          &cardref::v1::Referee::Stub::AbortMatch}) {
+          grpc::ClientContext end_context;
+          cardref::grpc_service::AddOrganiserCredential(*token, &end_context);
+          ((*stub).*call)(&end_context, end, &ended);
+        }
         continue;
       }
       std::vector<std::string> seats;

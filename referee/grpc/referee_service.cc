@@ -5,6 +5,7 @@
 
 #include "absl/synchronization/mutex.h"
 #include "referee/codec/codec.h"
+#include "referee/grpc/event_stream.h"
 #include "referee/codec/unknown_fields.h"
 
 namespace cardref::grpc_service {
@@ -150,10 +151,11 @@ class ObservationWriter : public grpc::ServerWriteReactor<v1::Observation> {
   bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
 };
 
-class ErrorWriter : public grpc::ServerWriteReactor<v1::Observation> {
+template <typename Message>
+class ErrorWriter : public grpc::ServerWriteReactor<Message> {
  public:
   explicit ErrorWriter(const absl::Status& status) {
-    Finish(ToGrpcStatus(status));
+    this->Finish(ToGrpcStatus(status));
   }
   void OnDone() override { delete this; }
 };
@@ -185,6 +187,9 @@ grpc::ServerUnaryReactor* RefereeService::CreateMatch(
     grpc::CallbackServerContext* context,
     const v1::CreateMatchRequest* request,
     v1::CreateMatchResponse* response) {
+  if (absl::Status st = auth_->Check(*context, "CreateMatch"); !st.ok()) {
+    return Finish(context, st);
+  }
   if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
     return Finish(context, st);
   }
@@ -231,15 +236,15 @@ grpc::ServerUnaryReactor* RefereeService::SubmitAction(
 grpc::ServerWriteReactor<v1::Observation>* RefereeService::WatchObservations(
     grpc::CallbackServerContext*, const v1::SeatRequest* request) {
   if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
-    return new ErrorWriter(st);
+    return new ErrorWriter<v1::Observation>(st);
   }
   absl::StatusOr<std::shared_ptr<service::Match>> match =
       manager_->Find(request->match_id());
-  if (!match.ok()) return new ErrorWriter(match.status());
+  if (!match.ok()) return new ErrorWriter<v1::Observation>(match.status());
   // Authenticate before streaming anything.
   absl::StatusOr<v1::Observation> first =
       (*match)->Observe(request->seat(), request->token());
-  if (!first.ok()) return new ErrorWriter(first.status());
+  if (!first.ok()) return new ErrorWriter<v1::Observation>(first.status());
   return new ObservationWriter(*match, request->seat(), request->token(),
                                request->since_version());
 }
@@ -253,8 +258,75 @@ grpc::ServerUnaryReactor* RefereeService::GetMatch(
   absl::StatusOr<std::shared_ptr<service::Match>> match =
       manager_->Find(request->match_id());
   if (!match.ok()) return Finish(context, match.status());
-  *response = (*match)->Info();
+  *response = (*match)->Info(auth_->IsOrganiser(*context));
   return Finish(context, absl::OkStatus());
+}
+
+grpc::ServerUnaryReactor* RefereeService::ListMatches(
+    grpc::CallbackServerContext* context,
+    const v1::ListMatchesRequest* request, v1::ListMatchesResponse* response) {
+  if (absl::Status st = auth_->Check(*context, "ListMatches"); !st.ok()) {
+    return Finish(context, st);
+  }
+  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
+    return Finish(context, st);
+  }
+  return FinishWith(context, manager_->ListMatches(*request), response);
+}
+
+grpc::ServerUnaryReactor* RefereeService::CancelMatch(
+    grpc::CallbackServerContext* context, const v1::EndMatchRequest* request,
+    v1::MatchInfo* response) {
+  if (absl::Status st = auth_->Check(*context, "CancelMatch"); !st.ok()) {
+    return Finish(context, st);
+  }
+  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
+    return Finish(context, st);
+  }
+  return FinishWith(context, manager_->CancelMatch(*request), response);
+}
+
+grpc::ServerUnaryReactor* RefereeService::AbortMatch(
+    grpc::CallbackServerContext* context, const v1::EndMatchRequest* request,
+    v1::MatchInfo* response) {
+  if (absl::Status st = auth_->Check(*context, "AbortMatch"); !st.ok()) {
+    return Finish(context, st);
+  }
+  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
+    return Finish(context, st);
+  }
+  return FinishWith(context, manager_->AbortMatch(*request), response);
+}
+
+grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::StartEventStream(
+    const v1::WatchMatchRequest* request, service::Audience audience) {
+  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
+    return new ErrorWriter<v1::MatchEvent>(st);
+  }
+  if (audience == service::Audience::kOrganiser &&
+      request->delay_decisions() != 0) {
+    return new ErrorWriter<v1::MatchEvent>(absl::InvalidArgumentError(
+        "delay_decisions is for the spectators' stream (WatchMatch)"));
+  }
+  absl::StatusOr<std::shared_ptr<service::Match>> match =
+      manager_->Find(request->match_id());
+  if (!match.ok()) return new ErrorWriter<v1::MatchEvent>(match.status());
+  return NewEventStream(*std::move(match), audience, request->after_index(),
+                        request->delay_decisions());
+}
+
+grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::WatchMatchFull(
+    grpc::CallbackServerContext* context,
+    const v1::WatchMatchRequest* request) {
+  if (absl::Status st = auth_->Check(*context, "WatchMatchFull"); !st.ok()) {
+    return new ErrorWriter<v1::MatchEvent>(st);
+  }
+  return StartEventStream(request, service::Audience::kOrganiser);
+}
+
+grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::WatchMatch(
+    grpc::CallbackServerContext*, const v1::WatchMatchRequest* request) {
+  return StartEventStream(request, service::Audience::kSpectator);
 }
 
 }  // namespace cardref::grpc_service

@@ -6,6 +6,7 @@
 
 #include "cardref/v1/referee.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "referee/grpc/organiser_auth.h"
 #include "referee/service/match_manager.h"
 
 namespace cardref::grpc_service {
@@ -15,8 +16,9 @@ grpc::Status ToGrpcStatus(const absl::Status& status);
 
 class RefereeService final : public v1::Referee::CallbackService {
  public:
-  explicit RefereeService(service::MatchManager* manager)
-      : manager_(manager) {}
+  // Neither is owned; both outlive the service.
+  RefereeService(service::MatchManager* manager, const OrganiserAuth* auth)
+      : manager_(manager), auth_(auth) {}
 
   grpc::ServerUnaryReactor* ListGames(grpc::CallbackServerContext* context,
                                       const v1::ListGamesRequest* request,
@@ -41,9 +43,29 @@ class RefereeService final : public v1::Referee::CallbackService {
   grpc::ServerUnaryReactor* GetMatch(grpc::CallbackServerContext* context,
                                      const v1::GetMatchRequest* request,
                                      v1::MatchInfo* response) override;
+  grpc::ServerUnaryReactor* ListMatches(
+      grpc::CallbackServerContext* context,
+      const v1::ListMatchesRequest* request,
+      v1::ListMatchesResponse* response) override;
+  grpc::ServerUnaryReactor* CancelMatch(grpc::CallbackServerContext* context,
+                                        const v1::EndMatchRequest* request,
+                                        v1::MatchInfo* response) override;
+  grpc::ServerUnaryReactor* AbortMatch(grpc::CallbackServerContext* context,
+                                       const v1::EndMatchRequest* request,
+                                       v1::MatchInfo* response) override;
+  grpc::ServerWriteReactor<v1::MatchEvent>* WatchMatchFull(
+      grpc::CallbackServerContext* context,
+      const v1::WatchMatchRequest* request) override;
+  grpc::ServerWriteReactor<v1::MatchEvent>* WatchMatch(
+      grpc::CallbackServerContext* context,
+      const v1::WatchMatchRequest* request) override;
 
  private:
-  service::MatchManager* manager_;  // not owned
+  grpc::ServerWriteReactor<v1::MatchEvent>* StartEventStream(
+      const v1::WatchMatchRequest* request, service::Audience audience);
+
+  service::MatchManager* manager_;
+  const OrganiserAuth* auth_;
 };
 
 }  // namespace cardref::grpc_service

@@ -1,29 +1,104 @@
 #include "referee/grpc/server.h"
 
+#include <fstream>
+#include <sstream>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "referee/games/all_games.h"
+#include "referee/record/private_dir.h"
 
 namespace cardref::grpc_service {
 
+namespace {
+
+absl::StatusOr<std::string> ReadPem(const std::string& path,
+                                    const char* flag) {
+  std::ifstream in(path);
+  std::stringstream content;
+  content << in.rdbuf();
+  if (!in || content.str().empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot read ", flag, " file ", path));
+  }
+  return content.str();
+}
+
+absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeCredentials(
+    const TlsOptions& tls) {
+  if (tls.cert_file.empty() != tls.key_file.empty()) {
+    return absl::InvalidArgumentError(
+        "TLS needs both --tls_cert and --tls_key");
+  }
+  if (tls.cert_file.empty()) {
+    if (!tls.client_ca_file.empty()) {
+      return absl::InvalidArgumentError(
+          "--tls_client_ca needs --tls_cert and --tls_key");
+    }
+    return grpc::InsecureServerCredentials();
+  }
+  grpc::SslServerCredentialsOptions ssl;
+  grpc::SslServerCredentialsOptions::PemKeyCertPair pair;
+  absl::StatusOr<std::string> cert = ReadPem(tls.cert_file, "--tls_cert");
+  if (!cert.ok()) return cert.status();
+  absl::StatusOr<std::string> key = ReadPem(tls.key_file, "--tls_key");
+  if (!key.ok()) return key.status();
+  pair.cert_chain = *std::move(cert);
+  pair.private_key = *std::move(key);
+  ssl.pem_key_cert_pairs.push_back(std::move(pair));
+  if (!tls.client_ca_file.empty()) {
+    absl::StatusOr<std::string> ca =
+        ReadPem(tls.client_ca_file, "--tls_client_ca");
+    if (!ca.ok()) return ca.status();
+    ssl.pem_root_certs = *std::move(ca);
+    ssl.client_certificate_request =
+        GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
+  }
+  return grpc::SslServerCredentials(ssl);
+}
+
+}  // namespace
+
+bool IsLoopbackHost(const std::string& host) {
+  return host == "localhost" || host == "::1" || host == "[::1]" ||
+         absl::StartsWith(host, "127.");
+}
+
 absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
     ServerOptions options) {
+  if (!options.organiser_token.has_value() && !IsLoopbackHost(options.host)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "refusing to listen on ", options.host,
+        " without an organiser credential: anyone could create and abort "
+        "matches. Give --organiser_token_file (or $", kOrganiserTokenEnv,
+        "), or listen on localhost (docs/auth.md)"));
+  }
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      MakeCredentials(options.tls);
+  if (!credentials.ok()) return credentials.status();
+  // Logs hold every hand: readable by the referee's user only.
+  if (absl::Status st = record::MakePrivateDirectory(options.manager.log_dir);
+      !st.ok()) {
+    return st;
+  }
   std::unique_ptr<RefereeServer> s(new RefereeServer);
   s->host_ = options.host;
+  options.manager.open_by_default = !options.organiser_token.has_value();
   s->manager_ = std::make_unique<service::MatchManager>(&AllGames(),
                                                         options.manager);
-  s->service_ = std::make_unique<RefereeService>(s->manager_.get());
+  s->auth_ = std::make_unique<OrganiserAuth>(options.organiser_token);
+  s->service_ =
+      std::make_unique<RefereeService>(s->manager_.get(), s->auth_.get());
   // Both must be enabled before the builder builds the server.
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   const std::string address = absl::StrCat(options.host, ":", options.port);
-  builder.AddListeningPort(address, grpc::InsecureServerCredentials(),
-                           &s->port_);
+  builder.AddListeningPort(address, *credentials, &s->port_);
   builder.RegisterService(s->service_.get());
   s->server_ = builder.BuildAndStart();
   if (s->server_ == nullptr || s->port_ == 0) {

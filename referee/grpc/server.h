@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -15,11 +16,26 @@
 
 namespace cardref::grpc_service {
 
+struct TlsOptions {
+  std::string cert_file;  // PEM certificate chain; empty = plaintext
+  std::string key_file;   // PEM private key
+  // PEM CA certificates: if set, every client must present a certificate
+  // signed by one of them.
+  std::string client_ca_file;
+};
+
 struct ServerOptions {
   std::string host = "localhost";
   int port = 0;  // 0 picks a free port
   service::ManagerOptions manager;
+  // The organiser credential (organiser_auth.h). Without one the server
+  // listens on loopback only and everyone counts as the organiser.
+  std::optional<std::string> organiser_token;
+  TlsOptions tls;
 };
+
+// True for localhost, 127.0.0.0/8 and ::1.
+bool IsLoopbackHost(const std::string& host);
 
 class RefereeServer {
  public:
@@ -39,6 +55,7 @@ class RefereeServer {
   std::atomic<bool> shut_down_{false};
   int port_ = 0;
   std::unique_ptr<service::MatchManager> manager_;
+  std::unique_ptr<OrganiserAuth> auth_;
   std::unique_ptr<RefereeService> service_;
   std::unique_ptr<grpc::Server> server_;
 };

@@ -119,9 +119,16 @@ absl::StatusOr<std::unique_ptr<WritableSink>> NewFileSink(
     const std::string& path) {
   int fd;
   do {
-    fd = ::open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+    fd = ::open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
   } while (fd < 0 && errno == EINTR);
   if (fd < 0) return PosixError(errno, "create", path);
+  // A log holds every hand before it is dealt: owner-only, whatever the
+  // umask (which can only remove bits from the mode given to open).
+  if (::fchmod(fd, 0600) != 0) {
+    const int chmod_errno = errno;
+    ::close(fd);
+    return PosixError(chmod_errno, "chmod 600", path);
+  }
   return std::unique_ptr<WritableSink>(new FileSink(path, fd));
 }
 

@@ -51,6 +51,7 @@ class WritableSink {
 // (retrying short writes and EINTR), so Flush has nothing to do. Sync is
 // fdatasync; the first Sync also fsyncs the directory, so the new file's
 // name survives a machine crash too. Errors name the path and strerror.
+// The file is created mode 0600 (owner only) whatever the umask.
 [[nodiscard]] absl::StatusOr<std::unique_ptr<WritableSink>> NewFileSink(
     const std::string& path);
 // Appends to *dest (not owned; must outlive the sink).

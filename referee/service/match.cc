@@ -1,6 +1,7 @@
 #include "referee/service/match.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <random>
 #include <utility>
 
@@ -8,6 +9,8 @@
 #include "absl/strings/str_join.h"
 #include "referee/base/status_macros.h"
 #include "referee/codec/codec.h"
+#include "referee/service/match_events.h"
+#include "referee/service/text_limits.h"
 #include "referee/service/token.h"
 
 namespace cardref::service {
@@ -44,8 +47,17 @@ absl::StatusOr<std::unique_ptr<Match>> Match::Create(
         "cannot create the match log: ", sink.status().message()));
   }
   auto log = std::make_unique<record::GameLogWriter>(std::move(*sink));
-  return std::unique_ptr<Match>(
+  std::unique_ptr<Match> match(
       new Match(std::move(game), std::move(options), std::move(log)));
+  const std::vector<std::string>& invited = match->options_.invited_names;
+  if (!invited.empty()) {
+    absl::MutexLock lock(&match->mu_);
+    for (size_t s = 0; s < match->seats_.size(); ++s) {
+      match->seats_[s].ticket = NewSecretToken();
+      match->seats_[s].invited_name = invited[s];
+    }
+  }
+  return match;
 }
 
 Match::Match(std::unique_ptr<Game> game, MatchOptions options,
@@ -67,20 +79,59 @@ Match::~Match() {
 
 absl::StatusOr<JoinResult> Match::Join(std::optional<int> seat,
                                        const std::string& player_name,
-                                       const std::string& player_version) {
+                                       const std::string& player_version,
+                                       const std::string& ticket) {
   JoinResult result;
   {
     absl::MutexLock lock(&mu_);
     if (status_ != v1::MATCH_STATUS_WAITING_FOR_PLAYERS) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("match ", id(), " has no free seat: it has started"));
+      return absl::FailedPreconditionError(absl::StrCat(
+          "match ", id(), " has no free seat: it ",
+          status_ == v1::MATCH_STATUS_CANCELLED ? "was cancelled"
+                                                : "has started"));
     }
     const int n = static_cast<int>(seats_.size());
-    if (seat.has_value()) {
-      if (*seat < 0 || *seat >= n) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "seat ", *seat, " does not exist: this match has seats 0..", n - 1));
+    if (seat.has_value() && (*seat < 0 || *seat >= n)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "seat ", *seat, " does not exist: this match has seats 0..", n - 1));
+    }
+    const bool invited = !options_.invited_names.empty();
+    if (invited) {
+      if (ticket.empty()) {
+        return absl::PermissionDeniedError(absl::StrCat(
+            "match ", id(),
+            " is by invitation: join with the ticket the organiser gave you "
+            "(JoinMatchRequest.ticket)"));
       }
+      int ticket_seat = -1;
+      for (int s = 0; s < n; ++s) {  // compares every ticket, in constant time
+        if (TokensEqual(seats_[s].ticket, ticket)) ticket_seat = s;
+      }
+      if (ticket_seat < 0) {
+        return absl::PermissionDeniedError(absl::StrCat(
+            "the ticket is not a ticket of match ", id()));
+      }
+      if (seat.has_value() && *seat != ticket_seat) {
+        return absl::PermissionDeniedError(absl::StrCat(
+            "this ticket is for seat ", ticket_seat, ", not seat ", *seat));
+      }
+      const Seat& wanted = seats_[ticket_seat];
+      if (wanted.joined) {
+        return absl::PermissionDeniedError(absl::StrCat(
+            "this ticket was already used: seat ", ticket_seat,
+            " is taken (tickets are single-use)"));
+      }
+      if (!player_name.empty() && player_name != wanted.invited_name) {
+        return absl::PermissionDeniedError(absl::StrCat(
+            "seat ", ticket_seat, " is invited as '",
+            QuotePrefix(wanted.invited_name),
+            "': leave player_name empty or send exactly that name"));
+      }
+      result.seat = ticket_seat;
+    } else if (!ticket.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "match ", id(), " is open and takes no ticket; leave 'ticket' empty"));
+    } else if (seat.has_value()) {
       if (seats_[*seat].joined) {
         return absl::AlreadyExistsError(
             absl::StrCat("seat ", *seat, " of match ", id(), " is taken"));
@@ -94,7 +145,8 @@ absl::StatusOr<JoinResult> Match::Join(std::optional<int> seat,
     Seat& taken = seats_[result.seat];
     taken.joined = true;
     taken.token = NewSecretToken();
-    taken.player_name = player_name.empty()
+    taken.player_name = invited ? taken.invited_name
+                        : player_name.empty()
                             ? absl::StrCat("seat", result.seat)
                             : player_name;
     taken.player_version = player_version;
@@ -187,7 +239,7 @@ absl::Status Match::LogLocked(v1::LogRecord record) {
   if (log_ == nullptr) {
     return absl::FailedPreconditionError("the match log is closed");
   }
-  absl::Status st = log_->Write(std::move(record));
+  absl::Status st = WriteAndJournalLocked(std::move(record));
   if (!st.ok()) {
     return absl::UnavailableError(
         absl::StrCat("cannot write the match log: ", st.message()));
@@ -195,18 +247,117 @@ absl::Status Match::LogLocked(v1::LogRecord record) {
   return absl::OkStatus();
 }
 
+absl::Status Match::WriteAndJournalLocked(v1::LogRecord record) {
+  // Stamped here, so the journal holds what the log holds.
+  if (record.unix_micros() == 0) {
+    record.set_unix_micros(absl::ToUnixMicros(absl::Now()));
+  }
+  v1::LogRecord copy = record;
+  RETURN_IF_ERROR(log_->Write(std::move(record)));
+  const uint32_t actions_before =
+      actions_through_.empty() ? 0 : actions_through_.back();
+  actions_through_.push_back(actions_before + (copy.has_action() ? 1 : 0));
+  journal_.push_back(std::move(copy));
+  return absl::OkStatus();
+}
+
+bool Match::OverLocked() const {
+  return status_ == v1::MATCH_STATUS_FINISHED ||
+         status_ == v1::MATCH_STATUS_ABORTED ||
+         status_ == v1::MATCH_STATUS_CANCELLED;
+}
+
 void Match::AbortLocked(const std::string& reason) {
   status_ = v1::MATCH_STATUS_ABORTED;
-  abort_reason_ = reason;
+  end_reason_ = reason;
   deadline_ = absl::InfiniteFuture();
   ++version_;
   if (log_ != nullptr) {
     v1::LogRecord record;
     record.mutable_aborted()->set_reason(reason);
-    log_->Write(std::move(record)).IgnoreError();  // the log may be the cause
+    // The log may be the cause: best effort.
+    WriteAndJournalLocked(std::move(record)).IgnoreError();
     log_->Close().IgnoreError();
     log_.reset();
   }
+}
+
+std::vector<v1::SeatTicket> Match::Tickets() const {
+  absl::MutexLock lock(&mu_);
+  std::vector<v1::SeatTicket> tickets;
+  for (size_t s = 0; s < seats_.size(); ++s) {
+    if (seats_[s].ticket.empty()) continue;
+    v1::SeatTicket& t = tickets.emplace_back();
+    t.set_seat(static_cast<int>(s));
+    t.set_player_name(seats_[s].invited_name);
+    t.set_ticket(seats_[s].ticket);
+  }
+  return tickets;
+}
+
+absl::Status Match::Cancel(const std::string& reason) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (status_ != v1::MATCH_STATUS_WAITING_FOR_PLAYERS) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "match ", id(), " is ", v1::MatchStatus_Name(status_),
+          ": only a match waiting for players can be cancelled",
+          status_ == v1::MATCH_STATUS_IN_PROGRESS ? " (use AbortMatch)" : ""));
+    }
+    status_ = v1::MATCH_STATUS_CANCELLED;
+    end_reason_ = absl::StrCat("cancelled by the organiser",
+                               reason.empty() ? "" : ": ", reason);
+    ++version_;
+    // Nothing was played or written: the log file is empty. Remove it, so
+    // the log directory holds only real games.
+    if (log_ != nullptr) {
+      log_->Close().IgnoreError();
+      log_.reset();
+      std::error_code ignored;
+      std::filesystem::remove(options_.log_path, ignored);
+    }
+  }
+  NotifyWatchers();
+  return absl::OkStatus();
+}
+
+absl::Status Match::Abort(const std::string& reason) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (status_ != v1::MATCH_STATUS_IN_PROGRESS) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "match ", id(), " is ", v1::MatchStatus_Name(status_),
+          ": only a match in progress can be aborted",
+          status_ == v1::MATCH_STATUS_WAITING_FOR_PLAYERS
+              ? " (use CancelMatch)"
+              : ""));
+    }
+    AbortLocked(absl::StrCat("aborted by the organiser",
+                             reason.empty() ? "" : ": ", reason));
+  }
+  NotifyWatchers();
+  return absl::OkStatus();
+}
+
+EventBatch Match::EventsAfter(uint64_t after_index, Audience audience,
+                              uint32_t delay_decisions,
+                              size_t max_events) const {
+  absl::MutexLock lock(&mu_);
+  EventBatch batch;
+  const bool over = OverLocked();
+  const uint32_t actions = actions_through_.empty() ? 0 : actions_through_.back();
+  size_t i = std::min<uint64_t>(after_index, journal_.size());
+  for (; i < journal_.size() && batch.events.size() < max_events; ++i) {
+    if (audience == Audience::kSpectator && !over &&
+        actions - actions_through_[i] < delay_decisions) {
+      break;  // not yet: too few decisions since
+    }
+    std::optional<v1::MatchEvent> event =
+        MakeMatchEvent(i + 1, journal_[i], audience);
+    if (event.has_value()) batch.events.push_back(*std::move(event));
+  }
+  batch.complete = over && i == journal_.size();
+  return batch;
 }
 
 absl::Status Match::CheckSeat(int seat, const std::string& token) const {
@@ -299,7 +450,10 @@ absl::StatusOr<v1::SubmitActionResponse> Match::SubmitLocked(
       return absl::FailedPreconditionError("the match is over");
     case v1::MATCH_STATUS_ABORTED:
       return absl::FailedPreconditionError(
-          absl::StrCat("the match was aborted: ", abort_reason_));
+          absl::StrCat("the match was aborted: ", end_reason_));
+    case v1::MATCH_STATUS_CANCELLED:
+      return absl::FailedPreconditionError(
+          absl::StrCat("the match was ", end_reason_));
     default:
       break;
   }
@@ -468,7 +622,7 @@ bool Match::HasFreeSeat() const {
   return false;
 }
 
-v1::MatchInfo Match::Info() const {
+v1::MatchInfo Match::Info(bool for_organiser) const {
   absl::MutexLock lock(&mu_);
   v1::MatchInfo info;
   info.set_match_id(options_.match_id);
@@ -484,8 +638,11 @@ v1::MatchInfo Match::Info() const {
     seat->set_player_version(seats_[s].player_version);
   }
   if (result_.has_value()) *info.mutable_result() = *result_;
-  info.set_log_path(options_.log_path);
+  if (for_organiser) info.set_log_path(options_.log_path);
   info.set_decision_time_limit_millis(options_.decision_time_limit_millis);
+  info.set_end_reason(end_reason_);
+  info.set_open(options_.open);
+  info.set_deal_set_id(options_.deal_set_id);
   return info;
 }
 

@@ -41,6 +41,21 @@ struct MatchOptions {
   uint64_t dealing_seed = 0;
   std::string log_path;  // created at once; never overwritten
   std::string referee_version;
+  // Invitations: one player name per seat, or empty for none. An invited
+  // seat is taken only with its ticket and under this name.
+  std::vector<std::string> invited_names;
+  // Anyone may take any seat under any name (no tickets).
+  bool open = false;
+};
+
+// Who receives a match's event stream (match_events.h).
+enum class Audience { kSpectator, kOrganiser };
+
+// A slice of a match's events (Match::EventsAfter).
+struct EventBatch {
+  std::vector<v1::MatchEvent> events;  // in index order
+  // No event will ever follow these: the match is over and all were sent.
+  bool complete = false;
 };
 
 struct JoinResult {
@@ -57,11 +72,33 @@ class Match {
 
   const std::string& id() const { return options_.match_id; }
   const Game& game() const { return *game_; }
+  // Anyone may join (no invitations).
+  bool open() const { return options_.open; }
 
-  // Takes `seat` (or the lowest free seat). The last join starts the game.
+  // Takes `seat` (or the lowest free seat; with a ticket, the ticket's
+  // seat). The last join starts the game. An invited match needs the seat's
+  // ticket, used once, and the organiser's name for the seat.
   absl::StatusOr<JoinResult> Join(std::optional<int> seat,
                                   const std::string& player_name,
-                                  const std::string& player_version)
+                                  const std::string& player_version,
+                                  const std::string& ticket = "")
+      ABSL_LOCKS_EXCLUDED(mu_);
+
+  // One ticket per seat for an invited match (empty otherwise). Secret:
+  // only the organiser's CreateMatch answer carries them.
+  std::vector<v1::SeatTicket> Tickets() const ABSL_LOCKS_EXCLUDED(mu_);
+
+  // The organiser ends a match: Cancel one that has not started (status
+  // CANCELLED, its empty log removed), Abort one in progress (logged as
+  // aborted with the reason). FAILED_PRECONDITION in any other status.
+  absl::Status Cancel(const std::string& reason) ABSL_LOCKS_EXCLUDED(mu_);
+  absl::Status Abort(const std::string& reason) ABSL_LOCKS_EXCLUDED(mu_);
+
+  // The match's events with index > after_index, at most max_events, as
+  // `audience` may see them (match_events.h). Spectators see an event once
+  // `delay_decisions` further actions follow it, or once the match is over.
+  EventBatch EventsAfter(uint64_t after_index, Audience audience,
+                         uint32_t delay_decisions, size_t max_events) const
       ABSL_LOCKS_EXCLUDED(mu_);
 
   // The seat's view; recent_actions holds the actions accepted after
@@ -89,7 +126,10 @@ class Match {
   };
   Progress progress() const ABSL_LOCKS_EXCLUDED(mu_);
 
-  v1::MatchInfo Info() const ABSL_LOCKS_EXCLUDED(mu_);
+  // What GetMatch shows; the log's location only `for_organiser` (the
+  // service layer's own callers are; the gRPC edge decides for clients).
+  v1::MatchInfo Info(bool for_organiser = true) const
+      ABSL_LOCKS_EXCLUDED(mu_);
   v1::MatchStatus status() const ABSL_LOCKS_EXCLUDED(mu_);
   bool HasFreeSeat() const ABSL_LOCKS_EXCLUDED(mu_);
 
@@ -102,6 +142,8 @@ class Match {
   struct Seat {
     bool joined = false;
     std::string token;
+    std::string ticket;        // invited matches only
+    std::string invited_name;  // invited matches only
     std::string player_name;
     std::string player_version;
     uint64_t last_sequence = 0;
@@ -132,6 +174,10 @@ class Match {
   // Draws and applies chance events until a seat must act or the game ends.
   absl::Status AdvanceLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status LogLocked(v1::LogRecord record) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Writes `record` and, once written, adds it to the event journal.
+  absl::Status WriteAndJournalLocked(v1::LogRecord record)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  bool OverLocked() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
   void LogRejectedLocked(int seat, const v1::Action& action,
                          const absl::Status& status)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -148,7 +194,6 @@ class Match {
   std::vector<Seat> seats_ ABSL_GUARDED_BY(mu_);
   v1::MatchStatus status_ ABSL_GUARDED_BY(mu_) =
       v1::MATCH_STATUS_WAITING_FOR_PLAYERS;
-  std::string abort_reason_ ABSL_GUARDED_BY(mu_);
   uint64_t version_ ABSL_GUARDED_BY(mu_) = 0;
   Rng dealer_rng_ ABSL_GUARDED_BY(mu_);
   int rounds_logged_ ABSL_GUARDED_BY(mu_) = 0;
@@ -157,6 +202,11 @@ class Match {
   std::optional<v1::FinalResult> result_ ABSL_GUARDED_BY(mu_);
   // Every accepted action, in order (all public), for recent_actions.
   std::vector<v1::ActionRecord> history_ ABSL_GUARDED_BY(mu_);
+  // Every record written to the log, in order, for the event streams; and
+  // for each, the number of actions among the records up to it.
+  std::vector<v1::LogRecord> journal_ ABSL_GUARDED_BY(mu_);
+  std::vector<uint32_t> actions_through_ ABSL_GUARDED_BY(mu_);
+  std::string end_reason_ ABSL_GUARDED_BY(mu_);
 
   absl::Mutex watch_mu_;
   int next_watcher_ ABSL_GUARDED_BY(watch_mu_) = 0;

@@ -3,15 +3,32 @@
 #include <random>
 #include <utility>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
+#include "referee/base/status_macros.h"
 #include "referee/codec/codec.h"
+#include "referee/service/text_limits.h"
 
 namespace cardref::service {
 
 namespace {
+
+constexpr int kDefaultPageSize = 100;
+constexpr int kMaxPageSize = 1000;
+
+absl::Status CheckKnownGame(const GameRegistry& registry,
+                            const std::string& game) {
+  if (game.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'game' is required; known games: ", absl::StrJoin(registry.Ids(), ", ")));
+  }
+  RETURN_IF_ERROR(CheckText("game", game, kMaxGameIdChars));
+  return registry.Find(game).status();  // NOT_FOUND: "unknown game ..."
+}
+
 // The clock re-checks at least this often, so a deadline set after it went
 // to sleep is never missed by more than this.
 constexpr absl::Duration kClockTick = absl::Milliseconds(20);
@@ -33,11 +50,8 @@ MatchManager::~MatchManager() {
 
 absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
     const v1::CreateMatchRequest& request) {
-  if (request.game().empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "'game' is required; known games: ",
-        absl::StrJoin(registry_->Ids(), ", ")));
-  }
+  RETURN_IF_ERROR(CheckKnownGame(*registry_, request.game()));
+  RETURN_IF_ERROR(CheckText("deal_set_id", request.deal_set_id(), kMaxIdChars));
   absl::StatusOr<std::unique_ptr<Game>> game = registry_->Create(
       request.game(), codec::ParamsFromProto(request.params()));
   if (!game.ok()) return game.status();
@@ -56,6 +70,36 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
                      options_.max_decision_time_limit_millis));
   }
   MatchOptions match_options;
+  const int seats = (*game)->num_seats();
+  if (request.seat_assignments_size() > 0) {
+    if (request.open()) {
+      return absl::InvalidArgumentError(
+          "give seat_assignments (invitations) or open=true, not both");
+    }
+    if (request.seat_assignments_size() != seats) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "seat_assignments has ", request.seat_assignments_size(),
+          " entries but the match has ", seats,
+          " seats: give one player name per seat"));
+    }
+    for (int s = 0; s < seats; ++s) {
+      const std::string& name = request.seat_assignments(s).player_name();
+      const std::string field =
+          absl::StrCat("seat_assignments[", s, "].player_name");
+      if (name.empty()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("'", field, "' is empty: an invited seat needs a name"));
+      }
+      RETURN_IF_ERROR(CheckText(field, name, kMaxPlayerNameChars));
+      match_options.invited_names.push_back(name);
+    }
+  } else if (!request.open() && !options_.open_by_default) {
+    return absl::InvalidArgumentError(
+        "this referee has an organiser credential, so a match is by "
+        "invitation: give seat_assignments (one player name per seat), or "
+        "open=true to let anyone join");
+  }
+  match_options.open = request.seat_assignments_size() == 0;
   {
     absl::MutexLock lock(&mu_);
     std::random_device rd;
@@ -71,7 +115,6 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
       absl::StrCat(options_.log_dir, "/", match_options.match_id, ".cardlog");
   match_options.referee_version = options_.referee_version;
   const GameParams params = (*game)->params();
-  const int seats = (*game)->num_seats();
   absl::StatusOr<std::unique_ptr<Match>> match =
       Match::Create(std::move(*game), match_options);
   if (!match.ok()) return match.status();
@@ -79,6 +122,9 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   response.set_match_id(match_options.match_id);
   response.set_num_seats(seats);
   *response.mutable_params() = codec::ParamsToProto(params);
+  for (v1::SeatTicket& t : (*match)->Tickets()) {
+    *response.add_tickets() = std::move(t);
+  }
   absl::MutexLock lock(&mu_);
   matches_[match_options.match_id] = std::move(*match);
   creation_order_.push_back(match_options.match_id);
@@ -87,11 +133,12 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
 
 absl::StatusOr<std::shared_ptr<Match>> MatchManager::Find(
     const std::string& match_id) {
+  RETURN_IF_ERROR(CheckText("match_id", match_id, kMaxIdChars));
   absl::MutexLock lock(&mu_);
   auto it = matches_.find(match_id);
   if (it == matches_.end()) {
     return absl::NotFoundError(
-        absl::StrCat("no match with id '", match_id, "'"));
+        absl::StrCat("no match with id '", QuotePrefix(match_id), "'"));
   }
   return it->second;
 }
@@ -100,6 +147,11 @@ absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinMatch(
     const v1::JoinMatchRequest& request) {
   std::optional<int> seat;
   if (request.has_seat()) seat = request.seat();
+  RETURN_IF_ERROR(
+      CheckText("player_name", request.player_name(), kMaxPlayerNameChars));
+  RETURN_IF_ERROR(CheckText("player_version", request.player_version(),
+                            kMaxPlayerVersionChars));
+  RETURN_IF_ERROR(CheckText("ticket", request.ticket(), kMaxSecretChars));
   std::vector<std::shared_ptr<Match>> candidates;
   if (!request.match_id().empty()) {
     absl::StatusOr<std::shared_ptr<Match>> match = Find(request.match_id());
@@ -110,18 +162,29 @@ absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinMatch(
       return absl::InvalidArgumentError(
           "give 'match_id', or 'game' to join any open match of that game");
     }
+    RETURN_IF_ERROR(CheckKnownGame(*registry_, request.game()));
+    if (!request.ticket().empty()) {
+      return absl::InvalidArgumentError(
+          "a ticket is for one match: give its 'match_id' too");
+    }
     absl::MutexLock lock(&mu_);
     for (const std::string& id : creation_order_) {
       const std::shared_ptr<Match>& m = matches_[id];
-      if (m->game().id() == request.game()) candidates.push_back(m);
+      // Only open matches: an invited seat is taken with its ticket.
+      if (m->game().id() == request.game() && m->open()) {
+        candidates.push_back(m);
+      }
     }
   }
   absl::Status last = absl::NotFoundError(absl::StrCat(
-      "no match of game '", request.game(), "' has a free seat"));
+      "no open match of game '", request.game(),
+      "' has a free seat: an organiser creates matches (CreateMatch); see "
+      "docs/bots.md"));
   for (const std::shared_ptr<Match>& match : candidates) {
     if (request.match_id().empty() && !match->HasFreeSeat()) continue;
     absl::StatusOr<JoinResult> joined =
-        match->Join(seat, request.player_name(), request.player_version());
+        match->Join(seat, request.player_name(), request.player_version(),
+                    request.ticket());
     if (!joined.ok()) {
       last = joined.status();
       // A race with another joiner: try the next open match.
@@ -138,6 +201,75 @@ absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinMatch(
     return response;
   }
   return last;
+}
+
+absl::StatusOr<v1::ListMatchesResponse> MatchManager::ListMatches(
+    const v1::ListMatchesRequest& request) {
+  if (request.page_size() < 0 || request.page_size() > kMaxPageSize) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "page_size must be 0 (default ", kDefaultPageSize, ") to ",
+        kMaxPageSize, ", got ", request.page_size()));
+  }
+  RETURN_IF_ERROR(CheckText("page_token", request.page_token(), kMaxIdChars));
+  const size_t page_size =
+      request.page_size() == 0 ? kDefaultPageSize : request.page_size();
+  // The page token is the position in creation order to start from.
+  size_t start = 0;
+  if (!request.page_token().empty() &&
+      !absl::SimpleAtoi(request.page_token(), &start)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("page_token '", QuotePrefix(request.page_token()),
+                     "' is not a next_page_token of ListMatches"));
+  }
+  std::vector<std::shared_ptr<Match>> candidates;
+  {
+    absl::MutexLock lock(&mu_);
+    for (size_t i = start; i < creation_order_.size(); ++i) {
+      candidates.push_back(matches_[creation_order_[i]]);
+    }
+  }
+  v1::ListMatchesResponse response;
+  size_t i = 0;
+  for (; i < candidates.size(); ++i) {
+    if (static_cast<size_t>(response.matches_size()) == page_size) break;
+    v1::MatchInfo info = candidates[i]->Info(/*for_organiser=*/false);
+    if (request.status() != v1::MATCH_STATUS_UNSPECIFIED &&
+        info.status() != request.status()) {
+      continue;
+    }
+    *response.add_matches() = std::move(info);
+  }
+  if (i < candidates.size()) {
+    response.set_next_page_token(absl::StrCat(start + i));
+  }
+  return response;
+}
+
+namespace {
+
+absl::Status CheckEndRequest(const v1::EndMatchRequest& request) {
+  if (request.match_id().empty()) {
+    return absl::InvalidArgumentError("'match_id' is required");
+  }
+  return CheckText("reason", request.reason(), kMaxReasonChars);
+}
+
+}  // namespace
+
+absl::StatusOr<v1::MatchInfo> MatchManager::CancelMatch(
+    const v1::EndMatchRequest& request) {
+  RETURN_IF_ERROR(CheckEndRequest(request));
+  ASSIGN_OR_RETURN(std::shared_ptr<Match> match, Find(request.match_id()));
+  RETURN_IF_ERROR(match->Cancel(request.reason()));
+  return match->Info(/*for_organiser=*/true);
+}
+
+absl::StatusOr<v1::MatchInfo> MatchManager::AbortMatch(
+    const v1::EndMatchRequest& request) {
+  RETURN_IF_ERROR(CheckEndRequest(request));
+  ASSIGN_OR_RETURN(std::shared_ptr<Match> match, Find(request.match_id()));
+  RETURN_IF_ERROR(match->Abort(request.reason()));
+  return match->Info(/*for_organiser=*/true);
 }
 
 void MatchManager::ClockLoop() {

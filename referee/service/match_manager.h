@@ -26,6 +26,10 @@ struct ManagerOptions {
   // Upper bound on any requested limit (0 = none).
   int64_t max_decision_time_limit_millis = 0;
   std::string referee_version;
+  // A match without invitations is open to anyone only if its request says
+  // `open`, or if this is true (a loopback referee with no organiser
+  // credential: docs/auth.md).
+  bool open_by_default = true;
 };
 
 // Thread-safe. Owns a clock thread, stopped by the destructor.
@@ -42,6 +46,12 @@ class MatchManager {
       const v1::JoinMatchRequest& request);
   // NOT_FOUND naming the id.
   absl::StatusOr<std::shared_ptr<Match>> Find(const std::string& match_id);
+
+  // The organiser's calls (the caller's role is checked at the edge).
+  absl::StatusOr<v1::ListMatchesResponse> ListMatches(
+      const v1::ListMatchesRequest& request);
+  absl::StatusOr<v1::MatchInfo> CancelMatch(const v1::EndMatchRequest& request);
+  absl::StatusOr<v1::MatchInfo> AbortMatch(const v1::EndMatchRequest& request);
 
   const GameRegistry& registry() const { return *registry_; }
 

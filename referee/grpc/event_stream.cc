@@ -1,0 +1,108 @@
+#include "referee/grpc/event_stream.h"
+
+#include <deque>
+#include <utility>
+
+#include "absl/synchronization/mutex.h"
+
+namespace cardref::grpc_service {
+
+namespace {
+
+// Events fetched from the match per request: bounds the reactor's buffer.
+constexpr size_t kBatch = 64;
+
+class EventWriter : public grpc::ServerWriteReactor<v1::MatchEvent> {
+ public:
+  EventWriter(std::shared_ptr<service::Match> match, service::Audience audience,
+              uint64_t after_index, uint32_t delay_decisions)
+      : match_(std::move(match)),
+        audience_(audience),
+        delay_decisions_(delay_decisions),
+        last_index_(after_index) {
+    watcher_ = match_->AddWatcher([this] { MaybeWrite(); });
+    MaybeWrite();
+  }
+
+  void OnWriteDone(bool ok) override {
+    absl::MutexLock lock(&mu_);
+    writing_ = false;
+    if (!ok) {
+      FinishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                                "the stream broke while writing"));
+      return;
+    }
+    WriteNextLocked();
+  }
+
+  void OnCancel() override {
+    absl::MutexLock lock(&mu_);
+    cancelled_ = true;
+    if (!writing_) FinishLocked(grpc::Status::CANCELLED);
+  }
+
+  void OnDone() override {
+    match_->RemoveWatcher(watcher_);
+    delete this;
+  }
+
+ private:
+  void MaybeWrite() {
+    absl::MutexLock lock(&mu_);
+    WriteNextLocked();
+  }
+
+  void WriteNextLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (writing_ || finished_) return;
+    if (cancelled_) {
+      FinishLocked(grpc::Status::CANCELLED);
+      return;
+    }
+    if (queue_.empty()) {
+      service::EventBatch batch =
+          match_->EventsAfter(last_index_, audience_, delay_decisions_, kBatch);
+      for (v1::MatchEvent& e : batch.events) queue_.push_back(std::move(e));
+      // Complete means these are the last: finish once they are written.
+      complete_ = batch.complete;
+    }
+    if (queue_.empty()) {
+      if (complete_) FinishLocked(grpc::Status::OK);
+      return;
+    }
+    pending_ = std::move(queue_.front());
+    queue_.pop_front();
+    last_index_ = pending_.index();
+    writing_ = true;
+    StartWrite(&pending_);
+  }
+
+  void FinishLocked(grpc::Status status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (finished_) return;
+    finished_ = true;
+    Finish(std::move(status));
+  }
+
+  const std::shared_ptr<service::Match> match_;
+  const service::Audience audience_;
+  const uint32_t delay_decisions_;
+  int watcher_ = -1;
+  absl::Mutex mu_;
+  uint64_t last_index_ ABSL_GUARDED_BY(mu_);
+  std::deque<v1::MatchEvent> queue_ ABSL_GUARDED_BY(mu_);
+  v1::MatchEvent pending_ ABSL_GUARDED_BY(mu_);
+  bool complete_ ABSL_GUARDED_BY(mu_) = false;
+  bool writing_ ABSL_GUARDED_BY(mu_) = false;
+  bool finished_ ABSL_GUARDED_BY(mu_) = false;
+  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+}  // namespace
+
+grpc::ServerWriteReactor<v1::MatchEvent>* NewEventStream(
+    std::shared_ptr<service::Match> match, service::Audience audience,
+    uint64_t after_index, uint32_t delay_decisions) {
+  return new EventWriter(std::move(match), audience, after_index,
+                         delay_decisions);
+}
+
+}  // namespace cardref::grpc_service
