@@ -14,8 +14,12 @@ echo "== build took $(( $(date +%s) - t0 )) s"
 
 BIN=build/tools
 OUT="out/demo-$(date -u +%Y%m%d-%H%M%S)"
-mkdir -p "$OUT/logs"
+mkdir -p "$OUT"
+# The organiser credential, as a real event has one (docs/auth.md): a random
+# token in an owner-only file, read by the referee and the tournament runner.
+( umask 077; od -An -tx1 -N32 /dev/urandom | tr -d ' \n' >"$OUT/organiser.token" )
 "$BIN/cardref_referee" --port=0 --port_file="$OUT/port" \
+  --organiser_token_file="$OUT/organiser.token" \
   --log_dir="$OUT/logs" >"$OUT/referee.out" 2>&1 &
 REFEREE=$!
 trap 'kill $REFEREE 2>/dev/null || true; wait $REFEREE 2>/dev/null || true' EXIT
@@ -29,7 +33,10 @@ echo "== referee on $SERVER, logs in $OUT/logs"
 t1=$(date +%s)
 echo "== tournament"
 # Short variants keep the demo quick; every game that has them uses them.
+# The example bots are ours, so they may run as this user (--trust_bots);
+# see the README for running untrusted bots as another user.
 "$BIN/cardref_tournament" --server="$SERVER" --bot="$BIN/cardref_bot" \
+  --organiser_token_file="$OUT/organiser.token" --trust_bots \
   --matches=2 --params=game_length=SHORT,rounds=4 "$@"
 echo "== tournament took $(( $(date +%s) - t1 )) s"
 

@@ -19,8 +19,9 @@ absl::Status OrganiserAuth::Check(const grpc::ServerContextBase& context,
   }
   const absl::string_view value(it->second.data(), it->second.size());
   if (!absl::StartsWith(value, kBearerPrefix)) {
-    return absl::UnauthenticatedError(
-        "the 'authorization' metadata must be 'Bearer <organiser token>'");
+    return absl::UnauthenticatedError(absl::StrCat(
+        what, " is for the organiser: the 'authorization' metadata must be "
+        "'Bearer <organiser token>'"));
   }
   if (!service::TokensEqual(std::string(value.substr(kBearerPrefix.size())),
                             *token_)) {

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Untrusted bots run as another user cannot read the referee's logs.
+# As root, cardref_tournament --bot_user=nobody starts every bot as
+# 'nobody'; each bot here is a spy that first tries to read the log
+# directory (whose files hold every hand) and the organiser's token file,
+# then plays as cardref_bot. Exits 77 (skipped, with a message) when not root.
+#   tests/bot_user_test.sh BUILD_TOOLS_DIR
+set -euo pipefail
+BIN=$(cd "$1" && pwd)
+if [ "$(id -u)" != 0 ]; then
+  echo "SKIPPED: switching bots to another user needs root"; exit 77
+fi
+if ! id nobody >/dev/null 2>&1; then
+  echo "SKIPPED: this machine has no user 'nobody'"; exit 77
+fi
+TMP=$(mktemp -d)
+REFEREE=""
+trap '[ -n "$REFEREE" ] && kill $REFEREE 2>/dev/null; wait 2>/dev/null; rm -rf "$TMP"' EXIT
+chmod 755 "$TMP"
+# The bot binary where 'nobody' may run it (the build tree may be private).
+install -m 755 "$BIN/cardref_bot" "$TMP/cardref_bot"
+mkdir -m 1777 "$TMP/spy"
+cat >"$TMP/spy_bot.sh" <<'SPY'
+#!/bin/sh
+{
+  echo "user $(id -un)"
+  ls "$SPY_LOG_DIR" >/dev/null 2>&1 && echo "READ the log directory"
+  cat "$SPY_LOG_DIR"/*.cardlog >/dev/null 2>&1 && echo "READ a log"
+  cat "$SPY_TOKEN" >/dev/null 2>&1 && echo "READ the organiser token"
+  [ -n "${CARDREF_ORGANISER_TOKEN:-}" ] && echo "SAW the organiser token"
+  [ -n "${CARDREF_JOIN_TICKET:-}" ] && echo "has a ticket"
+} >>"$SPY_OUT"
+exec "$SPY_BOT" "$@"
+SPY
+chmod 755 "$TMP/spy_bot.sh"
+( umask 077; echo "bot-user-test-organiser-token-0123456789" >"$TMP/token" )
+"$BIN/cardref_referee" --port=0 --port_file="$TMP/port" \
+  --organiser_token_file="$TMP/token" --log_dir="$TMP/logs" \
+  >"$TMP/referee.out" 2>&1 &
+REFEREE=$!
+for _ in $(seq 100); do [ -s "$TMP/port" ] && break; sleep 0.1; done
+[ -s "$TMP/port" ] || { cat "$TMP/referee.out"; exit 1; }
+
+export SPY_LOG_DIR="$TMP/logs" SPY_TOKEN="$TMP/token" SPY_OUT="$TMP/spy/out"
+export SPY_BOT="$TMP/cardref_bot"
+export CARDREF_ORGANISER_TOKEN="must-not-reach-the-bots-0123456789"
+"$BIN/cardref_tournament" --server="localhost:$(cat "$TMP/port")" \
+  --organiser_token_file="$TMP/token" --bot="$TMP/spy_bot.sh" \
+  --bot_user=nobody --games=craits:2 --matches=1 --params=game_length=SHORT
+cat "$SPY_OUT"
+[ "$(grep -c '^user nobody$' "$SPY_OUT")" = 2 ] || { echo "FAIL: bots did not run as nobody"; exit 1; }
+[ "$(grep -c '^has a ticket$' "$SPY_OUT")" = 2 ] || { echo "FAIL: bots got no ticket"; exit 1; }
+if grep -E '^(READ|SAW)' "$SPY_OUT"; then echo "FAIL: a bot reached a secret"; exit 1; fi
+ls "$TMP"/logs/*.cardlog >/dev/null
+"$BIN/cardref_analyze" audit "$TMP"/logs/*.cardlog
+echo "PASS: bots ran as nobody, played, and reached no secret"
