@@ -370,6 +370,10 @@ absl::Status Match::CheckSeat(int seat, const std::string& token) const {
     return absl::UnauthenticatedError(
         "no token: send the token JoinMatch returned for this seat");
   }
+  if (token.size() > kMaxSecretChars) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the token has ", token.size(), " bytes; seat tokens have 32"));
+  }
   if (!seats_[seat].joined || !TokensEqual(seats_[seat].token, token)) {
     return absl::PermissionDeniedError(absl::StrCat(
         "the token is not seat ", seat, "'s token in match ", id()));
@@ -438,6 +442,9 @@ absl::StatusOr<v1::SubmitActionResponse> Match::SubmitLocked(
     const v1::SubmitActionRequest& request) {
   const int seat = request.seat();
   RETURN_IF_ERROR(CheckSeat(seat, request.token()));
+  // Refused before anything is logged: an oversized notation costs no log.
+  RETURN_IF_ERROR(CheckText("action.notation", request.action().notation(),
+                            kMaxNotationChars));
   Seat& me = seats_[seat];
   if (request.sequence() != 0 && request.sequence() == me.last_sequence) {
     return me.last_response;  // an idempotent retry

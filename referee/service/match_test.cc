@@ -224,6 +224,34 @@ TEST_F(MatchTest, OutOfTurnIllegalAndMalformedActionsAreRefusedAndLogged) {
   EXPECT_TRUE(log->finished());
 }
 
+// An oversized or control-laden notation, or an oversized token, is refused
+// before anything is logged, quoting only a short prefix.
+TEST_F(MatchTest, OversizedTextInASubmissionIsRefusedUnlogged) {
+  std::shared_ptr<Match> match = StartCraits(2, 5);
+  const int to_act = match->progress().seat_to_act;
+  const auto records_before = [&] {
+    auto log = record::ReadGameLog(match->Info().log_path());
+    return log.ok() ? log->records.size() : 0;
+  };
+  const size_t before = records_before();
+  for (const std::string& notation :
+       {std::string(100000, 'p'), std::string("draw\n| forged")}) {
+    auto refused = match->Submit(Submission(to_act, notation));
+    EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(refused.status().message(), HasSubstr("action.notation"));
+    EXPECT_LT(refused.status().message().size(), 200u);
+  }
+  v1::SubmitActionRequest r = Submission(to_act, "draw");
+  r.set_token(std::string(10000, 'f'));
+  EXPECT_EQ(match->Submit(r).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(records_before(), before);
+  auto obs = match->Observe(to_act, tokens_[to_act]);
+  ASSERT_TRUE(obs.ok());
+  EXPECT_TRUE(
+      match->Submit(Submission(to_act, obs->legal_actions(0).notation())).ok());
+}
+
 TEST_F(MatchTest, RetriesWithTheSameSequenceAreIdempotent) {
   std::shared_ptr<Match> match = StartCraits(2, 8);
   auto obs = match->Observe(0, tokens_[0]);

@@ -20,6 +20,9 @@ inline constexpr size_t kMaxIdChars = 128;      // match ids, deal set ids
 inline constexpr size_t kMaxGameIdChars = 64;
 inline constexpr size_t kMaxSecretChars = 128;  // tokens and tickets
 inline constexpr size_t kMaxReasonChars = 200;
+// An action's notation is a few words ("play 8S:H"); the longest legal one
+// of any game is far shorter.
+inline constexpr size_t kMaxNotationChars = 256;
 
 // At most this many characters of a client's text are quoted back in an
 // error message (escaped).
