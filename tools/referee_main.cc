@@ -4,7 +4,8 @@
 //
 // Serves cardref.v1.Referee (proto/cardref/v1/referee.proto) with gRPC
 // health checking and server reflection. Every match is logged to
-// <log_dir>/<match_id>.cardlog as it is played. SIGINT/SIGTERM shut down
+// <log_dir>/<match_id>.cardlog as it is played, its last record signed with
+// the referee's Ed25519 key (--signing_key_file, made on first start). SIGINT/SIGTERM shut down
 // gracefully: matches still in progress are logged as aborted.
 #include <csignal>
 #include <cstdio>
@@ -18,6 +19,8 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "grpcpp/grpcpp.h"
+#include "referee/base/ed25519.h"
+#include "referee/base/hex.h"
 #include "referee/grpc/server.h"
 #include "tools/cli_flags.h"
 #include "tools/version.h"
@@ -34,6 +37,22 @@ ABSL_FLAG(int64_t, decision_time_limit_ms, 10000,
           "0 = no limit");
 ABSL_FLAG(int64_t, max_decision_time_limit_ms, 600000,
           "Largest time limit a match may ask for; 0 = no maximum");
+ABSL_FLAG(std::string, signing_key_file, "",
+          "Ed25519 private key (PEM PKCS#8, mode 0600) that signs every log; "
+          "generated there when missing. Default: referee_ed25519.key in the "
+          "parent directory of --log_dir");
+
+namespace {
+
+// <parent of log_dir>/referee_ed25519.key: beside the logs, not among them.
+std::string DefaultKeyFile(const std::string& log_dir) {
+  std::filesystem::path dir =
+      std::filesystem::absolute(log_dir).lexically_normal();
+  if (!dir.has_filename()) dir = dir.parent_path();  // "logs/" -> "logs"
+  return (dir.parent_path() / "referee_ed25519.key").string();
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   cardref::cli::ParseFlagsWithoutArgsOrExit(
@@ -41,7 +60,7 @@ int main(int argc, char** argv) {
       "The cardref referee: a gRPC server that runs card-game matches "
       "between bots, validates every move and logs every game.\n"
       "Usage: cardref_referee [--host=localhost] [--port=50051] "
-      "[--log_dir=logs]");
+      "[--log_dir=logs] [--signing_key_file=FILE]");
 
   const std::string log_dir = absl::GetFlag(FLAGS_log_dir);
   std::error_code ec;
@@ -51,6 +70,21 @@ int main(int argc, char** argv) {
                  ec.message().c_str());
     return 1;
   }
+
+  std::string key_file = absl::GetFlag(FLAGS_signing_key_file);
+  if (key_file.empty()) key_file = DefaultKeyFile(log_dir);
+  bool key_created = false;
+  absl::StatusOr<cardref::crypto::Ed25519PrivateKey> key =
+      cardref::crypto::Ed25519PrivateKey::ReadOrCreateFile(key_file,
+                                                           &key_created);
+  if (!key.ok()) {
+    std::fprintf(stderr, "--signing_key_file: %s\n",
+                 std::string(key.status().message()).c_str());
+    return 1;
+  }
+  std::printf("cardref_referee: %s log signing key %s, public key %s\n",
+              key_created ? "created" : "using", key_file.c_str(),
+              cardref::ToHex(key->public_key()).c_str());
 
   // Signals are taken by a dedicated thread (sigwait), so block them before
   // gRPC starts its threads.
@@ -69,6 +103,8 @@ int main(int argc, char** argv) {
   options.manager.max_decision_time_limit_millis =
       absl::GetFlag(FLAGS_max_decision_time_limit_ms);
   options.manager.referee_version = cardref::kVersion;
+  options.manager.signing_key =
+      std::make_shared<const cardref::crypto::Ed25519PrivateKey>(*key);
   absl::StatusOr<std::unique_ptr<cardref::grpc_service::RefereeServer>>
       referee = cardref::grpc_service::RefereeServer::Start(options);
   if (!referee.ok()) {

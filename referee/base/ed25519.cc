@@ -17,7 +17,10 @@
 #include <openssl/pem.h>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
+#include "referee/base/hex.h"
 #include "referee/base/random_bytes.h"
 
 namespace cardref::crypto {
@@ -261,6 +264,24 @@ absl::StatusOr<std::string> Ed25519PrivateKey::Sign(
         absl::StrCat("Ed25519 signing failed: ", OpensslError()));
   }
   return signature;
+}
+
+absl::StatusOr<std::string> ParseEd25519PublicKey(absl::string_view text) {
+  text = absl::StripAsciiWhitespace(text);
+  if (!absl::StartsWith(text, "-----BEGIN")) {
+    return FromHex(text, kEd25519PublicKeySize, "an Ed25519 public key");
+  }
+  Bio bio(BIO_new_mem_buf(text.data(), static_cast<int>(text.size())));
+  Pkey pkey(bio == nullptr
+                ? nullptr
+                : PEM_read_bio_PUBKEY(bio.get(), nullptr, nullptr, nullptr));
+  if (pkey == nullptr || EVP_PKEY_id(pkey.get()) != EVP_PKEY_ED25519) {
+    ERR_clear_error();
+    return absl::InvalidArgumentError(
+        "not an Ed25519 public key: expected 64 hex digits or a PEM "
+        "\"PUBLIC KEY\" block");
+  }
+  return PublicKeyOf(pkey.get());
 }
 
 absl::Status VerifyEd25519(absl::string_view public_key,

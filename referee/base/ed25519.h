@@ -63,6 +63,12 @@ class Ed25519PrivateKey {
   std::string public_key_;
 };
 
+// A public key written as 64 hex digits (what cardref_referee prints and
+// GetRefereeKey serves) or as a PEM "PUBLIC KEY" (`openssl pkey -pubout`);
+// surrounding whitespace is ignored. INVALID_ARGUMENT otherwise.
+[[nodiscard]] absl::StatusOr<std::string> ParseEd25519PublicKey(
+    absl::string_view text);
+
 // OK iff `signature` is `public_key`'s valid signature of `message`;
 // otherwise INVALID_ARGUMENT for malformed sizes, PERMISSION_DENIED (the
 // signature does not verify).

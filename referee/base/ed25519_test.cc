@@ -99,6 +99,28 @@ TEST(Ed25519Test, GeneratedKeysDifferAndSignVerifiably) {
   EXPECT_FALSE(VerifyEd25519(b->public_key(), "the log", *sig).ok());
 }
 
+TEST(Ed25519Test, ParsesPublicKeysAsHexOrPem) {
+  const std::string pub = Unhex(kVectors[0].public_key);
+  EXPECT_EQ(*ParseEd25519PublicKey(std::string("  ") + kVectors[0].public_key +
+                                   "\n"),
+            pub);
+  // RFC 8410 SubjectPublicKeyInfo of the same key.
+  const std::string pem =
+      "-----BEGIN PUBLIC KEY-----\n" +
+      absl::Base64Escape(Unhex("302a300506032b6570032100") + pub) +
+      "\n-----END PUBLIC KEY-----\n";
+  absl::StatusOr<std::string> parsed = ParseEd25519PublicKey(pem);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(*parsed, pub);
+  EXPECT_EQ(ParseEd25519PublicKey("abcd").status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ParseEd25519PublicKey("-----BEGIN PUBLIC KEY-----\nAAAA\n"
+                                  "-----END PUBLIC KEY-----\n")
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 class KeyFileTest : public ::testing::Test {
  protected:
   void SetUp() override {

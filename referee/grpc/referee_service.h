@@ -41,6 +41,10 @@ class RefereeService final : public v1::Referee::CallbackService {
   grpc::ServerUnaryReactor* GetMatch(grpc::CallbackServerContext* context,
                                      const v1::GetMatchRequest* request,
                                      v1::MatchInfo* response) override;
+  grpc::ServerUnaryReactor* GetRefereeKey(
+      grpc::CallbackServerContext* context,
+      const v1::GetRefereeKeyRequest* request,
+      v1::RefereeKey* response) override;
 
  private:
   service::MatchManager* manager_;  // not owned

@@ -1,11 +1,13 @@
 #include "referee/service/match.h"
 
 #include <algorithm>
-#include <random>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "referee/base/deal_stream.h"
+#include "referee/base/random_bytes.h"
+#include "referee/base/sha256.h"
 #include "referee/base/status_macros.h"
 #include "referee/codec/codec.h"
 #include "referee/service/token.h"
@@ -13,13 +15,6 @@
 namespace cardref::service {
 
 namespace {
-
-
-uint64_t SeedOrRandom(uint64_t seed) {
-  if (seed != 0) return seed;
-  std::random_device rd;  // not recorded: every chance event is logged
-  return (static_cast<uint64_t>(rd()) << 32) ^ rd();
-}
 
 v1::ChanceKind ToProto(ChanceKind kind) {
   switch (kind) {
@@ -35,15 +30,33 @@ v1::ChanceKind ToProto(ChanceKind kind) {
 
 }  // namespace
 
+std::string LegacySeed(uint64_t dealing_seed) {
+  std::string seed(kDealSeedSize, '\0');
+  for (int i = 0; i < 8; ++i) {
+    seed[i] = static_cast<char>((dealing_seed >> (8 * i)) & 0xff);
+  }
+  return seed;
+}
+
 absl::StatusOr<std::unique_ptr<Match>> Match::Create(
     std::unique_ptr<Game> game, MatchOptions options) {
+  if (options.seed.empty() && options.dealing_seed != 0) {
+    options.seed = LegacySeed(options.dealing_seed);
+  } else if (options.seed.empty()) {
+    ASSIGN_OR_RETURN(options.seed, crypto::RandomBytes(kDealSeedSize));
+  } else if (options.seed.size() != kDealSeedSize) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the dealing seed must be ", kDealSeedSize,
+                     " bytes, got ", options.seed.size()));
+  }
   absl::StatusOr<std::unique_ptr<record::WritableSink>> sink =
       record::NewFileSink(options.log_path);
   if (!sink.ok()) {
     return absl::UnavailableError(absl::StrCat(
         "cannot create the match log: ", sink.status().message()));
   }
-  auto log = std::make_unique<record::GameLogWriter>(std::move(*sink));
+  auto log = std::make_unique<record::GameLogWriter>(std::move(*sink),
+                                                     options.signing_key);
   return std::unique_ptr<Match>(
       new Match(std::move(game), std::move(options), std::move(log)));
 }
@@ -52,10 +65,10 @@ Match::Match(std::unique_ptr<Game> game, MatchOptions options,
              std::unique_ptr<record::GameLogWriter> log)
     : game_(std::move(game)),
       options_(std::move(options)),
+      seed_commitment_(crypto::Sha256(options_.seed)),
       state_(game_->NewInitialState()),
       log_(std::move(log)),
-      seats_(game_->num_seats()),
-      dealer_rng_(SeedOrRandom(options_.dealing_seed)) {}
+      seats_(game_->num_seats()) {}
 
 Match::~Match() {
   absl::MutexLock lock(&mu_);
@@ -130,6 +143,8 @@ absl::Status Match::StartLocked() {
   header->set_deal_set_id(options_.deal_set_id);
   header->set_referee_version(options_.referee_version);
   header->set_decision_time_limit_millis(options_.decision_time_limit_millis);
+  header->set_seed_commitment(seed_commitment_);
+  header->set_deal_algorithm(kDealAlgorithm);
   RETURN_IF_ERROR(LogLocked(std::move(record)));
   status_ = v1::MATCH_STATUS_IN_PROGRESS;
   return AdvanceLocked();
@@ -151,7 +166,17 @@ absl::Status Match::AdvanceLocked() {
     ChanceKind kind = state_->chance_kind();
     int n = state_->ChanceCards(absl::MakeSpan(cards));
     absl::Span<Card> order(cards.data(), n);
-    dealer_rng_.Shuffle(order);
+    // The label counts rounds by their logged results, as an auditor
+    // reading the log does (deal_stream.h).
+    if (chance_round_ != rounds_logged_) {
+      chance_round_ = rounds_logged_;
+      chance_ordinals_.clear();
+    }
+    ChanceLabel label;
+    label.kind = static_cast<uint32_t>(ToProto(kind));
+    label.round = static_cast<uint32_t>(chance_round_);
+    label.ordinal = chance_ordinals_[label.kind]++;
+    DeriveDealOrder(options_.seed, label, order);
     v1::LogRecord record;
     record.mutable_chance()->set_kind(ToProto(kind));
     for (Card c : order) record.mutable_chance()->add_cards(c);
@@ -166,6 +191,7 @@ absl::Status Match::AdvanceLocked() {
   }
   if (state_->IsTerminal()) {
     result_ = codec::MakeFinalResult(*state_);
+    RETURN_IF_ERROR(LogLocked(SeedRevealRecord()));
     v1::LogRecord record;
     *record.mutable_final_result() = *result_;
     RETURN_IF_ERROR(LogLocked(std::move(record)));
@@ -195,12 +221,20 @@ absl::Status Match::LogLocked(v1::LogRecord record) {
   return absl::OkStatus();
 }
 
+v1::LogRecord Match::SeedRevealRecord() const {
+  v1::LogRecord record;
+  record.mutable_seed_reveal()->set_seed(options_.seed);
+  return record;
+}
+
 void Match::AbortLocked(const std::string& reason) {
   status_ = v1::MATCH_STATUS_ABORTED;
   abort_reason_ = reason;
   deadline_ = absl::InfiniteFuture();
   ++version_;
   if (log_ != nullptr) {
+    // Best effort, like the abort notice: the log may be the cause.
+    log_->Write(SeedRevealRecord()).IgnoreError();
     v1::LogRecord record;
     record.mutable_aborted()->set_reason(reason);
     log_->Write(std::move(record)).IgnoreError();  // the log may be the cause
@@ -468,7 +502,7 @@ bool Match::HasFreeSeat() const {
   return false;
 }
 
-v1::MatchInfo Match::Info() const {
+v1::MatchInfo Match::Info(bool withhold_seed) const {
   absl::MutexLock lock(&mu_);
   v1::MatchInfo info;
   info.set_match_id(options_.match_id);
@@ -486,6 +520,10 @@ v1::MatchInfo Match::Info() const {
   if (result_.has_value()) *info.mutable_result() = *result_;
   info.set_log_path(options_.log_path);
   info.set_decision_time_limit_millis(options_.decision_time_limit_millis);
+  info.set_seed_commitment(seed_commitment_);
+  const bool over = status_ == v1::MATCH_STATUS_FINISHED ||
+                    status_ == v1::MATCH_STATUS_ABORTED;
+  if (over && !withhold_seed) info.set_seed(options_.seed);
   return info;
 }
 

@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
+#include "referee/base/deal_stream.h"
 #include "referee/codec/codec.h"
 
 namespace cardref::service {
@@ -66,7 +67,14 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   }
   match_options.decision_time_limit_millis = limit;
   match_options.deal_set_id = request.deal_set_id();
+  if (!request.seed().empty() && request.seed().size() != kDealSeedSize) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("seed must be ", kDealSeedSize, " bytes (or empty to "
+                     "draw one), got ", request.seed().size()));
+  }
+  match_options.seed = request.seed();
   match_options.dealing_seed = request.dealing_seed();
+  match_options.signing_key = options_.signing_key;
   match_options.log_path =
       absl::StrCat(options_.log_dir, "/", match_options.match_id, ".cardlog");
   match_options.referee_version = options_.referee_version;
@@ -79,6 +87,7 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   response.set_match_id(match_options.match_id);
   response.set_num_seats(seats);
   *response.mutable_params() = codec::ParamsToProto(params);
+  response.set_seed_commitment((*match)->seed_commitment());
   absl::MutexLock lock(&mu_);
   matches_[match_options.match_id] = std::move(*match);
   creation_order_.push_back(match_options.match_id);
@@ -94,6 +103,24 @@ absl::StatusOr<std::shared_ptr<Match>> MatchManager::Find(
         absl::StrCat("no match with id '", match_id, "'"));
   }
   return it->second;
+}
+
+absl::StatusOr<v1::MatchInfo> MatchManager::Info(const std::string& match_id) {
+  absl::StatusOr<std::shared_ptr<Match>> match = Find(match_id);
+  if (!match.ok()) return match.status();
+  bool twin_in_play = false;
+  {
+    absl::MutexLock lock(&mu_);
+    for (const auto& [id, other] : matches_) {
+      if (other == *match || other->secret_seed() != (*match)->secret_seed()) {
+        continue;
+      }
+      const v1::MatchStatus status = other->status();
+      twin_in_play |= status == v1::MATCH_STATUS_WAITING_FOR_PLAYERS ||
+                      status == v1::MATCH_STATUS_IN_PROGRESS;
+    }
+  }
+  return (*match)->Info(/*withhold_seed=*/twin_in_play);
 }
 
 absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinMatch(

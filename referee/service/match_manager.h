@@ -26,6 +26,9 @@ struct ManagerOptions {
   // Upper bound on any requested limit (0 = none).
   int64_t max_decision_time_limit_millis = 0;
   std::string referee_version;
+  // Signs every match's log (cardref_referee --signing_key_file); none:
+  // logs are chained but unsigned.
+  std::shared_ptr<const crypto::Ed25519PrivateKey> signing_key;
 };
 
 // Thread-safe. Owns a clock thread, stopped by the destructor.
@@ -42,6 +45,15 @@ class MatchManager {
       const v1::JoinMatchRequest& request);
   // NOT_FOUND naming the id.
   absl::StatusOr<std::shared_ptr<Match>> Find(const std::string& match_id);
+  // GetMatch: Match::Info, with the seed withheld while another match dealt
+  // from the same seed (duplicate play) is not over, since it would show
+  // that match's deck orders.
+  absl::StatusOr<v1::MatchInfo> Info(const std::string& match_id);
+
+  // Empty when logs are not signed.
+  std::string public_key() const {
+    return options_.signing_key ? options_.signing_key->public_key() : "";
+  }
 
   const GameRegistry& registry() const { return *registry_; }
 
