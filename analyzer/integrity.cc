@@ -232,11 +232,14 @@ void IntegrityChecker::CheckReveal(const v1::SeedReveal& reveal) {
   }
   const std::string hash = crypto::Sha256(seed);
   if (hash != commitment_) {
+    // Orders derived from a seed nobody committed to prove nothing.
     Report(absl::StrCat("the revealed seed's SHA-256 is ", Hex(hash),
-                        " but the header commits to ", Hex(commitment_)));
-  } else {
-    seed_verified_ = true;
+                        " but the header commits to ", Hex(commitment_),
+                        "; the deck orders are not checked"));
+    chances_.clear();
+    return;
   }
+  seed_verified_ = true;
   if (!deal_algorithm_known_) return;
   for (const PendingChance& c : chances_) {
     std::vector<uint32_t> derived = c.cards;
