@@ -124,8 +124,12 @@ AuditReport AuditGameLog(const record::GameLog& log, absl::string_view file,
   if (integrity.first_finding() != nullptr) {
     report.integrity_finding = *integrity.first_finding();
   }
+  // Also in a torn or damaged file: cutting a log short must not hide a
+  // change before the cut. Records read past damage break the chain by
+  // nature and are not judged.
   if (report.integrity_finding.has_value() &&
-      log.end == record::FileEnd::kComplete &&
+      static_cast<size_t>(report.integrity_finding->record_index) <
+          first_salvaged &&
       (!report.discrepancy.has_value() ||
        report.integrity_finding->record_index <
            report.discrepancy->record_index)) {

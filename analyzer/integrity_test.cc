@@ -284,6 +284,21 @@ TEST(IntegrityTest, RewrittenNamesTimingsFaultsAndRejectionsAreReported) {
                                                 k, "'s payload")));
     }
   }
+  // Cutting the log short (a torn tail, as if the referee had crashed)
+  // does not hide a change before the cut.
+  {
+    std::vector<std::string> payloads = honest;
+    const int k = testlogs::TamperRecord(
+        &payloads, testlogs::Pick::kFirst,
+        [](const v1::LogRecord& x) { return x.has_rejected(); },
+        [](v1::LogRecord& x) { x.mutable_rejected()->set_message("ok"); });
+    std::string bytes = Frame(payloads);
+    bytes.resize(bytes.size() - 10);
+    const AuditReport cut = AuditGameLog(record::ParseGameLog(bytes),
+                                         "t.cardlog", AllGames(), false, {});
+    ASSERT_EQ(cut.verdict, Verdict::kTampered) << cut.Line();
+    EXPECT_EQ(cut.integrity_finding->record_index, k + 1);
+  }
   // A rejected submission removed: the chain breaks there.
   std::vector<std::string> removed = honest;
   const size_t r = Find(removed,
