@@ -377,6 +377,25 @@ TEST(IntegrityTest, UnsignedAndDowngradedLogs) {
   EXPECT_THAT(report.message, HasSubstr("the last record is not signed"));
 }
 
+// The format 1 golden logs, unchanged: OK and unsigned, with no finding.
+TEST(IntegrityTest, Format1GoldenLogsAuditOkAsUnsigned) {
+  int logs = 0;
+  for (const char* name : {"craits_2p_short", "craits_3p_short",
+                           "craits_4p_short"}) {
+    const std::string path =
+        absl::StrCat(CARDREF_GOLDEN_LOG_DIR, "/", name, ".cardlog");
+    const AuditReport report = AuditFile(path, {}, AllGames());
+    EXPECT_EQ(report.verdict, Verdict::kOk) << report.Line();
+    EXPECT_EQ(report.integrity, "unsigned");
+    EXPECT_THAT(report.integrity_summary,
+                StartsWith("unsigned: format_version 1 logs have no hash "
+                           "chain"));
+    EXPECT_FALSE(report.integrity_finding.has_value());
+    ++logs;
+  }
+  EXPECT_EQ(logs, 3);
+}
+
 // Duplicate play: the same seed, other players in other seats playing
 // otherwise, and every round's deal is the same, even where the number of
 // reshuffles differs.
