@@ -34,6 +34,8 @@ absl::string_view VerdictName(Verdict verdict) {
       return "CORRUPT";
     case Verdict::kAborted:
       return "ABORTED";
+    case Verdict::kTampered:
+      return "TAMPERED";
     case Verdict::kUnreadable:
       return "UNREADABLE";
   }
@@ -44,13 +46,14 @@ std::string AuditReport::Line() const {
   if (verdict == Verdict::kOk) {
     return absl::StrCat("OK ", file, " (", game, ", ", rounds,
                         rounds == 1 ? " round, " : " rounds, ",
-                        Records(records), ")");
+                        Records(records), ", ", integrity, ")");
   }
   return absl::StrCat(VerdictName(verdict), " ", file, ": ", message);
 }
 
 AuditReport AuditGameLog(const record::GameLog& log, absl::string_view file,
-                         const GameRegistry& registry, bool salvage_mode) {
+                         const GameRegistry& registry, bool salvage_mode,
+                         const IntegrityOptions& integrity_options) {
   AuditReport report;
   report.file = std::string(file);
   report.records = static_cast<int64_t>(log.records.size());
@@ -111,6 +114,29 @@ AuditReport AuditGameLog(const record::GameLog& log, absl::string_view file,
   }
   report.rounds = replay.rounds_logged();
   report.discrepancy = replay.discrepancy();
+  IntegrityChecker integrity(integrity_options);
+  for (size_t i = 0; i < log.records.size(); ++i) {
+    integrity.Add(log.payloads[i], log.offsets[i], log.records[i]);
+  }
+  integrity.Finish();
+  report.integrity = integrity.Label();
+  report.integrity_summary = integrity.Summary();
+  if (integrity.first_finding() != nullptr) {
+    report.integrity_finding = *integrity.first_finding();
+  }
+  // Also in a torn or damaged file: cutting a log short must not hide a
+  // change before the cut. Records read past damage break the chain by
+  // nature and are not judged.
+  if (report.integrity_finding.has_value() &&
+      static_cast<size_t>(report.integrity_finding->record_index) <
+          first_salvaged &&
+      (!report.discrepancy.has_value() ||
+       report.integrity_finding->record_index <
+           report.discrepancy->record_index)) {
+    report.verdict = Verdict::kTampered;
+    report.message = report.integrity_finding->ToString();
+    return report;
+  }
   const std::string consistent =
       absl::StrCat(Records(report.consistent_records), " replay consistently");
 
@@ -187,7 +213,9 @@ AuditReport AuditFile(const std::string& path, const AuditOptions& options,
     report.salvage_mode = options.salvage;
     return report;
   }
-  return AuditGameLog(*log, path, registry, options.salvage);
+  IntegrityOptions integrity;
+  integrity.trusted_public_key = options.referee_public_key;
+  return AuditGameLog(*log, path, registry, options.salvage, integrity);
 }
 
 }  // namespace cardref::analyzer

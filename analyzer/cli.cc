@@ -7,6 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "analyzer/audit.h"
 #include "analyzer/stats.h"
+#include "referee/base/ed25519.h"
+#include "referee/record/record_io.h"
 
 namespace cardref::analyzer {
 
@@ -49,9 +51,36 @@ absl::StatusOr<std::vector<std::string>> ExpandLogPaths(
   return files;
 }
 
+absl::StatusOr<std::string> ReadRefereeKey(const std::string& hex_or_file) {
+  absl::StatusOr<std::string> key = crypto::ParseEd25519PublicKey(hex_or_file);
+  if (key.ok()) return key;
+  absl::StatusOr<std::string> text = record::ReadWholeFile(hex_or_file);
+  if (!text.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--referee_key '", hex_or_file,
+        "' is neither 64 hex digits nor a readable file: ",
+        text.status().message()));
+  }
+  key = crypto::ParseEd25519PublicKey(*text);
+  if (!key.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--referee_key file ", hex_or_file, ": ", key.status().message()));
+  }
+  return key;
+}
+
 int RunAudit(const std::vector<std::string>& args, bool salvage,
              const GameRegistry& registry, std::ostream& out,
-             std::ostream& err) {
+             std::ostream& err, const std::string& referee_key) {
+  AuditOptions options;
+  if (!referee_key.empty()) {
+    absl::StatusOr<std::string> key = ReadRefereeKey(referee_key);
+    if (!key.ok()) {
+      err << "cardref_analyze audit: " << key.status().message() << "\n";
+      return kExitUsage;
+    }
+    options.referee_public_key = *key;
+  }
   absl::StatusOr<std::vector<std::string>> files = ExpandLogPaths(args);
   if (!files.ok()) {
     err << "cardref_analyze audit: " << files.status().message() << "\n";
@@ -61,7 +90,6 @@ int RunAudit(const std::vector<std::string>& args, bool salvage,
     err << "salvage mode: reading past corruption; damaged logs stay "
            "CORRUPT\n";
   }
-  AuditOptions options;
   options.salvage = salvage;
   bool all_ok = true;
   for (const std::string& file : *files) {

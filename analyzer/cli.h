@@ -24,11 +24,18 @@ inline constexpr char kLogExtension[] = ".cardlog";
 [[nodiscard]] absl::StatusOr<std::vector<std::string>> ExpandLogPaths(
     const std::vector<std::string>& args);
 
+// --referee_key: the key itself (64 hex digits) or a file holding it (hex
+// or a PEM public key). INVALID_ARGUMENT naming the flag otherwise.
+[[nodiscard]] absl::StatusOr<std::string> ReadRefereeKey(
+    const std::string& hex_or_file);
+
 // `audit`: one line per file on `out`. Exit code: kExitOk iff every file is
 // OK, kExitNotOk otherwise, kExitUsage for bad arguments (message on `err`).
+// A non-empty `referee_key` (ReadRefereeKey's input) is the key every log
+// must be signed with.
 int RunAudit(const std::vector<std::string>& args, bool salvage,
              const GameRegistry& registry, std::ostream& out,
-             std::ostream& err);
+             std::ostream& err, const std::string& referee_key = "");
 
 enum class StatsFormat { kText, kJson };
 

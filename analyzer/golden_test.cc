@@ -154,7 +154,8 @@ TEST(CliTest, UsageErrorsExitTwoAndHelpExitsZero) {
   const CliRun help = RunAnalyze("--help");
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_THAT(help.out,
-              HasSubstr("cardref_analyze audit [--salvage] FILE|DIR..."));
+              HasSubstr("cardref_analyze audit [--salvage] "
+                        "[--referee_key=HEX|FILE] FILE|DIR..."));
   EXPECT_THAT(help.out,
               HasSubstr("cardref_analyze stats [--format=text|json]"));
 }

@@ -383,7 +383,13 @@ TEST_F(KrakenTamperTest, ClaimRewrittenAsDeclineShowsInTheTrickBonus) {
       });
   ASSERT_GT(i, 0);
   const AuditReport report = AuditBytes(Frame(payloads));
-  EXPECT_EQ(report.verdict, Verdict::kMismatch) << report.Line();
+  // The hash chain breaks at the next record, before the replay's first
+  // discrepancy, so the log is reported TAMPERED there; the replay's
+  // finding is still in the report.
+  EXPECT_EQ(report.verdict, Verdict::kTampered) << report.Line();
+  ASSERT_TRUE(report.integrity_finding.has_value());
+  EXPECT_EQ(report.integrity_finding->record_index, i + 1);
+  EXPECT_THAT(report.integrity_finding->message, HasSubstr("prev_hash"));
   ASSERT_TRUE(report.discrepancy.has_value());
   EXPECT_GT(report.discrepancy->record_index, i);
   EXPECT_EQ(report.discrepancy->record_kind, "round_result");

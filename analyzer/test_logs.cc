@@ -16,6 +16,7 @@
 #include "referee/base/rng.h"
 #include "referee/base/status_macros.h"
 #include "referee/games/all_games.h"
+#include "referee/record/game_log.h"
 #include "referee/record/record_io.h"
 #include "referee/service/match_manager.h"
 
@@ -76,11 +77,19 @@ v1::GameParams CraitsParams(int num_players, bool short_game) {
   return params;
 }
 
+std::shared_ptr<const crypto::Ed25519PrivateKey> TestSigningKey() {
+  static const auto* key = new std::shared_ptr<const crypto::Ed25519PrivateKey>(
+      std::make_shared<const crypto::Ed25519PrivateKey>(
+          *crypto::Ed25519PrivateKey::FromSeed(std::string(32, '\x42'))));
+  return *key;
+}
+
 absl::StatusOr<std::string> PlayRandomMatch(const std::string& log_dir,
                                             const RandomMatchOptions& options) {
   service::ManagerOptions manager_options;
   manager_options.log_dir = log_dir;
   manager_options.referee_version = "test";
+  manager_options.signing_key = TestSigningKey();
   service::MatchManager manager(&AllGames(), manager_options);
 
   v1::CreateMatchRequest create;
@@ -216,6 +225,39 @@ absl::Status WriteFile(const std::string& path, const std::string& bytes) {
   if (!ok || !closed)
     return absl::InternalError(absl::StrCat("cannot write ", path));
   return absl::OkStatus();
+}
+
+std::vector<std::string> Rechain(const std::vector<std::string>& payloads) {
+  std::string bytes;
+  record::GameLogWriter writer(record::NewStringSink(&bytes),
+                               TestSigningKey());
+  for (const std::string& p : payloads) {
+    EXPECT_TRUE(writer.Write(ParseRecord(p)).ok());
+  }
+  std::vector<std::string> out;
+  for (const record::Record& r : record::ParseRecords(bytes).records) {
+    out.push_back(r.payload);
+  }
+  return out;
+}
+
+std::vector<std::string> AsFormat1(const std::vector<std::string>& payloads) {
+  std::vector<std::string> out;
+  for (const std::string& p : payloads) {
+    v1::LogRecord r = ParseRecord(p);
+    if (r.has_seed_reveal()) continue;
+    r.clear_prev_hash();
+    r.clear_signature();
+    if (r.has_header()) {
+      v1::LogHeader* h = r.mutable_header();
+      h->set_format_version(1);
+      h->clear_seed_commitment();
+      h->clear_deal_algorithm();
+      h->clear_referee_public_key();
+    }
+    out.push_back(Serialize(r));
+  }
+  return out;
 }
 
 int TamperRecord(std::vector<std::string>* payloads, Pick pick,

@@ -7,11 +7,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "cardref/v1/log.pb.h"
+#include "referee/base/ed25519.h"
 
 namespace cardref::analyzer::testlogs {
 
@@ -35,8 +37,13 @@ struct RandomMatchOptions {
   int stop_after_actions = -1;
 };
 
+// The fixed Ed25519 key (secret 32 bytes of 0x42) that signs every log
+// PlayRandomMatch writes.
+std::shared_ptr<const crypto::Ed25519PrivateKey> TestSigningKey();
+
 // Plays one match to its end (or its abort) through a MatchManager logging
-// into `log_dir` (which must exist) and returns the log's path.
+// into `log_dir` (which must exist), signed with TestSigningKey(), and
+// returns the log's path.
 absl::StatusOr<std::string> PlayRandomMatch(const std::string& log_dir,
                                             const RandomMatchOptions& options);
 
@@ -63,6 +70,15 @@ v1::LogRecord ParseRecord(const std::string& payload);
 std::string Serialize(const v1::LogRecord& record);
 
 absl::Status WriteFile(const std::string& path, const std::string& bytes);
+
+// Writes the payloads' records again through a GameLogWriter signed with
+// TestSigningKey(): a fresh hash chain and signature, as if the referee
+// itself had written the records in this shape (for tests of the replay's
+// checks, which must hold whoever signed the log).
+std::vector<std::string> Rechain(const std::vector<std::string>& payloads);
+// The payloads as an older referee (format_version 1) would have written
+// them: no commitment, key, chain, seed reveal or signature.
+std::vector<std::string> AsFormat1(const std::vector<std::string>& payloads);
 
 // Which of the records TamperRecord's `match` accepts it changes.
 enum class Pick { kFirst, kLast };

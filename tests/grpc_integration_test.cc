@@ -649,14 +649,14 @@ std::optional<uint32_t> KrUndertrump(const v1::KrakenObservation& view,
 }
 
 // Every seat driven from this thread with random legal actions (dealing
-// seed 7 and bot seed 17, chosen so that both situations occur in two
+// seed 12 and bot seed 17, chosen so that both situations occur in two
 // rounds; the test fails rather than passes if they stop occurring): the
 // first claim window meets a claim of the
 // wrong type (KR-12.3) and the first under-trump chance is tried (KR-10.2).
 // Both are refused with INVALID_ARGUMENT naming the rule, change nothing,
 // are logged, and the game plays on to its end.
 TEST_F(GrpcTest, KrakenRejectsAFalseClaimAndAnUndertrumpAndTheGameContinues) {
-  const std::string id = KrCreateMatch(*stub_, 7, "AMSTERDAM", 2);
+  const std::string id = KrCreateMatch(*stub_, 12, "AMSTERDAM", 2);
   std::vector<v1::JoinMatchResponse> seats;
   for (int s = 0; s < 4; ++s) seats.push_back(Join(id, s));
   Rng rng(17);

@@ -1,6 +1,6 @@
 // cardref_analyze: offline audit and statistics of game logs.
 //
-//   cardref_analyze audit [--salvage] FILE|DIR...
+//   cardref_analyze audit [--salvage] [--referee_key=HEX|FILE] FILE|DIR...
 //   cardref_analyze stats [--format=text|json] FILE|DIR...
 //
 // A directory stands for every *.cardlog file below it. `audit` replays each
@@ -21,17 +21,25 @@ ABSL_FLAG(bool, salvage, false,
           "audit: read past corruption (salvage mode) and replay what follows "
           "it; damaged logs are still reported CORRUPT");
 ABSL_FLAG(std::string, format, "text", "stats: output format, text or json");
+ABSL_FLAG(std::string, referee_key, "",
+          "audit: the referee's Ed25519 public key (64 hex digits, or a file "
+          "holding them or a PEM public key); every log must be signed with "
+          "it, and a log that is unsigned or signed by another key is "
+          "reported TAMPERED");
 
 namespace {
 
 constexpr char kUsage[] =
     "Offline audit and statistics of cardref game logs.\n"
     "Usage:\n"
-    "  cardref_analyze audit [--salvage] FILE|DIR...\n"
-    "      Replays each log through the rules engine. One line per file:\n"
-    "      'OK <file> (<game>, <n> rounds, <m> records)' or\n"
+    "  cardref_analyze audit [--salvage] [--referee_key=HEX|FILE] "
+    "FILE|DIR...\n"
+    "      Replays each log through the rules engine and checks its hash\n"
+    "      chain, signature, seed commitment and deck orders. One line per\n"
+    "      file: 'OK <file> (<game>, <n> rounds, <m> records, <signed|\n"
+    "      unsigned|signed by the trusted key>)' or\n"
     "      '<VERDICT> <file>: <message>' with VERDICT one of MISMATCH,\n"
-    "      INCOMPLETE, CORRUPT, ABORTED, UNREADABLE.\n"
+    "      INCOMPLETE, CORRUPT, ABORTED, TAMPERED, UNREADABLE.\n"
     "      Exit status: 0 iff every file is OK, 1 otherwise, 2 on usage "
     "errors.\n"
     "  cardref_analyze stats [--format=text|json] FILE|DIR...\n"
@@ -55,7 +63,8 @@ int main(int argc, char** argv) {
   if (command == "audit") {
     return cardref::analyzer::RunAudit(args, absl::GetFlag(FLAGS_salvage),
                                        cardref::AllGames(), std::cout,
-                                       std::cerr);
+                                       std::cerr,
+                                       absl::GetFlag(FLAGS_referee_key));
   }
   if (command == "stats") {
     const std::string format = absl::GetFlag(FLAGS_format);

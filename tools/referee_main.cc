@@ -4,8 +4,10 @@
 //
 // Serves cardref.v1.Referee (proto/cardref/v1/referee.proto) with gRPC
 // health checking and server reflection. Every match is logged to
-// <log_dir>/<match_id>.cardlog as it is played. SIGINT/SIGTERM shut down
-// gracefully: matches still in progress are logged as aborted.
+// <log_dir>/<match_id>.cardlog as it is played, its last record signed with
+// the referee's Ed25519 key (--signing_key_file, made on first start).
+// SIGINT/SIGTERM shut down gracefully: matches still in progress are logged
+// as aborted.
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -19,7 +21,10 @@
 #include "absl/strings/str_cat.h"
 #include "grpcpp/grpcpp.h"
 #include "referee/grpc/organiser_token.h"
+#include "referee/base/ed25519.h"
+#include "referee/base/hex.h"
 #include "referee/grpc/server.h"
+#include "referee/record/private_dir.h"
 #include "tools/cli_flags.h"
 #include "tools/version.h"
 
@@ -44,6 +49,22 @@ ABSL_FLAG(std::string, tls_cert, "",
 ABSL_FLAG(std::string, tls_key, "", "PEM private key for --tls_cert");
 ABSL_FLAG(std::string, tls_client_ca, "",
           "PEM CA certificates: require a client certificate signed by one");
+ABSL_FLAG(std::string, signing_key_file, "",
+          "Ed25519 private key (PEM PKCS#8, mode 0600) that signs every log; "
+          "generated there when missing. Default: referee_ed25519.key in the "
+          "parent directory of --log_dir");
+
+namespace {
+
+// <parent of log_dir>/referee_ed25519.key: beside the logs, not among them.
+std::string DefaultKeyFile(const std::string& log_dir) {
+  std::filesystem::path dir =
+      std::filesystem::absolute(log_dir).lexically_normal();
+  if (!dir.has_filename()) dir = dir.parent_path();  // "logs/" -> "logs"
+  return (dir.parent_path() / "referee_ed25519.key").string();
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   cardref::cli::ParseFlagsWithoutArgsOrExit(
@@ -51,9 +72,31 @@ int main(int argc, char** argv) {
       "The cardref referee: a gRPC server that runs card-game matches "
       "between bots, validates every move and logs every game.\n"
       "Usage: cardref_referee [--host=localhost] [--port=50051] "
-      "[--log_dir=logs]");
+      "[--log_dir=logs] [--signing_key_file=FILE]");
 
   const std::string log_dir = absl::GetFlag(FLAGS_log_dir);
+  // First, so the default key file's directory exists too.
+  if (absl::Status st = cardref::record::MakePrivateDirectory(log_dir);
+      !st.ok()) {
+    std::fprintf(stderr, "cardref_referee: %s\n",
+                 std::string(st.message()).c_str());
+    return 1;
+  }
+
+  std::string key_file = absl::GetFlag(FLAGS_signing_key_file);
+  if (key_file.empty()) key_file = DefaultKeyFile(log_dir);
+  bool key_created = false;
+  absl::StatusOr<cardref::crypto::Ed25519PrivateKey> key =
+      cardref::crypto::Ed25519PrivateKey::ReadOrCreateFile(key_file,
+                                                           &key_created);
+  if (!key.ok()) {
+    std::fprintf(stderr, "--signing_key_file: %s\n",
+                 std::string(key.status().message()).c_str());
+    return 1;
+  }
+  std::printf("cardref_referee: %s log signing key %s, public key %s\n",
+              key_created ? "created" : "using", key_file.c_str(),
+              cardref::ToHex(key->public_key()).c_str());
 
   // Signals are taken by a dedicated thread (sigwait), so block them before
   // gRPC starts its threads.
@@ -85,6 +128,8 @@ int main(int argc, char** argv) {
   options.manager.max_decision_time_limit_millis =
       absl::GetFlag(FLAGS_max_decision_time_limit_ms);
   options.manager.referee_version = cardref::kVersion;
+  options.manager.signing_key =
+      std::make_shared<const cardref::crypto::Ed25519PrivateKey>(*key);
   absl::StatusOr<std::unique_ptr<cardref::grpc_service::RefereeServer>>
       referee = cardref::grpc_service::RefereeServer::Start(options);
   if (!referee.ok()) {

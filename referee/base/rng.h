@@ -1,13 +1,13 @@
 // A small deterministic random generator and shuffle, identical on every
 // platform and standard library (unlike std::uniform_int_distribution and
 // std::shuffle, whose outputs are implementation-defined). Used wherever a
-// random choice is recorded or must be reproducible: dealing, reshuffles,
-// random bots, random-play tests, benchmarks.
+// random choice must be reproducible: random bots, random-play tests,
+// benchmarks. Matches deal with deal_stream.h instead (cardref-deal-v1,
+// provable from a committed seed).
 //
 // Generator: SplitMix64 (Steele, Lea, Flood 2014). Bounded integers:
 // Lemire's multiply-shift with rejection (unbiased). Shuffle: Fisher-Yates
 // from the last index down, drawing j = Uniform(i + 1) for i = n-1 .. 1.
-// docs/log_format.md records this as the dealing algorithm.
 #ifndef CARDREF_REFEREE_BASE_RNG_H_
 #define CARDREF_REFEREE_BASE_RNG_H_
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/synchronization/mutex.h"
+#include "referee/base/hex.h"
 #include "referee/codec/codec.h"
 #include "referee/grpc/event_stream.h"
 #include "referee/codec/unknown_fields.h"
@@ -255,10 +256,27 @@ grpc::ServerUnaryReactor* RefereeService::GetMatch(
   if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
     return Finish(context, st);
   }
-  absl::StatusOr<std::shared_ptr<service::Match>> match =
-      manager_->Find(request->match_id());
-  if (!match.ok()) return Finish(context, match.status());
-  *response = (*match)->Info(auth_->IsOrganiser(*context));
+  absl::StatusOr<v1::MatchInfo> info =
+      manager_->Info(request->match_id(), auth_->IsOrganiser(*context));
+  if (!info.ok()) return Finish(context, info.status());
+  *response = *std::move(info);
+  return Finish(context, absl::OkStatus());
+}
+
+grpc::ServerUnaryReactor* RefereeService::GetRefereeKey(
+    grpc::CallbackServerContext* context,
+    const v1::GetRefereeKeyRequest* request, v1::RefereeKey* response) {
+  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
+    return Finish(context, st);
+  }
+  const std::string key = manager_->public_key();
+  if (key.empty()) {
+    return Finish(context, absl::FailedPreconditionError(
+                               "this referee does not sign its logs"));
+  }
+  response->set_algorithm("ed25519");
+  response->set_public_key(key);
+  response->set_public_key_hex(ToHex(key));
   return Finish(context, absl::OkStatus());
 }
 

@@ -59,6 +59,10 @@ class RefereeService final : public v1::Referee::CallbackService {
   grpc::ServerWriteReactor<v1::MatchEvent>* WatchMatch(
       grpc::CallbackServerContext* context,
       const v1::WatchMatchRequest* request) override;
+  grpc::ServerUnaryReactor* GetRefereeKey(
+      grpc::CallbackServerContext* context,
+      const v1::GetRefereeKeyRequest* request,
+      v1::RefereeKey* response) override;
 
  private:
   grpc::ServerWriteReactor<v1::MatchEvent>* StartEventStream(

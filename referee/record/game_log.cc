@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "referee/base/sha256.h"
 
 namespace cardref::record {
 
@@ -15,28 +16,87 @@ int64_t NowMicros() {
 }
 }  // namespace
 
-GameLogWriter::GameLogWriter(std::unique_ptr<WritableSink> sink)
-    : sink_(std::move(sink)), writer_(sink_.get()) {}
+std::string SignedMessage(absl::string_view prefix) {
+  std::string message(kSignatureDomain);
+  message.push_back('\0');
+  message.append(prefix.data(), prefix.size());
+  return message;
+}
+
+bool SplitSignature(absl::string_view payload, absl::string_view* prefix,
+                    absl::string_view* signature) {
+  constexpr size_t kTail = kSignatureFieldTagSize + crypto::kEd25519SignatureSize;
+  if (payload.size() < kTail) return false;
+  const absl::string_view tail = payload.substr(payload.size() - kTail);
+  if (tail.substr(0, kSignatureFieldTagSize) !=
+      absl::string_view(kSignatureFieldTag, kSignatureFieldTagSize)) {
+    return false;
+  }
+  *prefix = payload.substr(0, payload.size() - kTail);
+  *signature = tail.substr(kSignatureFieldTagSize);
+  return true;
+}
+
+GameLogWriter::GameLogWriter(
+    std::unique_ptr<WritableSink> sink,
+    std::shared_ptr<const crypto::Ed25519PrivateKey> signing_key)
+    : sink_(std::move(sink)),
+      writer_(sink_.get()),
+      signing_key_(std::move(signing_key)) {}
 
 absl::StatusOr<std::unique_ptr<GameLogWriter>> GameLogWriter::Create(
-    const std::string& path, const v1::LogHeader& header) {
+    const std::string& path, const v1::LogHeader& header,
+    std::shared_ptr<const crypto::Ed25519PrivateKey> signing_key) {
   absl::StatusOr<std::unique_ptr<WritableSink>> sink = NewFileSink(path);
   if (!sink.ok()) return sink.status();
-  auto writer = std::make_unique<GameLogWriter>(std::move(*sink));
+  auto writer =
+      std::make_unique<GameLogWriter>(std::move(*sink), std::move(signing_key));
   v1::LogRecord record;
   *record.mutable_header() = header;
   if (absl::Status st = writer->Write(std::move(record)); !st.ok()) return st;
   return writer;
 }
 
-absl::Status GameLogWriter::Write(v1::LogRecord record) {
+absl::Status GameLogWriter::Write(v1::LogRecord record,
+                                  v1::LogRecord* written) {
   if (record.unix_micros() == 0) record.set_unix_micros(NowMicros());
+  record.clear_signature();
+  if (record.has_header()) {
+    record.clear_prev_hash();
+    if (signing_key_ != nullptr) {
+      record.mutable_header()->set_referee_public_key(
+          signing_key_->public_key());
+    }
+  } else {
+    record.set_prev_hash(last_hash_);
+  }
   std::string payload;
   if (!record.SerializeToString(&payload)) {
     return absl::InternalError("could not serialise a log record");
   }
+  if (signing_key_ != nullptr &&
+      (record.has_final_result() || record.has_aborted())) {
+    absl::StatusOr<std::string> signature =
+        signing_key_->Sign(SignedMessage(payload));
+    if (!signature.ok()) return signature.status();
+    // Field 100 is serialised after every other field (proto field order),
+    // so the signed payload is the unsigned one plus the signature field.
+    record.set_signature(*signature);
+    std::string signed_payload;
+    absl::string_view prefix, sig;
+    if (!record.SerializeToString(&signed_payload) ||
+        !SplitSignature(signed_payload, &prefix, &sig) || prefix != payload) {
+      return absl::InternalError(
+          "the signature field is not serialised last in a LogRecord");
+    }
+    payload = std::move(signed_payload);
+  }
   absl::Status st = writer_.AddRecord(payload);
-  if (st.ok()) ++records_written_;
+  if (st.ok()) {
+    ++records_written_;
+    last_hash_ = crypto::Sha256(payload);
+    if (written != nullptr) *written = std::move(record);
+  }
   return st;
 }
 
@@ -81,6 +141,7 @@ GameLog ParseGameLog(absl::string_view bytes, const ReadOptions& options) {
       continue;
     }
     log.records.push_back(std::move(record));
+    log.payloads.push_back(r.payload);
     log.offsets.push_back(r.offset);
     log.salvaged.push_back(r.salvaged);
   }

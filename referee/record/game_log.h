@@ -10,26 +10,57 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "cardref/v1/log.pb.h"
+#include "referee/base/ed25519.h"
 #include "referee/record/record_io.h"
 
 namespace cardref::record {
 
-inline constexpr uint32_t kLogFormatVersion = 1;
+// 2: hash chain, seed commitment and reveal, signed last record
+// (docs/log_format.md). 1: none of these (unsigned logs, still audited).
+inline constexpr uint32_t kLogFormatVersion = 2;
+
+// Signed logs (docs/log_format.md, "Signed logs"): the last record's
+// signature is LogRecord field 100, serialised last, so its payload is
+//   prefix | kSignatureFieldTag | 64 signature bytes
+// and the signature is over SignedMessage(prefix) =
+//   "cardref-log-signature-v1" 0x00 prefix.
+inline constexpr char kSignatureDomain[] = "cardref-log-signature-v1";
+// Field 100, wire type 2 (varint 0xa2 0x06), then the length 64.
+inline constexpr char kSignatureFieldTag[] = "\xa2\x06\x40";
+inline constexpr size_t kSignatureFieldTagSize = 3;
+
+std::string SignedMessage(absl::string_view prefix);
+// Splits a signed payload into the signed prefix and the signature. False
+// if the payload does not end with a 64-byte signature field.
+bool SplitSignature(absl::string_view payload, absl::string_view* prefix,
+                    absl::string_view* signature);
 
 // Appends LogRecords to a sink, each flushed to the OS as it is written, so
 // a referee crash loses at most the record being written (a torn tail).
-// Not thread-safe.
+// Every record after the header carries prev_hash, the SHA-256 of the
+// previous record's payload. Not thread-safe.
 class GameLogWriter {
  public:
-  explicit GameLogWriter(std::unique_ptr<WritableSink> sink);
+  // With a signing key, the header record gets its public key
+  // (referee_public_key) and the last record (final_result or aborted) its
+  // signature; without one the log is chained but unsigned.
+  explicit GameLogWriter(
+      std::unique_ptr<WritableSink> sink,
+      std::shared_ptr<const crypto::Ed25519PrivateKey> signing_key = nullptr);
 
   // Creates `path` (never overwrites) and writes `header` as record 0.
   static absl::StatusOr<std::unique_ptr<GameLogWriter>> Create(
-      const std::string& path, const v1::LogHeader& header);
+      const std::string& path, const v1::LogHeader& header,
+      std::shared_ptr<const crypto::Ed25519PrivateKey> signing_key = nullptr);
 
-  // Stamps unix_micros if unset, then appends.
-  [[nodiscard]] absl::Status Write(v1::LogRecord record);
+  // Stamps unix_micros if unset, sets prev_hash (and the header's key, the
+  // last record's signature), then appends. Any prev_hash or signature
+  // the caller set is replaced. `written`, if given, receives the record
+  // as written, once it is.
+  [[nodiscard]] absl::Status Write(v1::LogRecord record,
+                                   v1::LogRecord* written = nullptr);
   // Syncs to disk (fdatasync) and closes.
   [[nodiscard]] absl::Status Close();
   int64_t records_written() const { return records_written_; }
@@ -37,12 +68,17 @@ class GameLogWriter {
  private:
   std::unique_ptr<WritableSink> sink_;
   RecordWriter writer_;
+  const std::shared_ptr<const crypto::Ed25519PrivateKey> signing_key_;
+  std::string last_hash_;  // SHA-256 of the last payload written
   int64_t records_written_ = 0;
 };
 
 // A log as read back. records[0] is the header record when the file has one.
 struct GameLog {
   std::vector<v1::LogRecord> records;
+  // Each record's payload exactly as framed: what the hash chain and the
+  // signature cover (analyzer/integrity.h).
+  std::vector<std::string> payloads;
   std::vector<uint64_t> offsets;  // byte offset of each record
   std::vector<bool> salvaged;     // read past damage (salvage mode only)
   FileEnd end = FileEnd::kComplete;

@@ -1,9 +1,13 @@
 #include "referee/record/game_log.h"
 
+#include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "referee/base/sha256.h"
 
 namespace cardref::record {
 namespace {
@@ -106,6 +110,84 @@ TEST(GameLogTest, WriterRefusesToOverwrite) {
   EXPECT_EQ(ReadGameLog(path + ".missing").status().code(),
             absl::StatusCode::kNotFound);
   std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace cardref::record
+
+namespace cardref::record {
+namespace {
+
+std::shared_ptr<const crypto::Ed25519PrivateKey> TestKey() {
+  absl::StatusOr<crypto::Ed25519PrivateKey> key =
+      crypto::Ed25519PrivateKey::FromSeed(std::string(32, '\x07'));
+  EXPECT_TRUE(key.ok());
+  return std::make_shared<const crypto::Ed25519PrivateKey>(*key);
+}
+
+GameLog WriteSigned(const std::vector<v1::LogRecord>& records,
+                    std::shared_ptr<const crypto::Ed25519PrivateKey> key) {
+  std::string bytes;
+  GameLogWriter writer(NewStringSink(&bytes), std::move(key));
+  for (const v1::LogRecord& r : records) EXPECT_TRUE(writer.Write(r).ok());
+  EXPECT_TRUE(writer.Close().ok());
+  return ParseGameLog(bytes);
+}
+
+TEST(GameLogWriterTest, ChainsEveryRecordToThePreviousPayload) {
+  v1::LogRecord final_record;
+  final_record.mutable_final_result()->add_scores(7);
+  v1::LogRecord forged = Chance(3);
+  forged.set_prev_hash("caller's value is replaced");
+  const GameLog log =
+      WriteSigned({Header(), Chance(52), forged, final_record}, nullptr);
+  ASSERT_EQ(log.records.size(), 4u);
+  ASSERT_EQ(log.payloads.size(), 4u);
+  EXPECT_TRUE(log.records[0].prev_hash().empty());
+  for (size_t i = 1; i < log.records.size(); ++i) {
+    EXPECT_EQ(log.records[i].prev_hash(), crypto::Sha256(log.payloads[i - 1]))
+        << i;
+  }
+  // No key: chained but unsigned.
+  EXPECT_TRUE(log.header().referee_public_key().empty());
+  EXPECT_TRUE(log.records[3].signature().empty());
+}
+
+TEST(GameLogWriterTest, SignsOnlyTheLastRecordOverItsPayloadPrefix) {
+  const auto key = TestKey();
+  for (bool aborted : {false, true}) {
+    v1::LogRecord last;
+    if (aborted) {
+      last.mutable_aborted()->set_reason("shut down");
+    } else {
+      last.mutable_final_result()->add_scores(7);
+    }
+    const GameLog log = WriteSigned({Header(), Chance(52), last}, key);
+    ASSERT_EQ(log.records.size(), 3u);
+    EXPECT_EQ(log.header().referee_public_key(), key->public_key());
+    EXPECT_TRUE(log.records[1].signature().empty());
+    const std::string& payload = log.payloads[2];
+    absl::string_view prefix, signature;
+    ASSERT_TRUE(SplitSignature(payload, &prefix, &signature));
+    EXPECT_EQ(signature, log.records[2].signature());
+    EXPECT_TRUE(crypto::VerifyEd25519(key->public_key(), SignedMessage(prefix),
+                                      signature)
+                    .ok());
+    // The prefix is the record without its signature, exactly.
+    v1::LogRecord unsigned_record = log.records[2];
+    unsigned_record.clear_signature();
+    EXPECT_EQ(prefix, unsigned_record.SerializeAsString());
+    // Without the domain separator it does not verify.
+    EXPECT_FALSE(
+        crypto::VerifyEd25519(key->public_key(), prefix, signature).ok());
+  }
+}
+
+TEST(GameLogWriterTest, SplitSignatureNeedsTheSignatureFieldLast) {
+  absl::string_view prefix, signature;
+  EXPECT_FALSE(SplitSignature(Chance(52).SerializeAsString(), &prefix,
+                              &signature));
+  EXPECT_FALSE(SplitSignature("", &prefix, &signature));
 }
 
 }  // namespace

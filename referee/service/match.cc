@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <random>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "referee/base/deal_stream.h"
+#include "referee/base/random_bytes.h"
+#include "referee/base/sha256.h"
 #include "referee/base/status_macros.h"
 #include "referee/codec/codec.h"
 #include "referee/service/match_events.h"
@@ -16,13 +18,6 @@
 namespace cardref::service {
 
 namespace {
-
-
-uint64_t SeedOrRandom(uint64_t seed) {
-  if (seed != 0) return seed;
-  std::random_device rd;  // not recorded: every chance event is logged
-  return (static_cast<uint64_t>(rd()) << 32) ^ rd();
-}
 
 v1::ChanceKind ToProto(ChanceKind kind) {
   switch (kind) {
@@ -38,15 +33,33 @@ v1::ChanceKind ToProto(ChanceKind kind) {
 
 }  // namespace
 
+std::string LegacySeed(uint64_t dealing_seed) {
+  std::string seed(kDealSeedSize, '\0');
+  for (int i = 0; i < 8; ++i) {
+    seed[i] = static_cast<char>((dealing_seed >> (8 * i)) & 0xff);
+  }
+  return seed;
+}
+
 absl::StatusOr<std::unique_ptr<Match>> Match::Create(
     std::unique_ptr<Game> game, MatchOptions options) {
+  if (options.seed.empty() && options.dealing_seed != 0) {
+    options.seed = LegacySeed(options.dealing_seed);
+  } else if (options.seed.empty()) {
+    ASSIGN_OR_RETURN(options.seed, crypto::RandomBytes(kDealSeedSize));
+  } else if (options.seed.size() != kDealSeedSize) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the dealing seed must be ", kDealSeedSize,
+                     " bytes, got ", options.seed.size()));
+  }
   absl::StatusOr<std::unique_ptr<record::WritableSink>> sink =
       record::NewFileSink(options.log_path);
   if (!sink.ok()) {
     return absl::UnavailableError(absl::StrCat(
         "cannot create the match log: ", sink.status().message()));
   }
-  auto log = std::make_unique<record::GameLogWriter>(std::move(*sink));
+  auto log = std::make_unique<record::GameLogWriter>(std::move(*sink),
+                                                     options.signing_key);
   std::unique_ptr<Match> match(
       new Match(std::move(game), std::move(options), std::move(log)));
   const std::vector<std::string>& invited = match->options_.invited_names;
@@ -64,10 +77,10 @@ Match::Match(std::unique_ptr<Game> game, MatchOptions options,
              std::unique_ptr<record::GameLogWriter> log)
     : game_(std::move(game)),
       options_(std::move(options)),
+      seed_commitment_(crypto::Sha256(options_.seed)),
       state_(game_->NewInitialState()),
       log_(std::move(log)),
-      seats_(game_->num_seats()),
-      dealer_rng_(SeedOrRandom(options_.dealing_seed)) {}
+      seats_(game_->num_seats()) {}
 
 Match::~Match() {
   absl::MutexLock lock(&mu_);
@@ -182,6 +195,8 @@ absl::Status Match::StartLocked() {
   header->set_deal_set_id(options_.deal_set_id);
   header->set_referee_version(options_.referee_version);
   header->set_decision_time_limit_millis(options_.decision_time_limit_millis);
+  header->set_seed_commitment(seed_commitment_);
+  header->set_deal_algorithm(kDealAlgorithm);
   RETURN_IF_ERROR(LogLocked(std::move(record)));
   status_ = v1::MATCH_STATUS_IN_PROGRESS;
   return AdvanceLocked();
@@ -203,7 +218,17 @@ absl::Status Match::AdvanceLocked() {
     ChanceKind kind = state_->chance_kind();
     int n = state_->ChanceCards(absl::MakeSpan(cards));
     absl::Span<Card> order(cards.data(), n);
-    dealer_rng_.Shuffle(order);
+    // The label counts rounds by their logged results, as an auditor
+    // reading the log does (deal_stream.h).
+    if (chance_round_ != rounds_logged_) {
+      chance_round_ = rounds_logged_;
+      chance_ordinals_.clear();
+    }
+    ChanceLabel label;
+    label.kind = static_cast<uint32_t>(ToProto(kind));
+    label.round = static_cast<uint32_t>(chance_round_);
+    label.ordinal = chance_ordinals_[label.kind]++;
+    DeriveDealOrder(options_.seed, label, order);
     v1::LogRecord record;
     record.mutable_chance()->set_kind(ToProto(kind));
     for (Card c : order) record.mutable_chance()->add_cards(c);
@@ -218,6 +243,7 @@ absl::Status Match::AdvanceLocked() {
   }
   if (state_->IsTerminal()) {
     result_ = codec::MakeFinalResult(*state_);
+    RETURN_IF_ERROR(LogLocked(SeedRevealRecord()));
     v1::LogRecord record;
     *record.mutable_final_result() = *result_;
     RETURN_IF_ERROR(LogLocked(std::move(record)));
@@ -248,16 +274,12 @@ absl::Status Match::LogLocked(v1::LogRecord record) {
 }
 
 absl::Status Match::WriteAndJournalLocked(v1::LogRecord record) {
-  // Stamped here, so the journal holds what the log holds.
-  if (record.unix_micros() == 0) {
-    record.set_unix_micros(absl::ToUnixMicros(absl::Now()));
-  }
-  v1::LogRecord copy = record;
-  RETURN_IF_ERROR(log_->Write(std::move(record)));
+  v1::LogRecord written;  // as the log holds it: chained, maybe signed
+  RETURN_IF_ERROR(log_->Write(std::move(record), &written));
   const uint32_t actions_before =
       actions_through_.empty() ? 0 : actions_through_.back();
-  actions_through_.push_back(actions_before + (copy.has_action() ? 1 : 0));
-  journal_.push_back(std::move(copy));
+  actions_through_.push_back(actions_before + (written.has_action() ? 1 : 0));
+  journal_.push_back(std::move(written));
   return absl::OkStatus();
 }
 
@@ -267,15 +289,22 @@ bool Match::OverLocked() const {
          status_ == v1::MATCH_STATUS_CANCELLED;
 }
 
+v1::LogRecord Match::SeedRevealRecord() const {
+  v1::LogRecord record;
+  record.mutable_seed_reveal()->set_seed(options_.seed);
+  return record;
+}
+
 void Match::AbortLocked(const std::string& reason) {
   status_ = v1::MATCH_STATUS_ABORTED;
   end_reason_ = reason;
   deadline_ = absl::InfiniteFuture();
   ++version_;
   if (log_ != nullptr) {
+    // Best effort: the log may be the cause.
+    WriteAndJournalLocked(SeedRevealRecord()).IgnoreError();
     v1::LogRecord record;
     record.mutable_aborted()->set_reason(reason);
-    // The log may be the cause: best effort.
     WriteAndJournalLocked(std::move(record)).IgnoreError();
     log_->Close().IgnoreError();
     log_.reset();
@@ -629,7 +658,7 @@ bool Match::HasFreeSeat() const {
   return false;
 }
 
-v1::MatchInfo Match::Info(bool for_organiser) const {
+v1::MatchInfo Match::Info(bool for_organiser, bool withhold_seed) const {
   absl::MutexLock lock(&mu_);
   v1::MatchInfo info;
   info.set_match_id(options_.match_id);
@@ -650,6 +679,8 @@ v1::MatchInfo Match::Info(bool for_organiser) const {
   info.set_end_reason(end_reason_);
   info.set_open(options_.open);
   info.set_deal_set_id(options_.deal_set_id);
+  info.set_seed_commitment(seed_commitment_);
+  if (OverLocked() && !withhold_seed) info.set_seed(options_.seed);
   return info;
 }
 

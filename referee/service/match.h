@@ -2,11 +2,14 @@
 // here: the adapter in referee/grpc translates requests and statuses.
 //
 // Life cycle: WAITING_FOR_PLAYERS until every seat is joined; then the log
-// header is written, chance events are drawn from the match's dealing seed
-// until a seat must act, and the match is IN_PROGRESS until the engine
+// header is written (with the seed's commitment), chance events are derived
+// from the match's secret dealing seed (referee/base/deal_stream.h) until a
+// seat must act, and the match is IN_PROGRESS until the engine
 // reports the game over (FINISHED) or the log cannot be written (ABORTED).
 // Every accepted action, chance event, rejected submission, timeout, round
 // result and the final result is appended to the log before anyone is told.
+// The seed is revealed (a SeedReveal record, and Info) once the match is
+// over, never before.
 //
 // Thread-safe. Watchers are called without the match lock held.
 #ifndef CARDREF_REFEREE_SERVICE_MATCH_H_
@@ -28,7 +31,7 @@
 #include "cardref/v1/game.pb.h"
 #include "cardref/v1/log.pb.h"
 #include "cardref/v1/referee.pb.h"
-#include "referee/base/rng.h"
+#include "referee/base/ed25519.h"
 #include "referee/games/api/game.h"
 #include "referee/record/game_log.h"
 
@@ -38,9 +41,15 @@ struct MatchOptions {
   std::string match_id;
   int64_t decision_time_limit_millis = 0;  // 0: no limit
   std::string deal_set_id;
+  // The 32-byte dealing seed (duplicate play: the same seed deals the same
+  // orders). Empty: LegacySeed(dealing_seed) if that is not 0, else a seed
+  // from the OS CSPRNG.
+  std::string seed;
   uint64_t dealing_seed = 0;
   std::string log_path;  // created at once; never overwritten
   std::string referee_version;
+  // Signs the log's last record; none: the log is chained but unsigned.
+  std::shared_ptr<const crypto::Ed25519PrivateKey> signing_key;
   // Invitations: one player name per seat, or empty for none. An invited
   // seat is taken only with its ticket and under this name.
   std::vector<std::string> invited_names;
@@ -58,6 +67,10 @@ struct EventBatch {
   bool complete = false;
 };
 
+// The 32-byte seed of a legacy uint64 dealing seed (referee.proto): its 8
+// bytes little-endian, then 24 zero bytes.
+std::string LegacySeed(uint64_t dealing_seed);
+
 struct JoinResult {
   int seat = -1;
   std::string token;
@@ -74,6 +87,11 @@ class Match {
   const Game& game() const { return *game_; }
   // Anyone may join (no invitations).
   bool open() const { return options_.open; }
+  // SHA-256 of the dealing seed: public from creation on.
+  const std::string& seed_commitment() const { return seed_commitment_; }
+  // The seed itself, for the manager's duplicate-play check only: never
+  // show it to anyone before the match is over.
+  const std::string& secret_seed() const { return options_.seed; }
 
   // Takes `seat` (or the lowest free seat; with a ticket, the ticket's
   // seat). The last join starts the game. An invited match needs the seat's
@@ -126,9 +144,12 @@ class Match {
   };
   Progress progress() const ABSL_LOCKS_EXCLUDED(mu_);
 
-  // What GetMatch shows; the log's location only `for_organiser` (the
-  // service layer's own callers are; the gRPC edge decides for clients).
-  v1::MatchInfo Info(bool for_organiser = true) const
+  // What GetMatch shows. The log's location only `for_organiser` (the
+  // service layer's own callers are; the gRPC edge decides for clients);
+  // the seed once the match is over, unless `withhold_seed` (another
+  // match dealt from the same seed is still being played).
+  v1::MatchInfo Info(bool for_organiser = true,
+                     bool withhold_seed = false) const
       ABSL_LOCKS_EXCLUDED(mu_);
   v1::MatchStatus status() const ABSL_LOCKS_EXCLUDED(mu_);
   bool HasFreeSeat() const ABSL_LOCKS_EXCLUDED(mu_);
@@ -178,6 +199,8 @@ class Match {
   absl::Status WriteAndJournalLocked(v1::LogRecord record)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   bool OverLocked() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // The SeedReveal record, written right before the final or abort record.
+  v1::LogRecord SeedRevealRecord() const;
   void LogRejectedLocked(int seat, const v1::Action& action,
                          const absl::Status& status)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -186,7 +209,8 @@ class Match {
   void NotifyWatchers();
 
   const std::unique_ptr<Game> game_;
-  const MatchOptions options_;
+  const MatchOptions options_;  // options_.seed is always 32 bytes
+  const std::string seed_commitment_;
 
   mutable absl::Mutex mu_;
   std::unique_ptr<State> state_ ABSL_GUARDED_BY(mu_);
@@ -195,8 +219,11 @@ class Match {
   v1::MatchStatus status_ ABSL_GUARDED_BY(mu_) =
       v1::MATCH_STATUS_WAITING_FOR_PLAYERS;
   uint64_t version_ ABSL_GUARDED_BY(mu_) = 0;
-  Rng dealer_rng_ ABSL_GUARDED_BY(mu_);
   int rounds_logged_ ABSL_GUARDED_BY(mu_) = 0;
+  // Chance events of each ChanceKind drawn in round `chance_round_`: the
+  // ordinal of the deal stream's label.
+  int chance_round_ ABSL_GUARDED_BY(mu_) = 0;
+  std::map<int, uint32_t> chance_ordinals_ ABSL_GUARDED_BY(mu_);
   absl::Time decision_start_ ABSL_GUARDED_BY(mu_);
   absl::Time deadline_ ABSL_GUARDED_BY(mu_) = absl::InfiniteFuture();
   std::optional<v1::FinalResult> result_ ABSL_GUARDED_BY(mu_);

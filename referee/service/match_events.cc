@@ -26,6 +26,10 @@ std::optional<v1::MatchEvent> MakeMatchEvent(uint64_t index,
       *out = record;
       out->clear_prev_hash();
       out->clear_signature();
+      // The seed can deal another match of the same seed (duplicate play)
+      // still in progress: spectators get it from GetMatch, which withholds
+      // it until every such match is over.
+      if (out->has_seed_reveal()) out->mutable_seed_reveal()->clear_seed();
       return event;
     }
   }

@@ -6,7 +6,9 @@
 // deck order is the secret of the deal; chance_cards says how many), rejected
 // submissions are left out (a refused card can reveal a hand), and the hash
 // chain and signature are dropped (the hash of a record that holds a deck
-// order is derived from that order; the chain is checked on the full log).
+// order is derived from that order; the chain is checked on the full log),
+// and so is the seed of a SeedReveal: a match dealt from the same seed may
+// still be in play (GetMatch shows the seed once none is).
 #ifndef CARDREF_REFEREE_SERVICE_MATCH_EVENTS_H_
 #define CARDREF_REFEREE_SERVICE_MATCH_EVENTS_H_
 

@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "referee/base/status_macros.h"
+#include "referee/base/deal_stream.h"
 #include "referee/codec/codec.h"
 #include "referee/service/text_limits.h"
 
@@ -110,7 +111,14 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   }
   match_options.decision_time_limit_millis = limit;
   match_options.deal_set_id = request.deal_set_id();
+  if (!request.seed().empty() && request.seed().size() != kDealSeedSize) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("seed must be ", kDealSeedSize, " bytes (or empty to "
+                     "draw one), got ", request.seed().size()));
+  }
+  match_options.seed = request.seed();
   match_options.dealing_seed = request.dealing_seed();
+  match_options.signing_key = options_.signing_key;
   match_options.log_path =
       absl::StrCat(options_.log_dir, "/", match_options.match_id, ".cardlog");
   match_options.referee_version = options_.referee_version;
@@ -125,6 +133,7 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   for (v1::SeatTicket& t : (*match)->Tickets()) {
     *response.add_tickets() = std::move(t);
   }
+  response.set_seed_commitment((*match)->seed_commitment());
   absl::MutexLock lock(&mu_);
   matches_[match_options.match_id] = std::move(*match);
   creation_order_.push_back(match_options.match_id);
@@ -141,6 +150,25 @@ absl::StatusOr<std::shared_ptr<Match>> MatchManager::Find(
         absl::StrCat("no match with id '", QuotePrefix(match_id), "'"));
   }
   return it->second;
+}
+
+absl::StatusOr<v1::MatchInfo> MatchManager::Info(const std::string& match_id,
+                                                 bool for_organiser) {
+  absl::StatusOr<std::shared_ptr<Match>> match = Find(match_id);
+  if (!match.ok()) return match.status();
+  bool twin_in_play = false;
+  {
+    absl::MutexLock lock(&mu_);
+    for (const auto& [id, other] : matches_) {
+      if (other == *match || other->secret_seed() != (*match)->secret_seed()) {
+        continue;
+      }
+      const v1::MatchStatus status = other->status();
+      twin_in_play |= status == v1::MATCH_STATUS_WAITING_FOR_PLAYERS ||
+                      status == v1::MATCH_STATUS_IN_PROGRESS;
+    }
+  }
+  return (*match)->Info(for_organiser, /*withhold_seed=*/twin_in_play);
 }
 
 absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinMatch(
@@ -232,7 +260,10 @@ absl::StatusOr<v1::ListMatchesResponse> MatchManager::ListMatches(
   size_t i = 0;
   for (; i < candidates.size(); ++i) {
     if (static_cast<size_t>(response.matches_size()) == page_size) break;
-    v1::MatchInfo info = candidates[i]->Info(/*for_organiser=*/false);
+    absl::StatusOr<v1::MatchInfo> found =
+        Info(std::string(candidates[i]->id()), /*for_organiser=*/false);
+    if (!found.ok()) continue;
+    v1::MatchInfo info = *std::move(found);
     if (request.status() != v1::MATCH_STATUS_UNSPECIFIED &&
         info.status() != request.status()) {
       continue;
@@ -261,7 +292,7 @@ absl::StatusOr<v1::MatchInfo> MatchManager::CancelMatch(
   RETURN_IF_ERROR(CheckEndRequest(request));
   ASSIGN_OR_RETURN(std::shared_ptr<Match> match, Find(request.match_id()));
   RETURN_IF_ERROR(match->Cancel(request.reason()));
-  return match->Info(/*for_organiser=*/true);
+  return Info(request.match_id());
 }
 
 absl::StatusOr<v1::MatchInfo> MatchManager::AbortMatch(
@@ -269,7 +300,7 @@ absl::StatusOr<v1::MatchInfo> MatchManager::AbortMatch(
   RETURN_IF_ERROR(CheckEndRequest(request));
   ASSIGN_OR_RETURN(std::shared_ptr<Match> match, Find(request.match_id()));
   RETURN_IF_ERROR(match->Abort(request.reason()));
-  return match->Info(/*for_organiser=*/true);
+  return Info(request.match_id());
 }
 
 void MatchManager::ClockLoop() {

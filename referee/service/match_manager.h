@@ -30,6 +30,9 @@ struct ManagerOptions {
   // `open`, or if this is true (a loopback referee with no organiser
   // credential: docs/auth.md).
   bool open_by_default = true;
+  // Signs every match's log (cardref_referee --signing_key_file); none:
+  // logs are chained but unsigned.
+  std::shared_ptr<const crypto::Ed25519PrivateKey> signing_key;
 };
 
 // Thread-safe. Owns a clock thread, stopped by the destructor.
@@ -46,6 +49,16 @@ class MatchManager {
       const v1::JoinMatchRequest& request);
   // NOT_FOUND naming the id.
   absl::StatusOr<std::shared_ptr<Match>> Find(const std::string& match_id);
+  // GetMatch: Match::Info, with the seed withheld while another match dealt
+  // from the same seed (duplicate play) is not over, since it would show
+  // that match's deck orders.
+  absl::StatusOr<v1::MatchInfo> Info(const std::string& match_id,
+                                     bool for_organiser = true);
+
+  // Empty when logs are not signed.
+  std::string public_key() const {
+    return options_.signing_key ? options_.signing_key->public_key() : "";
+  }
 
   // The organiser's calls (the caller's role is checked at the edge).
   absl::StatusOr<v1::ListMatchesResponse> ListMatches(
