@@ -40,8 +40,11 @@ echo "== tournament"
   --matches=2 --params=game_length=SHORT,rounds=4 "$@"
 echo "== tournament took $(( $(date +%s) - t1 )) s"
 
-echo "== audit (every log replayed through the engine)"
-"$BIN/cardref_analyze" audit "$OUT"/logs/*.cardlog
+# The referee printed its public key; the audit checks every signature
+# against it (and every hash chain and seed commitment).
+KEY=$(sed -n 's/.*public key \([0-9a-f]\{64\}\).*/\1/p' "$OUT/referee.out" | head -n 1)
+echo "== audit (every log replayed through the engine, signed by $KEY)"
+"$BIN/cardref_analyze" audit --referee_key="$KEY" "$OUT"/logs/*.cardlog
 echo "== statistics"
 "$BIN/cardref_analyze" stats "$OUT/logs"
 echo "== done in $(( $(date +%s) - t0 )) s; logs: $OUT/logs"

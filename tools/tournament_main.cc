@@ -46,7 +46,10 @@ ABSL_FLAG(int, matches, 2, "Matches per game");
 ABSL_FLAG(std::string, params, "",
           "Extra parameters for every match of every game that has them, "
           "e.g. game_length=SHORT");
-ABSL_FLAG(uint64_t, seed, 1, "Base of the dealing and bot seeds");
+ABSL_FLAG(uint64_t, seed, 0,
+          "Base of the dealing seeds, for reproducible deals; 0 = the referee "
+          "draws every match's seed from the OS (use 0 in a real event: "
+          "known seeds mean known deals). Bot seeds derive from it too");
 ABSL_FLAG(int64_t, decision_time_limit_ms, 5000, "Per-decision time limit");
 ABSL_FLAG(std::string, player_prefix, "random",
           "Bots are named <prefix>_A, <prefix>_B, ...");
@@ -244,7 +247,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bad --params\n");
         return 2;
       }
-      create.set_dealing_seed(seed * 1000003 + m + 1);
+      if (seed != 0) create.set_dealing_seed(seed * 1000003 + m + 1);
       create.set_decision_time_limit_millis(
           absl::GetFlag(FLAGS_decision_time_limit_ms));
       // Every seat is invited under its player's name.
