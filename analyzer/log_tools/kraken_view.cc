@@ -33,6 +33,17 @@ std::string BonusName(v1::KrakenBonus bonus) {
   return std::string(name);
 }
 
+// Where the new items of `after` start: b.size() if `before` is its
+// prefix, else 0 (the list started again).
+template <typename List>
+int NewFrom(const List& before, const List& after) {
+  if (before.size() > after.size()) return 0;
+  for (int i = 0; i < before.size(); ++i) {
+    if (before.Get(i) != after.Get(i)) return 0;
+  }
+  return before.size();
+}
+
 class KrakenView : public GameView {
  public:
   CardFace Face(uint32_t card) const override {
@@ -115,19 +126,21 @@ class KrakenView : public GameView {
     const v1::KrakenObservation& b = before.kraken();
     const v1::KrakenObservation& a = after.kraken();
     std::vector<std::string> out;
-    const bool same_round = after.round() == before.round();
-    for (int i = same_round ? b.turned_trump_cards_size() : 0;
-         i < a.turned_trump_cards_size(); ++i) {
+    // Lists grow within a round and start again at a deal; a round's end
+    // leaves them in place until then (the envelope's round moves on).
+    const int turned_before =
+        NewFrom(b.turned_trump_cards(), a.turned_trump_cards());
+    for (int i = turned_before; i < a.turned_trump_cards_size(); ++i) {
       out.push_back(absl::StrCat("the trump deck turns ", Face(a.turned_trump_cards(i)).Text()));
     }
-    if (!SuitLetter(a.trump()).empty() && (a.trump() != b.trump() || !same_round)) {
+    if (!SuitLetter(a.trump()).empty() && a.trump() != b.trump()) {
       out.push_back(absl::StrCat("trump is ", SuitLetter(a.trump()), ", maker ",
                                  Name(names, a.maker())));
     }
-    if (same_round && a.level() != b.level()) {
+    if (a.level() > b.level()) {
       out.push_back(absl::StrCat("level ", a.level(), " (stakes x", 1 << a.level(), ")"));
     }
-    if (a.declarations_size() == 4 && (b.declarations_size() != 4 || !same_round)) {
+    if (a.declarations_size() == 4 && b.declarations_size() != 4) {
       const v1::KrakenContest& c = a.contest();
       out.push_back(c.winner_seat() < 0
                         ? std::string("nothing declared")
@@ -135,7 +148,9 @@ class KrakenView : public GameView {
                                        " wins with best ", c.best_value(), ", team points ",
                                        absl::StrJoin(c.points(), " : ")));
     }
-    const int done_before = same_round ? b.completed_tricks_size() : 0;
+    const int done_before = b.completed_tricks_size() <= a.completed_tricks_size()
+                                ? b.completed_tricks_size()
+                                : 0;
     for (int i = done_before; i < a.completed_tricks_size(); ++i) {
       const v1::KrakenTrick& t = a.completed_tricks(i);
       out.push_back(absl::StrCat("trick ", t.number(), " won by ", Name(names, t.winner()),
@@ -144,7 +159,7 @@ class KrakenView : public GameView {
                                      ? ""
                                      : absl::StrCat(", bonus ", BonusName(t.bonus()))));
     }
-    if (same_round && a.completed_tricks_size() == b.completed_tricks_size() &&
+    if (a.completed_tricks_size() == b.completed_tricks_size() &&
         a.completed_tricks_size() > 0) {
       const v1::KrakenTrick& t = a.completed_tricks(a.completed_tricks_size() - 1);
       const v1::KrakenTrick& u = b.completed_tricks(b.completed_tricks_size() - 1);

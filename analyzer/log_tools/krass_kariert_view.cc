@@ -94,26 +94,33 @@ class KrassKariertView : public GameView {
     const v1::KrassKariertObservation& b = before.krass_kariert();
     const v1::KrassKariertObservation& a = after.krass_kariert();
     std::vector<std::string> out;
-    const bool same_trick = a.trick() == b.trick() && after.round() == before.round();
-    if (same_trick && a.current_trick_size() > b.current_trick_size()) {
-      const auto& last = a.current_trick(a.current_trick_size() - 1);
-      std::vector<uint32_t> cards(last.cards().begin(), last.cards().end());
-      if (!cards.empty()) {
-        const std::string combo = ComboText(last.combination());
-        out.push_back(absl::StrCat(Name(names, last.seat()), " plays ", CardsText(cards),
-                                   combo.empty() ? "" : absl::StrCat(" (", combo, ")")));
+    // A round's lists start again at its deal: compare within a round only.
+    const bool same_round = b.trick() > 0 && a.trick() >= b.trick() &&
+                            a.discard_pile_size() >= b.discard_pile_size();
+    const bool same_trick = same_round && a.trick() == b.trick();
+    // The cards played: the new end of the round's discard pile (the trick
+    // itself is cleared when the play ends it).
+    if (same_round && a.discard_pile_size() > b.discard_pile_size()) {
+      std::vector<uint32_t> cards(a.discard_pile().begin() + b.discard_pile_size(),
+                                  a.discard_pile().end());
+      std::string combo;
+      if (same_trick && a.current_trick_size() > b.current_trick_size()) {
+        combo = ComboText(a.current_trick(a.current_trick_size() - 1).combination());
       }
+      const int seat = before.seat_to_act();
+      out.push_back(absl::StrCat(Name(names, seat), " plays ", CardsText(cards),
+                                 combo.empty() ? "" : absl::StrCat(" (", combo, ")")));
     }
     if (a.drawing_seat() >= 0 && a.drawing_seat() != b.drawing_seat()) {
       out.push_back(absl::StrCat(Name(names, a.drawing_seat()), " won the trick and draws ",
                                  a.drawn_count(), a.drawn_count() == 1 ? " card" : " cards"));
     }
-    if (!same_trick && a.trick() > 0 && after.round() == before.round()) {
+    if (same_round && !same_trick && a.trick() > 0) {
       out.push_back(absl::StrCat("trick ", b.trick(), " is over; ", Name(names, a.leader()),
                                  " leads trick ", a.trick()));
     }
     for (int s = 0; s < a.seats_size() && s < b.seats_size(); ++s) {
-      if (b.seats(s).active() && !a.seats(s).active() && after.round() == before.round()) {
+      if (b.seats(s).active() && !a.seats(s).active() && same_round) {
         out.push_back(absl::StrCat(Name(names, s), " is out of cards"));
       }
     }

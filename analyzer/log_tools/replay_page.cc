@@ -60,10 +60,10 @@ table.scores td, table.scores th { border: 1px solid #456; padding: 2px 4px; tex
 const char kReplayPageBody[] = R"page(<body>
 <header><h1 id="title"></h1><div id="players"></div></header>
 <div id="controls">
-<button id="first" title="first step (Home)">&#x23EE;</button>
+<button id="first" title="first step (Home)">&laquo;</button>
 <button id="back" title="step back (left arrow)">&#x25C0;</button>
 <button id="forward" title="step forward (right arrow)">&#x25B6;</button>
-<button id="last" title="last step (End)">&#x23ED;</button>
+<button id="last" title="last step (End)">&raquo;</button>
 <input type="range" id="slider" min="0" max="0" value="0" aria-label="step">
 <span id="position"></span>
 </div>

@@ -237,7 +237,8 @@ absl::StatusOr<Transcript> BuildTranscript(const record::GameLog& log,
     }
     views = std::move(after);
     step.table = view->MakeTable(views, viewer, names);
-    if (record.has_action() || record.has_chance()) {
+    if (record.has_action() ||
+        (record.has_chance() && record.chance().kind() != v1::CHANCE_KIND_DEAL)) {
       AddCardsGained(previous_table, step.table, &step.effects);
     }
     previous_table = step.table;
