@@ -8,7 +8,9 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "cardref/v1/log.pb.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/util/json_util.h"
@@ -32,6 +34,34 @@ const std::string& LogRecordTypeUrl() {
   static const std::string* const url = new std::string(absl::StrCat(
       kTypeUrlPrefix, "/", v1::LogRecord::descriptor()->full_name()));
   return *url;
+}
+
+// protobuf's JSON errors in one line that names the field first:
+//   "(action.seat): invalid value ..."  -> "field action.seat: invalid ..."
+//   "(action) seet: Cannot find field." -> "field action.seet: unknown field"
+// Syntax errors keep protobuf's text, its context lines joined with " | ".
+std::string ParseErrorText(absl::string_view message) {
+  std::string text = absl::StrJoin(
+      absl::StrSplit(absl::StripAsciiWhitespace(message), '\n',
+                     absl::SkipWhitespace()),
+      " | ");
+  absl::string_view rest = text;
+  std::string path;  // empty: the record itself
+  if (absl::ConsumePrefix(&rest, "(")) {
+    const size_t close = rest.find(')');
+    if (close == absl::string_view::npos) return text;
+    path = std::string(rest.substr(0, close));
+    rest.remove_prefix(close + 1);
+  }
+  absl::ConsumePrefix(&rest, ":");
+  rest = absl::StripLeadingAsciiWhitespace(rest);
+  if (const size_t colon = rest.find(": Cannot find field");
+      colon != absl::string_view::npos) {
+    return absl::StrCat("field ", path.empty() ? "" : absl::StrCat(path, "."),
+                        rest.substr(0, colon), ": unknown field");
+  }
+  if (path.empty()) return std::string(rest);
+  return absl::StrCat("field ", path, ": ", rest);
 }
 
 void AppendVarint(std::string* out, uint64_t v) {
@@ -156,7 +186,7 @@ absl::StatusOr<std::string> JsonToPayload(absl::string_view json) {
       &Resolver(), LogRecordTypeUrl(),
       google::protobuf::StringPiece(json.data(), json.size()), &raw, options);
   if (!status.ok()) {
-    return absl::InvalidArgumentError(status.message().as_string());
+    return absl::InvalidArgumentError(ParseErrorText(status.message().as_string()));
   }
   // The converter writes fields in the JSON's order and repeated numbers
   // unpacked; the referee writes protobuf's canonical encoding. Re-encode.
