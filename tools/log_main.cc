@@ -47,7 +47,7 @@ constexpr char kFromJson[] =
 constexpr char kVerify[] =
     "  cardref_log verify FILE|DIR...\n"
     "      Framing and checksums only, one line per file: 'OK <file> (...)'\n"
-    "      or 'TORN|CORRUPT <file>: at byte <offset>: <problem>'. A\n"
+    "      or 'TORN|CORRUPT <file>: <problem> at byte <offset> ...'. A\n"
     "      directory stands for every *.cardlog file below it.\n";
 constexpr char kHead[] =
     "  cardref_log head FILE\n"

@@ -484,7 +484,7 @@ TEST(VerifyTest, ChecksSeeEveryRawPayloadWithItsOffset) {
   EXPECT_EQ(refused.records, 5);
   EXPECT_FALSE(refusing.finished);
   EXPECT_THAT(refused.Line(), HasSubstr(absl::StrCat(
-                                  "CHECK ", path, ": at byte ", framing.records[5].offset,
+                                  "CHECK ", path, ": record 5 at byte ", framing.records[5].offset,
                                   ": refused on purpose (5 intact records)")));
 }
 
@@ -502,7 +502,8 @@ TEST(VerifyTest, BinaryPrintsOneLinePerFileAndExitsZeroIffAllOk) {
   EXPECT_EQ(mixed.exit_code, 1);
   EXPECT_THAT(mixed.out,
               HasSubstr(absl::StrCat("TORN ", torn,
-                                     ": at byte 21: file ends inside the record at byte 21")));
+                                     ": file ends inside the record at byte 21 (length 5 needs 21 bytes, "
+                                     "14 present) (1 intact records)")));
   EXPECT_EQ(RunLog("verify").exit_code, 2);
   EXPECT_THAT(RunLog("verify /no/such.cardlog").out, StartsWith("UNREADABLE /no/such.cardlog: "));
 }

@@ -30,9 +30,13 @@ std::string VerifyReport::Line() const {
   if (fault == VerifyFault::kUnreadable) {
     return absl::StrCat("UNREADABLE ", file, ": ", message);
   }
-  return absl::StrCat(VerifyFaultName(fault), " ", file, ": at byte ",
-                      fault_offset, ": ", message, " (", records,
-                      " intact records)");
+  // Framing messages name their byte offset already (record_io.cc).
+  const std::string where =
+      fault == VerifyFault::kCheck
+          ? absl::StrCat("record ", records, " at byte ", fault_offset, ": ")
+          : "";
+  return absl::StrCat(VerifyFaultName(fault), " ", file, ": ", where, message,
+                      " (", records, " intact records)");
 }
 
 VerifyReport VerifyBytes(absl::string_view bytes, absl::string_view file,

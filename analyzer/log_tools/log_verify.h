@@ -52,9 +52,10 @@ struct VerifyReport {
   uint64_t file_size = 0;
 
   bool ok() const { return fault == VerifyFault::kNone; }
-  // "OK <file> (<n> records, <b> bytes)" or
-  // "<TORN|CORRUPT|...> <file>: at byte <offset>: <message> (<n> intact
-  // records)".
+  // "OK <file> (<n> records, <b> bytes)",
+  // "TORN|CORRUPT <file>: <record_io's message, naming the offset> (<n>
+  // intact records)", "CHECK <file>: record <i> at byte <offset>: <message>
+  // (<n> intact records)" or "UNREADABLE <file>: <why>".
   std::string Line() const;
 };
 
