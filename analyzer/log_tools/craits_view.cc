@@ -69,7 +69,9 @@ class CraitsView : public GameView {
 
   std::vector<std::string> Effects(
       const v1::Observation& before, const v1::Observation& after,
+      const v1::Action* action,
       const std::vector<std::string>& names) const override {
+    (void)action;  // the observations say it all
     const v1::CraitsObservation& b = before.craits();
     const v1::CraitsObservation& a = after.craits();
     std::vector<std::string> out;

@@ -31,8 +31,10 @@ class GameView {
 
   // What a step changed that every seat saw, from the public parts of two
   // observations of the same seat, one before and one after the record.
+  // `action`: the record's action (public), nullptr for a chance event.
   virtual std::vector<std::string> Effects(
       const v1::Observation& before, const v1::Observation& after,
+      const v1::Action* action,
       const std::vector<std::string>& names) const = 0;
 
   // A round result in words, and as one row of the table of rounds.

@@ -122,7 +122,9 @@ class KrakenView : public GameView {
 
   std::vector<std::string> Effects(
       const v1::Observation& before, const v1::Observation& after,
+      const v1::Action* action,
       const std::vector<std::string>& names) const override {
+    (void)action;  // the observations say it all
     const v1::KrakenObservation& b = before.kraken();
     const v1::KrakenObservation& a = after.kraken();
     std::vector<std::string> out;

@@ -5,23 +5,60 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/strip.h"
 #include "analyzer/log_tools/game_view.h"
 #include "referee/games/krass_kariert/krass_kariert_cards.h"
 
 namespace cardref::log_tools {
 namespace {
 
+// "RUN2 5-6", as the engine names a combination (the proto's types are
+// KK-3.5's ranks, the engine's ComboType numbers).
 std::string ComboText(const v1::KrassKariertCombination& combo) {
   if (combo.type() == v1::KRASS_KARIERT_COMBO_TYPE_UNSPECIFIED) return "";
-  absl::string_view type = v1::KrassKariertComboType_Name(combo.type());
-  absl::ConsumePrefix(&type, "KRASS_KARIERT_COMBO_TYPE_");
-  return absl::StrCat(type, " ", combo.key());
+  return krass_kariert::StrengthName(krass_kariert::MakeStrength(
+      static_cast<krass_kariert::ComboType>(combo.type()), combo.key()));
 }
 
 std::string Name(const std::vector<std::string>& names, int s) {
   return s >= 0 && s < static_cast<int>(names.size()) ? names[s]
                                                      : absl::StrCat("seat ", s);
+}
+
+template <typename List>
+bool IsPrefix(const List& prefix, const List& list) {
+  if (prefix.size() > list.size()) return false;
+  for (int i = 0; i < prefix.size(); ++i) {
+    if (prefix.Get(i) != list.Get(i)) return false;
+  }
+  return true;
+}
+
+// The combination a PLAY of `cards` forms (KK-3.1, the engine's Classify),
+// each X taking its declared value in position order; empty for a STOP or
+// DRAW, or cards that form none.
+std::string ComboOf(const std::vector<uint32_t>& cards, const v1::Action& action) {
+  if (!action.has_krass_kariert() || !action.krass_kariert().has_play() ||
+      cards.empty() || cards.size() > 3) {
+    return "";
+  }
+  const auto& x_values = action.krass_kariert().play().x_values();
+  int values[3];
+  int next_x = 0;
+  for (size_t i = 0; i < cards.size(); ++i) {
+    const Card c = static_cast<Card>(cards[i]);
+    const krass_kariert::CardKind kind = krass_kariert::KindOf(c);
+    if (kind == krass_kariert::CardKind::kX) {
+      if (next_x >= x_values.size()) return "";
+      values[i] = static_cast<int>(x_values.Get(next_x++));
+    } else if (kind == krass_kariert::CardKind::kNumber) {
+      values[i] = krass_kariert::ValueOf(c);
+    } else {
+      return "";
+    }
+  }
+  const krass_kariert::Strength s =
+      krass_kariert::Classify(values, static_cast<int>(cards.size()));
+  return s == krass_kariert::kNoStrength ? "" : krass_kariert::StrengthName(s);
 }
 
 class KrassKariertView : public GameView {
@@ -90,6 +127,7 @@ class KrassKariertView : public GameView {
 
   std::vector<std::string> Effects(
       const v1::Observation& before, const v1::Observation& after,
+      const v1::Action* action,
       const std::vector<std::string>& names) const override {
     const v1::KrassKariertObservation& b = before.krass_kariert();
     const v1::KrassKariertObservation& a = after.krass_kariert();
@@ -100,15 +138,13 @@ class KrassKariertView : public GameView {
     const bool same_trick = same_round && a.trick() == b.trick();
     // The cards played: the new end of the round's discard pile (the trick
     // itself is cleared when the play ends it).
-    if (same_round && a.discard_pile_size() > b.discard_pile_size()) {
-      std::vector<uint32_t> cards(a.discard_pile().begin() + b.discard_pile_size(),
-                                  a.discard_pile().end());
-      std::string combo;
-      if (same_trick && a.current_trick_size() > b.current_trick_size()) {
-        combo = ComboText(a.current_trick(a.current_trick_size() - 1).combination());
-      }
-      const int seat = before.seat_to_act();
-      out.push_back(absl::StrCat(Name(names, seat), " plays ", CardsText(cards),
+    if (IsPrefix(b.discard_pile(), a.discard_pile()) &&
+        a.discard_pile_size() > b.discard_pile_size()) {
+      const std::vector<uint32_t> cards(a.discard_pile().begin() + b.discard_pile_size(),
+                                        a.discard_pile().end());
+      const std::string combo = action != nullptr ? ComboOf(cards, *action) : "";
+      out.push_back(absl::StrCat(Name(names, before.seat_to_act()), " plays ",
+                                 CardsText(cards),
                                  combo.empty() ? "" : absl::StrCat(" (", combo, ")")));
     }
     if (a.drawing_seat() >= 0 && a.drawing_seat() != b.drawing_seat()) {

@@ -233,7 +233,9 @@ absl::StatusOr<Transcript> BuildTranscript(const record::GameLog& log,
       step.text = ChanceText(record.chance(), step.round, *view, viewer);
     }
     if (record.has_action() || record.has_chance()) {
-      step.effects = view->Effects(views[public_seat], after[public_seat], names);
+      step.effects = view->Effects(views[public_seat], after[public_seat],
+                                   record.has_action() ? &record.action().action() : nullptr,
+                                   names);
     }
     views = std::move(after);
     step.table = view->MakeTable(views, viewer, names);
