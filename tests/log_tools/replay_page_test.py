@@ -99,6 +99,9 @@ class ReplayPageTest(unittest.TestCase):
         final = d.find_element(By.ID, "final").text
         self.assertIn(head_result(log), final)
         self.assertIn("final result", final)
+        os.makedirs(ARGS.artifacts, exist_ok=True)
+        d.save_screenshot(
+            os.path.join(ARGS.artifacts, "replay_" + name + "_final.png"))
         rows = d.find_elements(By.CSS_SELECTOR, "#scores tr")
         self.assertGreater(len(rows), 1, "no round scores at the last step")
         self.assertTrue(
@@ -118,6 +121,24 @@ class ReplayPageTest(unittest.TestCase):
         errors = [e for e in d.get_log("browser") if e["level"] == "SEVERE"]
         self.assertEqual(errors, [], "console errors")
         return names
+
+    def test_seat_view_draws_other_hands_face_down(self):
+        log = next(l for l in ARGS.logs if "kraken" in l)
+        page = os.path.join(self.tmp, "seat1.html")
+        subprocess.run([ARGS.cardref_log, "html", "--seat=1", log, "-o", page],
+                       check=True, capture_output=True)
+        d = self.driver
+        d.get("file://" + page)
+        seats = d.find_elements(By.CSS_SELECTOR, ".seat")
+        self.assertEqual(len(seats), 4)
+        for i, seat in enumerate(seats):
+            faces = seat.find_elements(By.CSS_SELECTOR, ".card:not(.back)")
+            backs = seat.find_elements(By.CSS_SELECTOR, ".card.back")
+            if i == 1:
+                self.assertEqual((len(faces), len(backs)), (8, 0))
+            else:
+                self.assertEqual((len(faces), len(backs)), (0, 8))
+        self.assertIn("as seen by ivan", d.find_element(By.ID, "title").text)
 
     def test_every_log(self):
         for log in ARGS.logs:
