@@ -65,7 +65,7 @@ constexpr char kOutro[] =
 
 std::string Usage(const std::string& command) {
   const std::vector<std::pair<const char*, const char*>> commands = {
-      {"cat", kCat},   {"json", kJson}, {"from-json", kFromJson},
+      {"cat", kCat},       {"json", kJson}, {"from-json", kFromJson},
       {"verify", kVerify}, {"head", kHead}, {"html", kHtml}};
   for (const auto& [name, text] : commands) {
     if (command == name) return std::string(kIntro) + text + kOutro;
@@ -109,7 +109,8 @@ int main(int argc, char** argv) {
   const std::string page = absl::GetFlag(FLAGS_o);
   namespace lt = cardref::log_tools;
   if (command != "cat" && command != "html" && seat != -1) {
-    std::cerr << "cardref_log " << command << ": --seat applies to cat and html only\n";
+    std::cerr << "cardref_log " << command
+              << ": --seat applies to cat and html only\n";
     return cardref::analyzer::kExitUsage;
   }
   if (command != "html" && !page.empty()) {
@@ -120,11 +121,13 @@ int main(int argc, char** argv) {
     return lt::RunCat(args, seat, cardref::AllGames(), std::cout, std::cerr);
   }
   if (command == "json") return lt::RunJson(args, std::cout, std::cerr);
-  if (command == "from-json") return lt::RunFromJson(args, std::cout, std::cerr);
+  if (command == "from-json")
+    return lt::RunFromJson(args, std::cout, std::cerr);
   if (command == "verify") return lt::RunVerify(args, std::cout, std::cerr);
   if (command == "head") return lt::RunHead(args, std::cout, std::cerr);
   if (command == "html") {
-    return lt::RunHtml(args, page, seat, cardref::AllGames(), std::cout, std::cerr);
+    return lt::RunHtml(args, page, seat, cardref::AllGames(), std::cout,
+                       std::cerr);
   }
   std::cerr << "cardref_log: unknown command '" << command << "'\n\n" << usage;
   return cardref::analyzer::kExitUsage;

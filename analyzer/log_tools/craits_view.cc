@@ -37,13 +37,15 @@ class CraitsView : public GameView {
       if (s < c.seats_size()) {
         seat.hand_size = c.seats(s).hand_size();
         seat.info = absl::StrCat("total ", c.seats(s).total());
-        if (c.seats(s).missed_turn()) absl::StrAppend(&seat.info, ", misses a turn");
+        if (c.seats(s).missed_turn())
+          absl::StrAppend(&seat.info, ", misses a turn");
       }
       if (s == c.dealer()) absl::StrAppend(&seat.info, ", dealer");
       if (s == c.vulnerable_seat()) absl::StrAppend(&seat.info, ", last card");
       if (viewer < 0 || viewer == s) {
         seat.hand_visible = true;
-        for (uint32_t card : views[s].craits().hand()) seat.hand.push_back(Face(card));
+        for (uint32_t card : views[s].craits().hand())
+          seat.hand.push_back(Face(card));
       }
       table.seats.push_back(std::move(seat));
     }
@@ -56,11 +58,13 @@ class CraitsView : public GameView {
     }
     table.piles.push_back(std::move(pile));
     std::vector<std::string> status = {absl::StrCat("round ", c.round())};
-    if (c.has_top_card()) status.push_back(absl::StrCat("top ", Face(c.top_card()).Text()));
+    if (c.has_top_card())
+      status.push_back(absl::StrCat("top ", Face(c.top_card()).Text()));
     if (!SuitLetter(c.active_suit()).empty()) {
       status.push_back(absl::StrCat("suit ", SuitLetter(c.active_suit())));
     }
-    if (c.crank_count() > 0) status.push_back(absl::StrCat("crank ", c.crank_count()));
+    if (c.crank_count() > 0)
+      status.push_back(absl::StrCat("crank ", c.crank_count()));
     status.push_back(absl::StrCat("stock ", c.stock_size()));
     status.push_back(c.direction() < 0 ? "counter-clockwise" : "clockwise");
     table.status = absl::StrJoin(status, " · ");
@@ -76,9 +80,11 @@ class CraitsView : public GameView {
     const v1::CraitsObservation& a = after.craits();
     std::vector<std::string> out;
     for (const v1::CraitsDraw& d : a.last_draws()) {
-      std::string line = absl::StrCat(Name(names, d.seat()), " draws ", d.drawn(),
-                                       d.drawn() == 1 ? " card" : " cards");
-      if (d.drawn() != d.requested()) absl::StrAppend(&line, " of ", d.requested());
+      std::string line =
+          absl::StrCat(Name(names, d.seat()), " draws ", d.drawn(),
+                       d.drawn() == 1 ? " card" : " cards");
+      if (d.drawn() != d.requested())
+        absl::StrAppend(&line, " of ", d.requested());
       absl::StrAppend(&line, " (", d.cause(), ")");
       out.push_back(line);
     }
@@ -86,7 +92,8 @@ class CraitsView : public GameView {
     if (a.has_top_card() && a.active_suit() != b.active_suit()) {
       const std::string top_suit = Face(a.top_card()).suit;
       if (SuitLetter(a.active_suit()) != top_suit) {
-        out.push_back(absl::StrCat("suit is now ", SuitLetter(a.active_suit())));
+        out.push_back(
+            absl::StrCat("suit is now ", SuitLetter(a.active_suit())));
       }
     }
     if (a.crank_count() != b.crank_count()) {
@@ -94,11 +101,14 @@ class CraitsView : public GameView {
                         ? absl::StrCat("crank ", a.crank_count())
                         : "the crank is over");
     }
-    if (a.direction() != b.direction() && b.direction() != 0 && a.round() == b.round()) {
+    if (a.direction() != b.direction() && b.direction() != 0 &&
+        a.round() == b.round()) {
       out.push_back("direction reversed");
     }
-    if (a.vulnerable_seat() != b.vulnerable_seat() && a.vulnerable_seat() >= 0) {
-      out.push_back(absl::StrCat(Name(names, a.vulnerable_seat()), " has one card left"));
+    if (a.vulnerable_seat() != b.vulnerable_seat() &&
+        a.vulnerable_seat() >= 0) {
+      out.push_back(
+          absl::StrCat(Name(names, a.vulnerable_seat()), " has one card left"));
     }
     for (int s = 0; s < a.seats_size() && s < b.seats_size(); ++s) {
       if (a.seats(s).missed_turn() && !b.seats(s).missed_turn()) {
@@ -114,11 +124,13 @@ class CraitsView : public GameView {
     const v1::CraitsRoundResult& r = result.craits();
     std::vector<std::string> scores;
     for (int64_t v : r.scores()) scores.push_back(absl::StrCat(v));
-    std::vector<std::string> out = {absl::StrCat(
-        "scores: ", PerSeat(names, scores), r.exhausted() ? " (exhausted: action limit)" : "")};
+    std::vector<std::string> out = {
+        absl::StrCat("scores: ", PerSeat(names, scores),
+                     r.exhausted() ? " (exhausted: action limit)" : "")};
     std::vector<std::string> hands;
     for (int s = 0; s < r.hands_size(); ++s) {
-      std::vector<uint32_t> cards(r.hands(s).cards().begin(), r.hands(s).cards().end());
+      std::vector<uint32_t> cards(r.hands(s).cards().begin(),
+                                  r.hands(s).cards().end());
       hands.push_back(cards.empty() ? "-" : CardsText(cards));
     }
     out.push_back(absl::StrCat("hands left: ", PerSeat(names, hands)));
@@ -129,7 +141,8 @@ class CraitsView : public GameView {
       const std::vector<std::string>& names) const override {
     return names;
   }
-  std::vector<std::string> ScoreRow(const v1::RoundResult& result) const override {
+  std::vector<std::string> ScoreRow(
+      const v1::RoundResult& result) const override {
     std::vector<std::string> row;
     for (int64_t v : result.craits().scores()) row.push_back(absl::StrCat(v));
     return row;
@@ -141,7 +154,8 @@ class CraitsView : public GameView {
     const v1::CraitsFinalResult& f = result.craits();
     std::vector<std::string> totals;
     for (int64_t v : f.totals()) totals.push_back(absl::StrCat(v));
-    std::vector<std::string> out = {absl::StrCat("totals: ", PerSeat(names, totals))};
+    std::vector<std::string> out = {
+        absl::StrCat("totals: ", PerSeat(names, totals))};
     if (f.exhausted_rounds_size() > 0) {
       out.push_back(absl::StrCat("exhausted rounds: ",
                                  absl::StrJoin(f.exhausted_rounds(), ", ")));
@@ -151,8 +165,9 @@ class CraitsView : public GameView {
 
  private:
   static std::string Name(const std::vector<std::string>& names, int s) {
-    return s >= 0 && s < static_cast<int>(names.size()) ? names[s]
-                                                       : absl::StrCat("seat ", s);
+    return s >= 0 && s < static_cast<int>(names.size())
+               ? names[s]
+               : absl::StrCat("seat ", s);
   }
 };
 

@@ -23,8 +23,9 @@ std::string PerSeat(const std::vector<std::string>& names,
                     const std::vector<std::string>& values) {
   std::vector<std::string> parts;
   for (size_t s = 0; s < values.size(); ++s) {
-    parts.push_back(absl::StrCat(
-        s < names.size() ? names[s] : absl::StrCat("seat ", s), " ", values[s]));
+    parts.push_back(
+        absl::StrCat(s < names.size() ? names[s] : absl::StrCat("seat ", s),
+                     " ", values[s]));
   }
   return absl::StrJoin(parts, ", ");
 }

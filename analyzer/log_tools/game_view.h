@@ -25,8 +25,7 @@ class GameView {
   // The table after a step. `views[s]` is seat s's observation; in a seat's
   // view (viewer >= 0) only views[viewer] may be used: the others are the
   // same observation, so that no other seat's private field is at hand.
-  virtual Table MakeTable(const std::vector<v1::Observation>& views,
-                          int viewer,
+  virtual Table MakeTable(const std::vector<v1::Observation>& views, int viewer,
                           const std::vector<std::string>& names) const = 0;
 
   // What a step changed that every seat saw, from the public parts of two

@@ -17,8 +17,9 @@ std::string SuitLetter(int suit) {
 }
 
 std::string Name(const std::vector<std::string>& names, int s) {
-  return s >= 0 && s < static_cast<int>(names.size()) ? names[s]
-                                                     : absl::StrCat("seat ", s);
+  return s >= 0 && s < static_cast<int>(names.size())
+             ? names[s]
+             : absl::StrCat("seat ", s);
 }
 
 // "team 0 (alice + carol)": partners sit opposite (KR-2.1).
@@ -57,8 +58,8 @@ class KrakenView : public GameView {
     pile.title = title;
     for (const auto& played : trick.cards()) {
       pile.cards.push_back(Face(played.card()));
-      pile.labels.push_back(absl::StrCat(Name(names, played.seat()),
-                                         played.declare_stuk() ? " (stuk)" : ""));
+      pile.labels.push_back(absl::StrCat(
+          Name(names, played.seat()), played.declare_stuk() ? " (stuk)" : ""));
     }
     return pile;
   }
@@ -81,23 +82,28 @@ class KrakenView : public GameView {
       }
       if (viewer < 0 || viewer == s) {
         seat.hand_visible = true;
-        for (uint32_t card : views[s].kraken().hand()) seat.hand.push_back(Face(card));
+        for (uint32_t card : views[s].kraken().hand())
+          seat.hand.push_back(Face(card));
       }
       table.seats.push_back(std::move(seat));
     }
     if (k.has_current_trick() && k.current_trick().cards_size() > 0) {
-      table.piles.push_back(TrickPile(
-          k.current_trick(), absl::StrCat("trick ", k.current_trick().number()), names));
+      table.piles.push_back(
+          TrickPile(k.current_trick(),
+                    absl::StrCat("trick ", k.current_trick().number()), names));
     } else if (k.phase() == v1::KRAKEN_PHASE_PLAY) {
-      table.piles.push_back(Pile{absl::StrCat("trick ", k.completed_tricks_size() + 1), {}, {}});
+      table.piles.push_back(
+          Pile{absl::StrCat("trick ", k.completed_tricks_size() + 1), {}, {}});
     }
     if (k.completed_tricks_size() > 0) {
-      const v1::KrakenTrick& last = k.completed_tricks(k.completed_tricks_size() - 1);
-      table.piles.push_back(TrickPile(
-          last,
-          absl::StrCat("trick ", last.number(), " won by ", Name(names, last.winner()),
-                       " (", last.points(), " points)"),
-          names));
+      const v1::KrakenTrick& last =
+          k.completed_tricks(k.completed_tricks_size() - 1);
+      table.piles.push_back(
+          TrickPile(last,
+                    absl::StrCat("trick ", last.number(), " won by ",
+                                 Name(names, last.winner()), " (",
+                                 last.points(), " points)"),
+                    names));
     }
     if (k.turned_trump_cards_size() > 0) {
       Pile turned;
@@ -111,10 +117,12 @@ class KrakenView : public GameView {
       status.push_back(absl::StrCat("maker ", Name(names, k.maker())));
       status.push_back(absl::StrCat("level ", k.level()));
     } else if (!SuitLetter(k.proposed_suit()).empty()) {
-      status.push_back(absl::StrCat("proposed ", SuitLetter(k.proposed_suit())));
+      status.push_back(
+          absl::StrCat("proposed ", SuitLetter(k.proposed_suit())));
     }
     if (k.totals_size() == 2) {
-      status.push_back(absl::StrCat("totals ", k.totals(0), " : ", k.totals(1)));
+      status.push_back(
+          absl::StrCat("totals ", k.totals(0), " : ", k.totals(1)));
     }
     table.status = absl::StrJoin(status, " · ");
     return table;
@@ -133,42 +141,53 @@ class KrakenView : public GameView {
     const int turned_before =
         NewFrom(b.turned_trump_cards(), a.turned_trump_cards());
     for (int i = turned_before; i < a.turned_trump_cards_size(); ++i) {
-      out.push_back(absl::StrCat("the trump deck turns ", Face(a.turned_trump_cards(i)).Text()));
+      out.push_back(absl::StrCat("the trump deck turns ",
+                                 Face(a.turned_trump_cards(i)).Text()));
     }
     if (!SuitLetter(a.trump()).empty() && a.trump() != b.trump()) {
       out.push_back(absl::StrCat("trump is ", SuitLetter(a.trump()), ", maker ",
                                  Name(names, a.maker())));
     }
     if (a.level() > b.level()) {
-      out.push_back(absl::StrCat("level ", a.level(), " (stakes x", 1 << a.level(), ")"));
+      out.push_back(
+          absl::StrCat("level ", a.level(), " (stakes x", 1 << a.level(), ")"));
     }
     if (a.declarations_size() == 4 && b.declarations_size() != 4) {
       const v1::KrakenContest& c = a.contest();
-      out.push_back(c.winner_seat() < 0
-                        ? std::string("nothing declared")
-                        : absl::StrCat("declarations: ", Name(names, c.winner_seat()),
-                                       " wins with best ", c.best_value(), ", team points ",
-                                       absl::StrJoin(c.points(), " : ")));
+      out.push_back(
+          c.winner_seat() < 0
+              ? std::string("nothing declared")
+              : absl::StrCat("declarations: ", Name(names, c.winner_seat()),
+                             " wins with best ", c.best_value(),
+                             ", team points ",
+                             absl::StrJoin(c.points(), " : ")));
     }
-    const int done_before = b.completed_tricks_size() <= a.completed_tricks_size()
-                                ? b.completed_tricks_size()
-                                : 0;
+    const int done_before =
+        b.completed_tricks_size() <= a.completed_tricks_size()
+            ? b.completed_tricks_size()
+            : 0;
     for (int i = done_before; i < a.completed_tricks_size(); ++i) {
       const v1::KrakenTrick& t = a.completed_tricks(i);
-      out.push_back(absl::StrCat("trick ", t.number(), " won by ", Name(names, t.winner()),
-                                 ": ", t.points(), " points",
-                                 t.bonus() == v1::KRAKEN_BONUS_UNSPECIFIED
-                                     ? ""
-                                     : absl::StrCat(", bonus ", BonusName(t.bonus()))));
+      out.push_back(
+          absl::StrCat("trick ", t.number(), " won by ",
+                       Name(names, t.winner()), ": ", t.points(), " points",
+                       t.bonus() == v1::KRAKEN_BONUS_UNSPECIFIED
+                           ? ""
+                           : absl::StrCat(", bonus ", BonusName(t.bonus()))));
     }
     if (a.completed_tricks_size() == b.completed_tricks_size() &&
         a.completed_tricks_size() > 0) {
-      const v1::KrakenTrick& t = a.completed_tricks(a.completed_tricks_size() - 1);
-      const v1::KrakenTrick& u = b.completed_tricks(b.completed_tricks_size() - 1);
-      if (t.claim() != u.claim() && t.claim() == v1::KRAKEN_CLAIM_STATUS_CLAIMED) {
+      const v1::KrakenTrick& t =
+          a.completed_tricks(a.completed_tricks_size() - 1);
+      const v1::KrakenTrick& u =
+          b.completed_tricks(b.completed_tricks_size() - 1);
+      if (t.claim() != u.claim() &&
+          t.claim() == v1::KRAKEN_CLAIM_STATUS_CLAIMED) {
         out.push_back(absl::StrCat("bonus ", BonusName(t.bonus()), " claimed"));
-      } else if (t.claim() != u.claim() && t.claim() == v1::KRAKEN_CLAIM_STATUS_DECLINED) {
-        out.push_back(absl::StrCat("bonus ", BonusName(t.bonus()), " declined"));
+      } else if (t.claim() != u.claim() &&
+                 t.claim() == v1::KRAKEN_CLAIM_STATUS_DECLINED) {
+        out.push_back(
+            absl::StrCat("bonus ", BonusName(t.bonus()), " declined"));
       }
     }
     return out;
@@ -179,16 +198,17 @@ class KrakenView : public GameView {
       const std::vector<std::string>& names) const override {
     const v1::KrakenRoundResult& r = result.kraken();
     std::vector<std::string> out = {absl::StrCat(
-        "trump ", SuitLetter(r.trump()), ", maker ", Name(names, r.maker()), ", level ",
-        r.level(), ", factor ", r.factor(), "; ", TeamName(names, r.burden_team()),
+        "trump ", SuitLetter(r.trump()), ", maker ", Name(names, r.maker()),
+        ", level ", r.level(), ", factor ", r.factor(), "; ",
+        TeamName(names, r.burden_team()),
         r.success() ? " carried the burden" : " failed the burden")};
     for (int t = 0; t < r.teams_size(); ++t) {
       const v1::KrakenTeamPoints& p = r.teams(t);
       out.push_back(absl::StrCat(
           TeamName(names, t), ": ", p.tricks_won(), " tricks, card points ",
           p.card_points(), ", last trick ", p.last_trick(), ", trick bonus ",
-          p.trick_bonus(), ", stuk ", p.stuk(), ", declarations ", p.declarations(),
-          ", pit ", p.pit(), ", raw ", p.raw()));
+          p.trick_bonus(), ", stuk ", p.stuk(), ", declarations ",
+          p.declarations(), ", pit ", p.pit(), ", raw ", p.raw()));
     }
     out.push_back(absl::StrCat("scores: ", absl::StrJoin(r.scores(), " : ")));
     return out;
@@ -198,7 +218,8 @@ class KrakenView : public GameView {
       const std::vector<std::string>& names) const override {
     return {TeamName(names, 0), TeamName(names, 1)};
   }
-  std::vector<std::string> ScoreRow(const v1::RoundResult& result) const override {
+  std::vector<std::string> ScoreRow(
+      const v1::RoundResult& result) const override {
     std::vector<std::string> row;
     for (int64_t v : result.kraken().scores()) row.push_back(absl::StrCat(v));
     return row;
@@ -210,8 +231,9 @@ class KrakenView : public GameView {
     const v1::KrakenFinalResult& f = result.kraken();
     return {absl::StrCat(
         "team totals: ", absl::StrJoin(f.totals(), " : "), "; ",
-        f.has_winner_team() ? absl::StrCat(TeamName(names, f.winner_team()), " wins")
-                            : std::string("a draw"))};
+        f.has_winner_team()
+            ? absl::StrCat(TeamName(names, f.winner_team()), " wins")
+            : std::string("a draw"))};
   }
 };
 

@@ -20,8 +20,9 @@ std::string ComboText(const v1::KrassKariertCombination& combo) {
 }
 
 std::string Name(const std::vector<std::string>& names, int s) {
-  return s >= 0 && s < static_cast<int>(names.size()) ? names[s]
-                                                     : absl::StrCat("seat ", s);
+  return s >= 0 && s < static_cast<int>(names.size())
+             ? names[s]
+             : absl::StrCat("seat ", s);
 }
 
 template <typename List>
@@ -36,7 +37,8 @@ bool IsPrefix(const List& prefix, const List& list) {
 // The combination a PLAY of `cards` forms (KK-3.1, the engine's Classify),
 // each X taking its declared value in position order; empty for a STOP or
 // DRAW, or cards that form none.
-std::string ComboOf(const std::vector<uint32_t>& cards, const v1::Action& action) {
+std::string ComboOf(const std::vector<uint32_t>& cards,
+                    const v1::Action& action) {
   if (!action.has_krass_kariert() || !action.krass_kariert().has_play() ||
       cards.empty() || cards.size() > 3) {
     return "";
@@ -83,18 +85,21 @@ class KrassKariertView : public GameView {
         if (!v.active()) absl::StrAppend(&seat.info, ", out of the round");
         seat.extra_title = "reserve";
         for (const auto& slot : v.reserves()) {
-          seat.extra.push_back(slot.has_card() ? Face(slot.card()) : CardFace{"-", ""});
+          seat.extra.push_back(slot.has_card() ? Face(slot.card())
+                                               : CardFace{"-", ""});
         }
       }
-      if (s == k.leader() && k.trick() > 0) absl::StrAppend(&seat.info, ", leads");
+      if (s == k.leader() && k.trick() > 0)
+        absl::StrAppend(&seat.info, ", leads");
       if (viewer < 0 || viewer == s) {
         seat.hand_visible = true;
         for (uint32_t card : views[s].krass_kariert().hand()) {
           seat.hand.push_back(Face(card));
         }
         if (views[s].krass_kariert().own_pending_drawn_size() > 0) {
-          std::vector<uint32_t> drawn(views[s].krass_kariert().own_pending_drawn().begin(),
-                                      views[s].krass_kariert().own_pending_drawn().end());
+          std::vector<uint32_t> drawn(
+              views[s].krass_kariert().own_pending_drawn().begin(),
+              views[s].krass_kariert().own_pending_drawn().end());
           absl::StrAppend(&seat.info, ", to place: ", CardsText(drawn));
         }
       }
@@ -105,7 +110,8 @@ class KrassKariertView : public GameView {
     for (const auto& action : k.current_trick()) {
       if (action.action().has_take_reserve()) {
         trick.cards.push_back(CardFace{"R", ""});
-        trick.labels.push_back(absl::StrCat(Name(names, action.seat()), " takes a reserve"));
+        trick.labels.push_back(
+            absl::StrCat(Name(names, action.seat()), " takes a reserve"));
         continue;
       }
       for (uint32_t card : action.cards()) {
@@ -117,9 +123,11 @@ class KrassKariertView : public GameView {
     std::vector<std::string> status = {absl::StrCat("round ", pub.round()),
                                        absl::StrCat("trick ", k.trick())};
     if (const std::string target = ComboText(k.target()); !target.empty()) {
-      status.push_back(absl::StrCat("to beat: ", target, " (", Name(names, k.target_seat()), ")"));
+      status.push_back(absl::StrCat("to beat: ", target, " (",
+                                    Name(names, k.target_seat()), ")"));
     }
-    if (k.draws_in_trick() > 0) status.push_back(absl::StrCat("DRAW cards ", k.draws_in_trick()));
+    if (k.draws_in_trick() > 0)
+      status.push_back(absl::StrCat("DRAW cards ", k.draws_in_trick()));
     status.push_back(absl::StrCat("draw pile ", k.draw_pile_size()));
     table.status = absl::StrJoin(status, " · ");
     return table;
@@ -140,20 +148,24 @@ class KrassKariertView : public GameView {
     // itself is cleared when the play ends it).
     if (IsPrefix(b.discard_pile(), a.discard_pile()) &&
         a.discard_pile_size() > b.discard_pile_size()) {
-      const std::vector<uint32_t> cards(a.discard_pile().begin() + b.discard_pile_size(),
-                                        a.discard_pile().end());
-      const std::string combo = action != nullptr ? ComboOf(cards, *action) : "";
-      out.push_back(absl::StrCat(Name(names, before.seat_to_act()), " plays ",
-                                 CardsText(cards),
-                                 combo.empty() ? "" : absl::StrCat(" (", combo, ")")));
+      const std::vector<uint32_t> cards(
+          a.discard_pile().begin() + b.discard_pile_size(),
+          a.discard_pile().end());
+      const std::string combo =
+          action != nullptr ? ComboOf(cards, *action) : "";
+      out.push_back(absl::StrCat(
+          Name(names, before.seat_to_act()), " plays ", CardsText(cards),
+          combo.empty() ? "" : absl::StrCat(" (", combo, ")")));
     }
     if (a.drawing_seat() >= 0 && a.drawing_seat() != b.drawing_seat()) {
-      out.push_back(absl::StrCat(Name(names, a.drawing_seat()), " won the trick and draws ",
-                                 a.drawn_count(), a.drawn_count() == 1 ? " card" : " cards"));
+      out.push_back(absl::StrCat(Name(names, a.drawing_seat()),
+                                 " won the trick and draws ", a.drawn_count(),
+                                 a.drawn_count() == 1 ? " card" : " cards"));
     }
     if (same_round && !same_trick && a.trick() > 0) {
-      out.push_back(absl::StrCat("trick ", b.trick(), " is over; ", Name(names, a.leader()),
-                                 " leads trick ", a.trick()));
+      out.push_back(absl::StrCat("trick ", b.trick(), " is over; ",
+                                 Name(names, a.leader()), " leads trick ",
+                                 a.trick()));
     }
     for (int s = 0; s < a.seats_size() && s < b.seats_size(); ++s) {
       if (b.seats(s).active() && !a.seats(s).active() && same_round) {
@@ -184,7 +196,8 @@ class KrassKariertView : public GameView {
       const std::vector<std::string>& names) const override {
     return names;
   }
-  std::vector<std::string> ScoreRow(const v1::RoundResult& result) const override {
+  std::vector<std::string> ScoreRow(
+      const v1::RoundResult& result) const override {
     std::vector<std::string> row;
     for (int v : result.krass_kariert().chips()) row.push_back(absl::StrCat(v));
     return row;

@@ -44,8 +44,10 @@ int RunCat(const std::vector<std::string>& args, int seat,
   if (!OneFile(args, "cat", 1, "one FILE", err)) return kExitUsage;
   absl::StatusOr<Transcript> t = ReadTranscript(args[0], seat, registry);
   if (!t.ok()) {
-    err << "cardref_log cat: " << args[0] << ": " << t.status().message() << "\n";
-    return absl::IsInvalidArgument(t.status()) && seat >= 0 ? kExitUsage : kExitNotOk;
+    err << "cardref_log cat: " << args[0] << ": " << t.status().message()
+        << "\n";
+    return absl::IsInvalidArgument(t.status()) && seat >= 0 ? kExitUsage
+                                                            : kExitNotOk;
   }
   out << RenderText(*t);
   return t->problem.empty() ? kExitOk : kExitNotOk;
@@ -77,8 +79,8 @@ int RunJson(const std::vector<std::string>& args, std::ostream& out,
     problem = framing.damage;
   }
   if (!problem.empty()) {
-    err << "cardref_log json: " << args[0] << ": " << problem << " ("
-        << index << " records written)\n";
+    err << "cardref_log json: " << args[0] << ": " << problem << " (" << index
+        << " records written)\n";
     return kExitNotOk;
   }
   return kExitOk;
@@ -86,13 +88,15 @@ int RunJson(const std::vector<std::string>& args, std::ostream& out,
 
 int RunFromJson(const std::vector<std::string>& args, std::ostream& out,
                 std::ostream& err) {
-  if (!OneFile(args, "from-json", 2, "FILE.jsonl and OUT", err)) return kExitUsage;
+  if (!OneFile(args, "from-json", 2, "FILE.jsonl and OUT", err))
+    return kExitUsage;
   absl::StatusOr<std::string> text = record::ReadWholeFile(args[0]);
   if (!text.ok()) {
     err << "cardref_log from-json: " << text.status().message() << "\n";
     return kExitNotOk;
   }
-  absl::StatusOr<std::vector<std::string>> payloads = JsonLinesToPayloads(*text);
+  absl::StatusOr<std::vector<std::string>> payloads =
+      JsonLinesToPayloads(*text);
   if (!payloads.ok()) {
     err << "cardref_log from-json: " << args[0] << ": "
         << payloads.status().message() << "\n";
@@ -123,7 +127,8 @@ int RunFromJson(const std::vector<std::string>& args, std::ostream& out,
 
 int RunVerify(const std::vector<std::string>& args, std::ostream& out,
               std::ostream& err) {
-  absl::StatusOr<std::vector<std::string>> files = analyzer::ExpandLogPaths(args);
+  absl::StatusOr<std::vector<std::string>> files =
+      analyzer::ExpandLogPaths(args);
   if (!files.ok()) {
     err << "cardref_log verify: " << files.status().message() << "\n";
     return kExitUsage;
@@ -147,7 +152,8 @@ int RunHead(const std::vector<std::string>& args, std::ostream& out,
   }
   absl::StatusOr<std::string> text = HeadText(*bytes);
   if (!text.ok()) {
-    err << "cardref_log head: " << args[0] << ": " << text.status().message() << "\n";
+    err << "cardref_log head: " << args[0] << ": " << text.status().message()
+        << "\n";
     return kExitNotOk;
   }
   out << *text;
@@ -164,8 +170,10 @@ int RunHtml(const std::vector<std::string>& args, const std::string& page,
   }
   absl::StatusOr<Transcript> t = ReadTranscript(args[0], seat, registry);
   if (!t.ok()) {
-    err << "cardref_log html: " << args[0] << ": " << t.status().message() << "\n";
-    return absl::IsInvalidArgument(t.status()) && seat >= 0 ? kExitUsage : kExitNotOk;
+    err << "cardref_log html: " << args[0] << ": " << t.status().message()
+        << "\n";
+    return absl::IsInvalidArgument(t.status()) && seat >= 0 ? kExitUsage
+                                                            : kExitNotOk;
   }
   const std::string html = RenderHtml(*t);
   std::ofstream file(page, std::ios::binary | std::ios::trunc);

@@ -30,8 +30,9 @@ json TableJson(const Table& table) {
   }
   json piles = json::array();
   for (const Pile& p : table.piles) {
-    piles.push_back(
-        {{"title", p.title}, {"cards", CardsJson(p.cards)}, {"labels", p.labels}});
+    piles.push_back({{"title", p.title},
+                     {"cards", CardsJson(p.cards)},
+                     {"labels", p.labels}});
   }
   return {{"seats", seats}, {"piles", piles}, {"status", table.status}};
 }
@@ -88,9 +89,10 @@ std::string TranscriptJson(const Transcript& t) {
 }
 
 std::string RenderHtml(const Transcript& t) {
-  std::string title = absl::StrCat(t.game_name, " replay: ", t.header.match_id());
-  return absl::StrCat(kReplayPageHead, "<title>", HtmlEscape(title), "</title>\n",
-                      kReplayPageStyle, kReplayPageBody,
+  std::string title =
+      absl::StrCat(t.game_name, " replay: ", t.header.match_id());
+  return absl::StrCat(kReplayPageHead, "<title>", HtmlEscape(title),
+                      "</title>\n", kReplayPageStyle, kReplayPageBody,
                       "<script type=\"application/json\" id=\"game-data\">",
                       TranscriptJson(t), "</script>\n", kReplayPageScript,
                       "</html>\n");

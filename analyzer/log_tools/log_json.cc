@@ -41,10 +41,10 @@ const std::string& LogRecordTypeUrl() {
 //   "(action) seet: Cannot find field." -> "field action.seet: unknown field"
 // Syntax errors keep protobuf's text, its context lines joined with " | ".
 std::string ParseErrorText(absl::string_view message) {
-  std::string text = absl::StrJoin(
-      absl::StrSplit(absl::StripAsciiWhitespace(message), '\n',
-                     absl::SkipWhitespace()),
-      " | ");
+  std::string text =
+      absl::StrJoin(absl::StrSplit(absl::StripAsciiWhitespace(message), '\n',
+                                   absl::SkipWhitespace()),
+                    " | ");
   absl::string_view rest = text;
   std::string path;  // empty: the record itself
   if (absl::ConsumePrefix(&rest, "(")) {
@@ -128,7 +128,7 @@ std::string EncodeWithParamsInOrder(const v1::LogRecord& record,
   for (const std::string& key : order) {
     std::string entry;
     AppendLengthDelimited(&entry, 1, key);
-    AppendLengthDelimited(&entry,2,
+    AppendLengthDelimited(&entry, 2,
                           header.params().values().at(key).SerializeAsString());
     AppendLengthDelimited(&params, v1::GameParams::kValuesFieldNumber, entry);
   }
@@ -162,7 +162,8 @@ std::string EncodeWithParamsInOrder(const v1::LogRecord& record,
 absl::StatusOr<std::string> PayloadToJson(absl::string_view payload) {
   // Checked first: the JSON renderer skips what it cannot decode.
   v1::LogRecord record;
-  if (!record.ParseFromArray(payload.data(), static_cast<int>(payload.size()))) {
+  if (!record.ParseFromArray(payload.data(),
+                             static_cast<int>(payload.size()))) {
     return absl::InvalidArgumentError("payload is not a LogRecord");
   }
   google::protobuf::util::JsonPrintOptions options;
@@ -171,9 +172,8 @@ absl::StatusOr<std::string> PayloadToJson(absl::string_view payload) {
   const auto status = google::protobuf::util::BinaryToJsonString(
       &Resolver(), LogRecordTypeUrl(), std::string(payload), &json, options);
   if (!status.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot render the record as JSON: ",
-                     status.message().as_string()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot render the record as JSON: ", status.message().as_string()));
   }
   return json;
 }
@@ -186,7 +186,8 @@ absl::StatusOr<std::string> JsonToPayload(absl::string_view json) {
       &Resolver(), LogRecordTypeUrl(),
       google::protobuf::StringPiece(json.data(), json.size()), &raw, options);
   if (!status.ok()) {
-    return absl::InvalidArgumentError(ParseErrorText(status.message().as_string()));
+    return absl::InvalidArgumentError(
+        ParseErrorText(status.message().as_string()));
   }
   // The converter writes fields in the JSON's order and repeated numbers
   // unpacked; the referee writes protobuf's canonical encoding. Re-encode.

@@ -28,7 +28,8 @@ std::string ParamValueText(const v1::ParamValue& v) {
 
 std::string TimeText(int64_t unix_micros) {
   return absl::FormatTime("%Y-%m-%d %H:%M:%E6S UTC",
-                          absl::FromUnixMicros(unix_micros), absl::UTCTimeZone());
+                          absl::FromUnixMicros(unix_micros),
+                          absl::UTCTimeZone());
 }
 
 }  // namespace
@@ -47,7 +48,8 @@ std::string HeaderText(const v1::LogHeader& h) {
   std::string out = absl::StrCat(
       "game: ", h.game(), " (rules_version ", h.rules_version(),
       ", format_version ", h.format_version(), ")\n", "match: ", h.match_id(),
-      h.deal_set_id().empty() ? "" : absl::StrCat(", deal set ", h.deal_set_id()),
+      h.deal_set_id().empty() ? ""
+                              : absl::StrCat(", deal set ", h.deal_set_id()),
       "\n", "created: ", TimeText(h.created_unix_micros()), " by referee ",
       h.referee_version().empty() ? "(unknown)" : h.referee_version(), "\n");
   absl::StrAppend(&out, "decision time limit: ",
@@ -57,17 +59,18 @@ std::string HeaderText(const v1::LogHeader& h) {
                   "\n");
   absl::StrAppend(&out, "seats:\n");
   for (const v1::SeatInfo& seat : h.seats()) {
-    absl::StrAppend(&out, "  ", seat.seat(), " ", seat.player_name(),
-                    seat.player_version().empty()
-                        ? ""
-                        : absl::StrCat(" (version ", seat.player_version(), ")"),
-                    "\n");
+    absl::StrAppend(
+        &out, "  ", seat.seat(), " ", seat.player_name(),
+        seat.player_version().empty()
+            ? ""
+            : absl::StrCat(" (version ", seat.player_version(), ")"),
+        "\n");
   }
   absl::StrAppend(&out, ParamsText(h.params()), "\n");
   if (!h.seed_commitment().empty()) {
-    absl::StrAppend(&out, "seed commitment: ",
-                    absl::BytesToHexString(h.seed_commitment()), " (",
-                    h.deal_algorithm(), ")\n");
+    absl::StrAppend(
+        &out, "seed commitment: ", absl::BytesToHexString(h.seed_commitment()),
+        " (", h.deal_algorithm(), ")\n");
   }
   if (!h.referee_public_key().empty()) {
     absl::StrAppend(&out, "referee public key: ",
@@ -77,11 +80,13 @@ std::string HeaderText(const v1::LogHeader& h) {
 }
 
 std::string RenderText(const Transcript& t) {
-  std::string out = absl::StrCat(t.game_name, " game log\n", HeaderText(t.header));
+  std::string out =
+      absl::StrCat(t.game_name, " game log\n", HeaderText(t.header));
   absl::StrAppend(&out, "view: ",
-                  t.viewer < 0 ? std::string("every seat's cards (the whole log)")
-                               : absl::StrCat("what seat ", t.viewer, " (",
-                                              t.seat_names[t.viewer], ") saw"),
+                  t.viewer < 0
+                      ? std::string("every seat's cards (the whole log)")
+                      : absl::StrCat("what seat ", t.viewer, " (",
+                                     t.seat_names[t.viewer], ") saw"),
                   "\n");
   int round_shown = 0;
   for (const Step& step : t.steps) {
@@ -90,7 +95,8 @@ std::string RenderText(const Transcript& t) {
       round_shown = step.round;
       absl::StrAppend(&out, "\n== round ", step.round, " ==\n");
     }
-    absl::StrAppend(&out, absl::StrFormat("%5d  ", step.record_index), step.text, "\n");
+    absl::StrAppend(&out, absl::StrFormat("%5d  ", step.record_index),
+                    step.text, "\n");
     for (const std::string& line : step.details) {
       absl::StrAppend(&out, "         ", line, "\n");
     }

@@ -89,7 +89,8 @@ CliRun RunLog(const std::string& args) {
   if (pipe == nullptr) return run;
   char buffer[4096];
   size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, n);
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
+    run.out.append(buffer, n);
   const int status = pclose(pipe);
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   run.err = ReadText(err_file);
@@ -124,8 +125,8 @@ TEST(CatTest, TextOfOneGoldenLogPerGameIsTheExpectedText) {
 }
 
 TEST(CatTest, LibraryAgreesWithTheBinary) {
-  const Transcript t = *BuildTranscript(ReadLog(Golden("krass_kariert_3p")),
-                                        AllGames(), -1);
+  const Transcript t =
+      *BuildTranscript(ReadLog(Golden("krass_kariert_3p")), AllGames(), -1);
   EXPECT_EQ(RenderText(t),
             ReadText(absl::StrCat(kToolsDir, "/krass_kariert_3p.txt")));
 }
@@ -157,16 +158,18 @@ TEST(CatTest, SeatViewShowsNoCardHiddenFromTheSeat) {
     const int seats = static_cast<int>(full.seat_names.size());
     for (int viewer = 0; viewer < seats; ++viewer) {
       SCOPED_TRACE(absl::StrCat(path, " --seat=", viewer));
-      absl::StatusOr<Transcript> seen = BuildTranscript(log, AllGames(), viewer);
+      absl::StatusOr<Transcript> seen =
+          BuildTranscript(log, AllGames(), viewer);
       ASSERT_TRUE(seen.ok()) << seen.status();
       ASSERT_EQ(seen->steps.size(), full.steps.size());
       const std::string text = RenderText(*seen);
-      EXPECT_THAT(text, Not(HasSubstr(", deck: ")));  // the full view's deal
+      EXPECT_THAT(text, Not(HasSubstr(", deck: ")));   // the full view's deal
       EXPECT_THAT(text, Not(HasSubstr("top first")));  // a reshuffled stock
       int own_cards_shown = 0;
       for (size_t k = 0; k < full.steps.size(); ++k) {
         const Step& step = seen->steps[k];
-        SCOPED_TRACE(absl::StrCat("record ", step.record_index, ": ", step.text));
+        SCOPED_TRACE(
+            absl::StrCat("record ", step.record_index, ": ", step.text));
         // The table: only the viewer's hand is there.
         for (int s = 0; s < seats; ++s) {
           if (s == viewer) {
@@ -184,24 +187,29 @@ TEST(CatTest, SeatViewShowsNoCardHiddenFromTheSeat) {
         // Words: no card another seat held before or after this record,
         // except the one the record itself makes public (a play), and the
         // hands a round result shows every seat (CR-15.1).
-        if (step.kind == "round_result" || step.kind == "final_result") continue;
+        if (step.kind == "round_result" || step.kind == "final_result")
+          continue;
         std::set<std::string> hidden;
-        for (const Step* s : {&full.steps[k], k > 0 ? &full.steps[k - 1] : &full.steps[k]}) {
+        for (const Step* s :
+             {&full.steps[k], k > 0 ? &full.steps[k - 1] : &full.steps[k]}) {
           for (int seat = 0; seat < seats; ++seat) {
             if (seat == viewer) continue;
-            for (const CardFace& c : s->table.seats[seat].hand) hidden.insert(c.Text());
+            for (const CardFace& c : s->table.seats[seat].hand)
+              hidden.insert(c.Text());
           }
         }
         // Kraken's trump deck is a second deck (KR-1.2) turned face up.
         // What the seat sent itself (a refused submission may name any
         // card, the bots' out-of-turn ones name another seat's) is no leak.
         std::set<std::string> public_now;
-        if (step.kind == "action" || (step.kind == "rejected" && step.seat == viewer)) {
+        if (step.kind == "action" ||
+            (step.kind == "rejected" && step.seat == viewer)) {
           public_now = CardTokens(step.text);
         }
         for (const std::string& effect : step.effects) {
           if (absl::StartsWith(effect, "the trump deck turns ")) {
-            for (const std::string& c : CardTokens(effect)) public_now.insert(c);
+            for (const std::string& c : CardTokens(effect))
+              public_now.insert(c);
           }
         }
         for (const std::string& card : CardTokens(StepLines(step))) {
@@ -227,12 +235,18 @@ TEST(CatTest, SeatViewShowsNoCardHiddenFromTheSeat) {
 
 TEST(CatTest, UsageErrorsAndBadLogs) {
   EXPECT_EQ(RunLog("cat").exit_code, 2);
-  EXPECT_EQ(RunLog(absl::StrCat("cat '", Golden("kraken_2rounds"), "' x")).exit_code, 2);
+  EXPECT_EQ(
+      RunLog(absl::StrCat("cat '", Golden("kraken_2rounds"), "' x")).exit_code,
+      2);
   const CliRun bad_seat =
       RunLog(absl::StrCat("cat --seat=4 '", Golden("kraken_2rounds"), "'"));
   EXPECT_EQ(bad_seat.exit_code, 2);
-  EXPECT_THAT(bad_seat.err, HasSubstr("--seat=4 is not a seat of this game (0..3)"));
-  EXPECT_EQ(RunLog(absl::StrCat("json --seat=1 '", Golden("kraken_2rounds"), "'")).exit_code, 2);
+  EXPECT_THAT(bad_seat.err,
+              HasSubstr("--seat=4 is not a seat of this game (0..3)"));
+  EXPECT_EQ(
+      RunLog(absl::StrCat("json --seat=1 '", Golden("kraken_2rounds"), "'"))
+          .exit_code,
+      2);
   EXPECT_EQ(RunLog("cat /no/such.cardlog").exit_code, 1);
   // A truncated log: the replay up to the damage, then where it stops.
   const std::string bytes = ReadText(Golden("kraken_2rounds"));
@@ -240,7 +254,8 @@ TEST(CatTest, UsageErrorsAndBadLogs) {
   ASSERT_TRUE(testlogs::WriteFile(cut, bytes.substr(0, bytes.size() / 2)).ok());
   const CliRun torn = RunLog(absl::StrCat("cat '", cut, "'"));
   EXPECT_EQ(torn.exit_code, 1);
-  EXPECT_THAT(torn.out, HasSubstr("replay stopped: incomplete: torn tail at byte "));
+  EXPECT_THAT(torn.out,
+              HasSubstr("replay stopped: incomplete: torn tail at byte "));
 }
 
 // --- json / from-json -------------------------------------------------------
@@ -257,8 +272,8 @@ TEST(JsonTest, JsonThenFromJsonIsByteIdenticalForEveryGoldenLog) {
     const CliRun json = RunLog(absl::StrCat("json '", path, "'"));
     ASSERT_EQ(json.exit_code, 0) << json.err;
     ASSERT_TRUE(testlogs::WriteFile(dir + "/log.jsonl", json.out).ok());
-    const CliRun back = RunLog(absl::StrCat("from-json '", dir, "/log.jsonl' '", dir,
-                                         "/back.cardlog'"));
+    const CliRun back = RunLog(absl::StrCat("from-json '", dir, "/log.jsonl' '",
+                                            dir, "/back.cardlog'"));
     ASSERT_EQ(back.exit_code, 0) << back.err;
     EXPECT_TRUE(ReadText(dir + "/back.cardlog") == original)
         << "json then from-json changed the bytes";
@@ -269,7 +284,8 @@ TEST(JsonTest, JsonThenFromJsonIsByteIdenticalForEveryGoldenLog) {
     for (const std::string& line : lines) EXPECT_THAT(line, StartsWith("{\""));
     games.insert(ReadLog(path).header().game());
   }
-  EXPECT_EQ(games, (std::set<std::string>{"craits", "kraken", "krass_kariert"}));
+  EXPECT_EQ(games,
+            (std::set<std::string>{"craits", "kraken", "krass_kariert"}));
 }
 
 // Why the round trip works on bytes: the logs hold GameParams' map entries
@@ -293,14 +309,17 @@ TEST(JsonTest, MapEntriesKeepTheOrderOfTheJson) {
 TEST(JsonTest, HandStyledGameOfEachGameImportsAndAuditsOk) {
   for (const char* name : kOnePerGame) {
     SCOPED_TRACE(name);
-    const std::string jsonl = absl::StrCat(kToolsDir, "/", name, ".handwritten.jsonl");
+    const std::string jsonl =
+        absl::StrCat(kToolsDir, "/", name, ".handwritten.jsonl");
     // It is not what `json` writes: snake_case names, numbers, sorted keys.
     EXPECT_THAT(ReadText(jsonl), HasSubstr("\"player_name\": "));
     const std::string out = testlogs::MakeTempDir() + "/imported.cardlog";
-    const CliRun run = RunLog(absl::StrCat("from-json '", jsonl, "' '", out, "'"));
+    const CliRun run =
+        RunLog(absl::StrCat("from-json '", jsonl, "' '", out, "'"));
     ASSERT_EQ(run.exit_code, 0) << run.err;
     EXPECT_THAT(run.out, StartsWith(absl::StrCat("wrote ", out, " (")));
-    const analyzer::AuditReport report = analyzer::AuditFile(out, {}, AllGames());
+    const analyzer::AuditReport report =
+        analyzer::AuditFile(out, {}, AllGames());
     EXPECT_EQ(report.verdict, analyzer::Verdict::kOk) << report.Line();
     // The same game as the golden log, stamps aside.
     const record::GameLog imported = ReadLog(out);
@@ -317,9 +336,11 @@ TEST(JsonTest, HandStyledGameOfEachGameImportsAndAuditsOk) {
 }
 
 TEST(JsonTest, MalformedLinesAreReportedWithLineAndField) {
-  const std::string good = RunLog(absl::StrCat("json '", Golden("kraken_2rounds"), "'")).out;
+  const std::string good =
+      RunLog(absl::StrCat("json '", Golden("kraken_2rounds"), "'")).out;
   const std::vector<std::string> lines = absl::StrSplit(good, '\n');
-  const std::string prefix = lines[0] + "\n" + lines[1] + "\n\n";  // line 3 blank
+  const std::string prefix =
+      lines[0] + "\n" + lines[1] + "\n\n";  // line 3 blank
   const std::vector<std::pair<std::string, std::string>> cases = {
       {R"({"action":{"seat":"x"}})",
        "line 4: field action.seat: invalid value \"x\" for type TYPE_INT32"},
@@ -327,9 +348,11 @@ TEST(JsonTest, MalformedLinesAreReportedWithLineAndField) {
       {R"({"bogus":1})", "line 4: field bogus: unknown field"},
       {R"({"header":{"seats":[{"seat":0,"nick":"x"}]}})",
        "line 4: field header.seats[0].nick: unknown field"},
-      {R"({"chance":{"kind":"NOPE"}})", "line 4: field chance.kind: invalid value \"NOPE\""},
+      {R"({"chance":{"kind":"NOPE"}})",
+       "line 4: field chance.kind: invalid value \"NOPE\""},
       {R"({"action":{"action":{"kraken":{"play":{"card":-1}}}}})",
-       "line 4: field action.action.kraken.play.card: invalid value -1 for type TYPE_UINT32"},
+       "line 4: field action.action.kraken.play.card: invalid value -1 for "
+       "type TYPE_UINT32"},
       {R"({"action":{"seat":1)", "line 4: Unexpected end of string"},
       {"hello", "line 4: Unexpected token"},
   };
@@ -344,18 +367,24 @@ TEST(JsonTest, MalformedLinesAreReportedWithLineAndField) {
   }
   // The binary: exit 1, the message, and no file written.
   const std::string dir = testlogs::MakeTempDir();
-  ASSERT_TRUE(testlogs::WriteFile(dir + "/bad.jsonl", prefix + R"({"action":{"seet":1}})" + "\n").ok());
-  const CliRun run = RunLog(absl::StrCat("from-json '", dir, "/bad.jsonl' '", dir, "/out.cardlog'"));
+  ASSERT_TRUE(testlogs::WriteFile(dir + "/bad.jsonl",
+                                  prefix + R"({"action":{"seet":1}})" + "\n")
+                  .ok());
+  const CliRun run = RunLog(
+      absl::StrCat("from-json '", dir, "/bad.jsonl' '", dir, "/out.cardlog'"));
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_THAT(run.err, HasSubstr("bad.jsonl: line 4: field action.seet: unknown field"));
+  EXPECT_THAT(run.err,
+              HasSubstr("bad.jsonl: line 4: field action.seet: unknown field"));
   EXPECT_FALSE(std::filesystem::exists(dir + "/out.cardlog"));
 }
 
 TEST(JsonTest, FromJsonNeverOverwritesAndNeedsTwoArguments) {
   const std::string dir = testlogs::MakeTempDir();
-  const std::string jsonl = absl::StrCat(kToolsDir, "/kraken_2rounds.handwritten.jsonl");
+  const std::string jsonl =
+      absl::StrCat(kToolsDir, "/kraken_2rounds.handwritten.jsonl");
   ASSERT_TRUE(testlogs::WriteFile(dir + "/taken.cardlog", "precious").ok());
-  const CliRun run = RunLog(absl::StrCat("from-json '", jsonl, "' '", dir, "/taken.cardlog'"));
+  const CliRun run =
+      RunLog(absl::StrCat("from-json '", jsonl, "' '", dir, "/taken.cardlog'"));
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_EQ(ReadText(dir + "/taken.cardlog"), "precious");
   EXPECT_EQ(RunLog(absl::StrCat("from-json '", jsonl, "'")).exit_code, 2);
@@ -367,7 +396,8 @@ TEST(JsonTest, JsonOfADamagedFileWritesTheIntactRecordsAndFails) {
   ASSERT_TRUE(testlogs::WriteFile(cut, bytes.substr(0, bytes.size() - 3)).ok());
   const CliRun run = RunLog(absl::StrCat("json '", cut, "'"));
   EXPECT_EQ(run.exit_code, 1);
-  const std::vector<std::string> lines = absl::StrSplit(run.out, '\n', absl::SkipEmpty());
+  const std::vector<std::string> lines =
+      absl::StrSplit(run.out, '\n', absl::SkipEmpty());
   EXPECT_EQ(lines.size(), ReadLog(Golden("kraken_2rounds")).records.size() - 1);
   EXPECT_THAT(run.err, HasSubstr("file ends inside the record at byte "));
 }
@@ -426,7 +456,8 @@ TEST(VerifyTest, SameFirstFaultAsTheAuditOnTruncatedAndFlippedLogs) {
     const std::string path = absl::StrCat(dir, "/damaged", i, ".cardlog");
     ASSERT_TRUE(testlogs::WriteFile(path, damaged[i]).ok());
     const VerifyReport v = VerifyFile(path);
-    const analyzer::AuditReport audit = analyzer::AuditFile(path, {}, AllGames());
+    const analyzer::AuditReport audit =
+        analyzer::AuditFile(path, {}, AllGames());
     SCOPED_TRACE(audit.Line());
     ExpectSameFault(v, *record::ReadRecordFile(path));
     ASSERT_FALSE(v.ok()) << "every damage here is in the framing";
@@ -439,7 +470,8 @@ TEST(VerifyTest, SameFirstFaultAsTheAuditOnTruncatedAndFlippedLogs) {
       ++torn;
     }
     EXPECT_THAT(audit.message, HasSubstr(v.message));
-    EXPECT_THAT(audit.message, HasSubstr(absl::StrCat("at byte ", v.fault_offset)));
+    EXPECT_THAT(audit.message,
+                HasSubstr(absl::StrCat("at byte ", v.fault_offset)));
   }
   EXPECT_GT(corrupt, 10);
   EXPECT_GT(torn, 10);
@@ -449,7 +481,8 @@ TEST(VerifyTest, SameFirstFaultAsTheAuditOnTruncatedAndFlippedLogs) {
 class CollectingCheck : public RecordCheck {
  public:
   explicit CollectingCheck(int64_t refuse = -1) : refuse_(refuse) {}
-  absl::Status Add(int64_t index, uint64_t offset, absl::string_view payload) override {
+  absl::Status Add(int64_t index, uint64_t offset,
+                   absl::string_view payload) override {
     if (index == refuse_) return absl::DataLossError("refused on purpose");
     seen.push_back({offset, std::string(payload), false});
     return absl::OkStatus();
@@ -484,7 +517,8 @@ TEST(VerifyTest, ChecksSeeEveryRawPayloadWithItsOffset) {
   EXPECT_EQ(refused.records, 5);
   EXPECT_FALSE(refusing.finished);
   EXPECT_THAT(refused.Line(), HasSubstr(absl::StrCat(
-                                  "CHECK ", path, ": record 5 at byte ", framing.records[5].offset,
+                                  "CHECK ", path, ": record 5 at byte ",
+                                  framing.records[5].offset,
                                   ": refused on purpose (5 intact records)")));
 }
 
@@ -498,14 +532,18 @@ TEST(VerifyTest, BinaryPrintsOneLinePerFileAndExitsZeroIffAllOk) {
   EXPECT_EQ(good.out, expected);
   EXPECT_THAT(good.out, StartsWith("OK "));
   const std::string torn = absl::StrCat(kCorruptDir, "/torn_payload.tfrecord");
-  const CliRun mixed = RunLog(absl::StrCat("verify '", Golden("kraken_2rounds"), "' '", torn, "'"));
+  const CliRun mixed = RunLog(
+      absl::StrCat("verify '", Golden("kraken_2rounds"), "' '", torn, "'"));
   EXPECT_EQ(mixed.exit_code, 1);
-  EXPECT_THAT(mixed.out,
-              HasSubstr(absl::StrCat("TORN ", torn,
-                                     ": file ends inside the record at byte 21 (length 5 needs 21 bytes, "
-                                     "14 present) (1 intact records)")));
+  EXPECT_THAT(
+      mixed.out,
+      HasSubstr(absl::StrCat(
+          "TORN ", torn,
+          ": file ends inside the record at byte 21 (length 5 needs 21 bytes, "
+          "14 present) (1 intact records)")));
   EXPECT_EQ(RunLog("verify").exit_code, 2);
-  EXPECT_THAT(RunLog("verify /no/such.cardlog").out, StartsWith("UNREADABLE /no/such.cardlog: "));
+  EXPECT_THAT(RunLog("verify /no/such.cardlog").out,
+              StartsWith("UNREADABLE /no/such.cardlog: "));
 }
 
 // --- head -------------------------------------------------------------------
@@ -516,29 +554,38 @@ TEST(HeadTest, HeaderAndResult) {
   EXPECT_EQ(run.exit_code, 0) << run.err;
   const record::GameLog log = ReadLog(path);
   const v1::FinalResult& result = log.records.back().final_result();
-  EXPECT_THAT(run.out, StartsWith("game: kraken (rules_version 1, format_version 1)\n"));
-  EXPECT_THAT(run.out, HasSubstr("  3 </script><b>mallory</b> & \"co\" (version 1)\n"));
-  EXPECT_THAT(run.out, HasSubstr("parameters: deal_pattern=3-2-3, first_dealer=0, "));
+  EXPECT_THAT(run.out,
+              StartsWith("game: kraken (rules_version 1, format_version 1)\n"));
+  EXPECT_THAT(run.out,
+              HasSubstr("  3 </script><b>mallory</b> & \"co\" (version 1)\n"));
+  EXPECT_THAT(run.out,
+              HasSubstr("parameters: deal_pattern=3-2-3, first_dealer=0, "));
   EXPECT_THAT(run.out, HasSubstr(absl::StrCat("records: ", log.records.size(),
                                               " intact, file complete\n")));
-  EXPECT_THAT(run.out, HasSubstr(absl::StrCat("result: heidi ", result.scores(0), " (rank ",
-                                              result.ranks(0), "), ivan ", result.scores(1))));
+  EXPECT_THAT(run.out, HasSubstr(absl::StrCat(
+                           "result: heidi ", result.scores(0), " (rank ",
+                           result.ranks(0), "), ivan ", result.scores(1))));
   EXPECT_THAT(run.out, HasSubstr("winners: heidi, judy\n"));
   // An unfinished log has a header and no result.
   const std::string bytes = ReadText(path);
   absl::StatusOr<std::string> cut = HeadText(bytes.substr(0, bytes.size() / 2));
   ASSERT_TRUE(cut.ok()) << cut.status();
-  EXPECT_THAT(*cut, HasSubstr("file torn tail: file ends inside the record at byte "));
+  EXPECT_THAT(
+      *cut, HasSubstr("file torn tail: file ends inside the record at byte "));
   EXPECT_THAT(*cut, HasSubstr("result: none (the game did not finish)\n"));
   EXPECT_FALSE(HeadText("").ok());
-  EXPECT_EQ(RunLog(absl::StrCat("head '", kCorruptDir, "/hello_world.tfrecord'")).exit_code, 1);
+  EXPECT_EQ(
+      RunLog(absl::StrCat("head '", kCorruptDir, "/hello_world.tfrecord'"))
+          .exit_code,
+      1);
 }
 
 // --- html -------------------------------------------------------------------
 
 TEST(HtmlTest, PageIsSelfContainedAndNamesCannotBreakOutOfTheData) {
   const std::string page = testlogs::MakeTempDir() + "/page.html";
-  const CliRun run = RunLog(absl::StrCat("html '", Golden("kraken_2rounds"), "' -o '", page, "'"));
+  const CliRun run = RunLog(
+      absl::StrCat("html '", Golden("kraken_2rounds"), "' -o '", page, "'"));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::string html = ReadText(page);
   EXPECT_THAT(html, StartsWith("<!DOCTYPE html>"));
@@ -553,12 +600,14 @@ TEST(HtmlTest, PageIsSelfContainedAndNamesCannotBreakOutOfTheData) {
   EXPECT_THAT(html, HasSubstr("\\u003c/script\\u003e\\u003cb\\u003emallory"));
   EXPECT_THAT(html, Not(HasSubstr("<b>mallory")));
   // Nothing is loaded from anywhere: no URLs, sources or imports.
-  for (const char* ref : {"http:", "https:", "src=", "href=", "url(", "@import", "innerHTML"}) {
+  for (const char* ref :
+       {"http:", "https:", "src=", "href=", "url(", "@import", "innerHTML"}) {
     EXPECT_THAT(html, Not(HasSubstr(ref))) << ref;
   }
   EXPECT_THAT(html, HasSubstr("default-src 'none'"));
   // The data holds every step, and the last one is the final result.
-  const Transcript t = *BuildTranscript(ReadLog(Golden("kraken_2rounds")), AllGames(), -1);
+  const Transcript t =
+      *BuildTranscript(ReadLog(Golden("kraken_2rounds")), AllGames(), -1);
   EXPECT_THAT(html, HasSubstr(TranscriptJson(t)));
   EXPECT_THAT(t.steps.back().text, StartsWith("final result: "));
   EXPECT_EQ(HtmlEscape("<a href=\"x\">'&'</a>"),
@@ -566,8 +615,13 @@ TEST(HtmlTest, PageIsSelfContainedAndNamesCannotBreakOutOfTheData) {
 }
 
 TEST(HtmlTest, UsageErrors) {
-  EXPECT_EQ(RunLog(absl::StrCat("html '", Golden("kraken_2rounds"), "'")).exit_code, 2);
-  EXPECT_EQ(RunLog(absl::StrCat("cat -o x.html '", Golden("kraken_2rounds"), "'")).exit_code, 2);
+  EXPECT_EQ(
+      RunLog(absl::StrCat("html '", Golden("kraken_2rounds"), "'")).exit_code,
+      2);
+  EXPECT_EQ(
+      RunLog(absl::StrCat("cat -o x.html '", Golden("kraken_2rounds"), "'"))
+          .exit_code,
+      2);
 }
 
 // --- the binary -------------------------------------------------------------
@@ -592,7 +646,8 @@ TEST(CliTest, HelpPerSubcommandVersionAndUsageErrors) {
   }
   const CliRun help = RunLog("--help");
   EXPECT_EQ(help.exit_code, 0);
-  for (const auto& [command, usage] : commands) EXPECT_THAT(help.out, HasSubstr(usage));
+  for (const auto& [command, usage] : commands)
+    EXPECT_THAT(help.out, HasSubstr(usage));
   const CliRun version = RunLog("--version");
   EXPECT_EQ(version.exit_code, 0);
   EXPECT_EQ(version.out, "cardref_log 0.1.0\n");

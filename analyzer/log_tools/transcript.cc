@@ -53,8 +53,8 @@ std::string ChanceText(const v1::ChanceEvent& chance, int round,
 std::string FinalText(const v1::FinalResult& result,
                       const std::vector<std::string>& names) {
   std::vector<std::string> parts;
-  for (int s = 0; s < result.scores_size() && s < static_cast<int>(names.size());
-       ++s) {
+  for (int s = 0;
+       s < result.scores_size() && s < static_cast<int>(names.size()); ++s) {
     parts.push_back(absl::StrCat(
         names[s], " ", result.scores(s),
         s < result.ranks_size() ? absl::StrCat(" (rank ", result.ranks(s), ")")
@@ -63,7 +63,8 @@ std::string FinalText(const v1::FinalResult& result,
   std::vector<int> winners(result.winners().begin(), result.winners().end());
   return absl::StrCat(
       "final result: ", absl::StrJoin(parts, ", "), "; ",
-      winners.empty() ? "a draw" : absl::StrCat("winner ", SeatList(names, winners)),
+      winners.empty() ? "a draw"
+                      : absl::StrCat("winner ", SeatList(names, winners)),
       " (", result.higher_score_is_better() ? "higher" : "lower",
       " score is better)");
 }
@@ -88,7 +89,8 @@ void AddCardsGained(const Table& before, const Table& after,
       }
     }
     if (!gained.empty()) {
-      effects->push_back(absl::StrCat(a.name, " gets ", absl::StrJoin(gained, " ")));
+      effects->push_back(
+          absl::StrCat(a.name, " gets ", absl::StrJoin(gained, " ")));
     }
   }
 }
@@ -118,9 +120,8 @@ absl::StatusOr<Transcript> BuildTranscript(const record::GameLog& log,
                                            const GameRegistry& registry,
                                            int viewer) {
   if (!log.has_header()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the log has no header record (",
-                     record::DescribeEnd(log), ")"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the log has no header record (", record::DescribeEnd(log), ")"));
   }
   Transcript t;
   t.header = log.header();
@@ -163,16 +164,18 @@ absl::StatusOr<Transcript> BuildTranscript(const record::GameLog& log,
       case v1::LogRecord::kAction: {
         const v1::ActionEvent& a = record.action();
         step.seat = a.seat();
-        step.text = absl::StrCat(names.at(a.seat() >= 0 && a.seat() < n ? a.seat() : 0),
-                                 a.by_referee() ? " (played by the referee)" : "",
-                                 ": ", a.action().notation());
+        step.text =
+            absl::StrCat(names.at(a.seat() >= 0 && a.seat() < n ? a.seat() : 0),
+                         a.by_referee() ? " (played by the referee)" : "", ": ",
+                         a.action().notation());
         break;
       }
       case v1::LogRecord::kRejected: {
         const v1::RejectedSubmission& r = record.rejected();
         step.seat = r.seat();
-        const std::string who =
-            r.seat() >= 0 && r.seat() < n ? names[r.seat()] : absl::StrCat("seat ", r.seat());
+        const std::string who = r.seat() >= 0 && r.seat() < n
+                                    ? names[r.seat()]
+                                    : absl::StrCat("seat ", r.seat());
         // Another seat's refused submission may name its cards: hidden.
         if (viewer < 0 || viewer == r.seat()) {
           // The action as received: its notation, else its typed form.
@@ -181,9 +184,11 @@ absl::StatusOr<Transcript> BuildTranscript(const record::GameLog& log,
           const std::string submitted =
               r.action().notation().empty()
                   ? absl::StrCat("{", typed.ShortDebugString(), "}")
-                  : absl::StrCat("\"", absl::CHexEscape(r.action().notation()), "\"");
-          step.text = absl::StrCat("refused ", who, ": ", submitted, " (status ",
-                                   r.status_code(), ": ", r.message(), ")");
+                  : absl::StrCat("\"", absl::CHexEscape(r.action().notation()),
+                                 "\"");
+          step.text =
+              absl::StrCat("refused ", who, ": ", submitted, " (status ",
+                           r.status_code(), ": ", r.message(), ")");
         } else {
           step.text = absl::StrCat("refused a submission of ", who);
         }
@@ -196,12 +201,17 @@ absl::StatusOr<Transcript> BuildTranscript(const record::GameLog& log,
             record.fault().seat() >= 0 && record.fault().seat() < n
                 ? names[record.fault().seat()]
                 : absl::StrCat("seat ", record.fault().seat()),
-            " ", record.fault().kind() == v1::FAULT_KIND_TIMEOUT ? "timed out" : "faulted",
-            record.fault().detail().empty() ? "" : absl::StrCat(" (", record.fault().detail(), ")"));
+            " ",
+            record.fault().kind() == v1::FAULT_KIND_TIMEOUT ? "timed out"
+                                                            : "faulted",
+            record.fault().detail().empty()
+                ? ""
+                : absl::StrCat(" (", record.fault().detail(), ")"));
         break;
       case v1::LogRecord::kRoundResult:
         step.round = record.round_result().round();
-        step.text = absl::StrCat("round ", record.round_result().round(), " result");
+        step.text =
+            absl::StrCat("round ", record.round_result().round(), " result");
         step.details = view->RoundResultLines(record.round_result(), names);
         t.score_rows.push_back(view->ScoreRow(record.round_result()));
         break;
@@ -214,14 +224,16 @@ absl::StatusOr<Transcript> BuildTranscript(const record::GameLog& log,
         step.text = absl::StrCat("match aborted: ", record.aborted().reason());
         break;
       case v1::LogRecord::kSeedReveal:
-        step.text = absl::StrCat("dealing seed revealed: ",
-                                 absl::BytesToHexString(record.seed_reveal().seed()));
+        step.text =
+            absl::StrCat("dealing seed revealed: ",
+                         absl::BytesToHexString(record.seed_reveal().seed()));
         break;
       default:
         step.text = absl::StrCat("record of kind ", step.kind);
         break;
     }
-    if (absl::Status st = (*replay)->Apply(record, step.record_index, step.byte_offset);
+    if (absl::Status st =
+            (*replay)->Apply(record, step.record_index, step.byte_offset);
         !st.ok()) {
       t.problem = std::string(st.message());
       break;
@@ -233,19 +245,19 @@ absl::StatusOr<Transcript> BuildTranscript(const record::GameLog& log,
       step.text = ChanceText(record.chance(), step.round, *view, viewer);
     }
     if (record.has_action() || record.has_chance()) {
-      step.effects = view->Effects(views[public_seat], after[public_seat],
-                                   record.has_action() ? &record.action().action() : nullptr,
-                                   names);
+      step.effects = view->Effects(
+          views[public_seat], after[public_seat],
+          record.has_action() ? &record.action().action() : nullptr, names);
     }
     views = std::move(after);
     step.table = view->MakeTable(views, viewer, names);
     if (record.has_action() ||
-        (record.has_chance() && record.chance().kind() != v1::CHANCE_KIND_DEAL)) {
+        (record.has_chance() &&
+         record.chance().kind() != v1::CHANCE_KIND_DEAL)) {
       AddCardsGained(previous_table, step.table, &step.effects);
     }
     previous_table = step.table;
-    if (record.has_chance() &&
-        record.chance().kind() == v1::CHANCE_KIND_DEAL) {
+    if (record.has_chance() && record.chance().kind() == v1::CHANCE_KIND_DEAL) {
       for (const SeatTable& seat : step.table.seats) {
         if (!seat.hand_visible) continue;
         std::vector<std::string> cards;
