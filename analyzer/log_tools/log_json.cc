@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "google/protobuf/util/type_resolver.h"
 #include "google/protobuf/util/type_resolver_util.h"
 #include "nlohmann/json.hpp"
+#include "referee/codec/unknown_fields.h"
 
 namespace cardref::log_tools {
 namespace {
@@ -165,6 +167,14 @@ absl::StatusOr<std::string> PayloadToJson(absl::string_view payload) {
   if (!record.ParseFromArray(payload.data(),
                              static_cast<int>(payload.size()))) {
     return absl::InvalidArgumentError("payload is not a LogRecord");
+  }
+  // The JSON printer would drop a field this build's schema does not know,
+  // and the round trip would lose it without a word.
+  if (std::optional<std::string> unknown = codec::FindUnknownField(record)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "field ", *unknown,
+        " is unknown to this build's schema (a newer referee?); JSON would "
+        "lose it"));
   }
   google::protobuf::util::JsonPrintOptions options;
   options.add_whitespace = false;

@@ -21,7 +21,8 @@
 namespace cardref::log_tools {
 
 // One LogRecord payload -> one line of JSON (no newline). INVALID_ARGUMENT
-// if the payload is not a LogRecord.
+// if the payload is not a LogRecord or holds a field this build's schema
+// does not know (the JSON would silently lose it).
 [[nodiscard]] absl::StatusOr<std::string> PayloadToJson(
     absl::string_view payload);
 

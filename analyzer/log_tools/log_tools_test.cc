@@ -306,6 +306,18 @@ TEST(JsonTest, MapEntriesKeepTheOrderOfTheJson) {
   EXPECT_EQ(*PayloadToJson(*second), ba);
 }
 
+TEST(JsonTest, RecordsWithFieldsUnknownToThisBuildAreRefusedNotDropped) {
+  v1::LogRecord record;
+  record.mutable_aborted()->set_reason("x");
+  // Field 99 of LogRecord (varint 1): a newer schema's field.
+  const std::string payload = record.SerializeAsString() + "\x98\x06\x01";
+  absl::StatusOr<std::string> json = PayloadToJson(payload);
+  ASSERT_FALSE(json.ok());
+  EXPECT_THAT(std::string(json.status().message()),
+              HasSubstr("field #99 is unknown to this build's schema"));
+  EXPECT_FALSE(PayloadToJson("\xff\xff").ok());
+}
+
 TEST(JsonTest, HandStyledGameOfEachGameImportsAndAuditsOk) {
   for (const char* name : kOnePerGame) {
     SCOPED_TRACE(name);
@@ -400,6 +412,58 @@ TEST(JsonTest, JsonOfADamagedFileWritesTheIntactRecordsAndFails) {
       absl::StrSplit(run.out, '\n', absl::SkipEmpty());
   EXPECT_EQ(lines.size(), ReadLog(Golden("kraken_2rounds")).records.size() - 1);
   EXPECT_THAT(run.err, HasSubstr("file ends inside the record at byte "));
+}
+
+// The records and fields of the proof of the deal (log.proto: seed
+// commitment, hash chain, seed reveal, signature) as they land: shown by
+// cat and head, kept byte for byte by json and from-json. The values here
+// are placeholders, not a valid chain or signature (verify's checks judge
+// those).
+TEST(NewRecordKindsTest, ProofOfTheDealFieldsAreShownAndRoundTrip) {
+  std::vector<std::string> payloads =
+      *testlogs::ReadPayloads(Golden("kraken_2rounds"));
+  for (size_t i = 0; i < payloads.size(); ++i) {
+    v1::LogRecord r = testlogs::ParseRecord(payloads[i]);
+    if (i == 0) {
+      r.mutable_header()->set_seed_commitment(std::string(32, '\x5a'));
+      r.mutable_header()->set_deal_algorithm("cardref-deal-v1");
+      r.mutable_header()->set_referee_public_key(std::string(32, '\x01'));
+    } else {
+      r.set_prev_hash(std::string(32, static_cast<char>(i)));
+    }
+    if (i + 1 == payloads.size()) r.set_signature(std::string(64, '\x7f'));
+    payloads[i] = testlogs::Serialize(r);
+  }
+  v1::LogRecord reveal;
+  reveal.set_unix_micros(1);
+  reveal.set_prev_hash(std::string(32, '\x02'));
+  reveal.mutable_seed_reveal()->set_seed(std::string(32, '\xab'));
+  payloads.insert(payloads.end() - 1, testlogs::Serialize(reveal));
+  const std::string dir = testlogs::MakeTempDir();
+  const std::string path = dir + "/proof.cardlog";
+  ASSERT_TRUE(testlogs::WriteFile(path, testlogs::Frame(payloads)).ok());
+
+  const CliRun cat = RunLog(absl::StrCat("cat '", path, "'"));
+  EXPECT_EQ(cat.exit_code, 0) << cat.err;
+  EXPECT_THAT(cat.out, HasSubstr("seed commitment: 5a5a5a5a"));
+  EXPECT_THAT(cat.out, HasSubstr(" (cardref-deal-v1)\n"));
+  EXPECT_THAT(cat.out, HasSubstr("referee public key: 01010101"));
+  EXPECT_THAT(cat.out,
+              HasSubstr(absl::StrCat("  ", payloads.size() - 2,
+                                     "  dealing seed revealed: abababab")));
+  const CliRun head = RunLog(absl::StrCat("head '", path, "'"));
+  EXPECT_THAT(head.out, HasSubstr("seed commitment: 5a5a"));
+  EXPECT_THAT(head.out, HasSubstr("signature: 64 bytes on the last record\n"));
+
+  const CliRun json = RunLog(absl::StrCat("json '", path, "'"));
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_THAT(json.out, HasSubstr("\"seedReveal\":{\"seed\":\"q6ur"));
+  EXPECT_THAT(json.out, HasSubstr("\"signature\":\"f39/"));
+  ASSERT_TRUE(testlogs::WriteFile(dir + "/proof.jsonl", json.out).ok());
+  const CliRun back = RunLog(absl::StrCat("from-json '", dir, "/proof.jsonl' '",
+                                          dir, "/back.cardlog'"));
+  ASSERT_EQ(back.exit_code, 0) << back.err;
+  EXPECT_TRUE(ReadText(dir + "/back.cardlog") == ReadText(path));
 }
 
 // --- verify -----------------------------------------------------------------
