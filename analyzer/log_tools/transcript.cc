@@ -63,8 +63,10 @@ std::string FinalText(const v1::FinalResult& result,
   std::vector<int> winners(result.winners().begin(), result.winners().end());
   return absl::StrCat(
       "final result: ", absl::StrJoin(parts, ", "), "; ",
-      winners.empty() ? "a draw"
-                      : absl::StrCat("winner ", SeatList(names, winners)),
+      winners.empty()
+          ? "a draw"
+          : absl::StrCat(winners.size() == 1 ? "winner " : "winners ",
+                         SeatList(names, winners)),
       " (", result.higher_score_is_better() ? "higher" : "lower",
       " score is better)");
 }
