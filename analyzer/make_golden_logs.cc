@@ -26,7 +26,22 @@ struct Golden {
   uint64_t dealing_seed;
   uint64_t bot_seed;
   std::vector<std::string> names;
+  std::string game = "craits";
+  // Besides num_players (Craits: game_length=SHORT); empty: defaults.
+  std::vector<std::pair<std::string, cardref::v1::ParamValue>> params;
 };
+
+cardref::v1::ParamValue Int(int64_t v) {
+  cardref::v1::ParamValue p;
+  p.set_int_value(v);
+  return p;
+}
+
+cardref::v1::ParamValue Enum(const std::string& v) {
+  cardref::v1::ParamValue p;
+  p.set_enum_value(v);
+  return p;
+}
 
 }  // namespace
 
@@ -38,13 +53,39 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::vector<Golden> goldens = {
-      {"craits_2p_short.cardlog", 2, 1001, 11, {"alice", "bob"}},
-      {"craits_3p_short.cardlog", 3, 1002, 12, {"bob", "carol", "alice"}},
+      {"craits_2p_short.cardlog", 2, 1001, 11, {"alice", "bob"}, "craits", {}},
+      {"craits_3p_short.cardlog",
+       3,
+       1002,
+       12,
+       {"bob", "carol", "alice"},
+       "craits",
+       {}},
       {"craits_4p_short.cardlog",
        4,
        1003,
        13,
-       {"carol", "alice", "dave", "bob"}},
+       {"carol", "alice", "dave", "bob"},
+       "craits",
+       {}},
+      {"krass_kariert_3p.cardlog",
+       3,
+       2001,
+       21,
+       {"erin", "frank", "grace"},
+       "krass_kariert",
+       {{"chips_per_player", Int(2)}, {"hand_size", Int(5)}}},
+      // The fourth name is hostile on purpose: the text and HTML tools must
+      // show it as text (tests/log_tools).
+      {"kraken_2rounds.cardlog",
+       4,
+       3001,
+       31,
+       {"heidi", "ivan", "judy", "</script><b>mallory</b> & \"co\""},
+       "kraken",
+       {{"trump_mode", Enum("RANDOM")},
+        {"rounds", Int(2)},
+        {"last_trick_bonus", Int(10)}}},
   };
   namespace fs = std::filesystem;
   const fs::path scratch = fs::temp_directory_path() /
@@ -59,7 +100,17 @@ int main(int argc, char** argv) {
       continue;
     }
     cardref::analyzer::testlogs::RandomMatchOptions options;
-    options.params = cardref::analyzer::testlogs::CraitsParams(g.players, true);
+    options.game = g.game;
+    if (g.game == "craits") {
+      options.params =
+          cardref::analyzer::testlogs::CraitsParams(g.players, true);
+    } else if (g.game == "krass_kariert") {
+      (*options.params.mutable_values())["num_players"].set_int_value(
+          g.players);
+    }
+    for (const auto& [name, value] : g.params) {
+      (*options.params.mutable_values())[name] = value;
+    }
     options.dealing_seed = g.dealing_seed;
     options.bot_seed = g.bot_seed;
     options.player_names = g.names;

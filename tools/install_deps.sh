@@ -9,6 +9,7 @@ PACKAGES=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
   libssl-dev valgrind python3-grpcio python3-protobuf
+  chromium chromium-driver python3-selenium
 )
 
 missing=()

@@ -253,4 +253,30 @@ RecordFile ParseRecords(absl::string_view bytes, const ReadOptions& options) {
   return result;
 }
 
+RecordFile ScanRecords(
+    absl::string_view bytes,
+    const std::function<bool(uint64_t offset, absl::string_view payload)>&
+        visit,
+    uint64_t max_record_size) {
+  RecordFile result;
+  result.file_size = bytes.size();
+  uint64_t pos = 0;
+  while (pos < bytes.size()) {
+    const ProbeResult r = ProbeAt(bytes, pos, max_record_size, nullptr);
+    if (r.probe != Probe::kRecord) {
+      result.end = r.probe == Probe::kTorn ? FileEnd::kTornTail
+                                           : FileEnd::kCorrupt;
+      result.damage_offset = pos;
+      result.damage = Describe(r, pos, bytes.size(), max_record_size);
+      break;
+    }
+    const absl::string_view payload =
+        bytes.substr(static_cast<size_t>(pos + kHeaderSize),
+                     static_cast<size_t>(r.length));
+    if (!visit(pos, payload)) break;
+    pos += kHeaderSize + r.length + kFooterSize;
+  }
+  return result;
+}
+
 }  // namespace cardref::record

@@ -19,6 +19,7 @@
 #define CARDREF_REFEREE_RECORD_RECORD_IO_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -112,6 +113,18 @@ struct RecordFile {
 // record_io.cc) and keeps about file_size / 256 bytes of them.
 RecordFile ParseRecords(absl::string_view bytes,
                         const ReadOptions& options = {});
+
+// Walks the records of `bytes` as ParseRecords does without salvage (same
+// checks, same end, damage offset and message) but copies nothing: `visit`
+// gets each intact record's offset and a view of its payload into `bytes`,
+// in file order; returning false stops the walk there (the result then
+// describes the file up to that record as complete). `records` stays empty.
+// For tools that check a file at disk speed (cardref_log verify).
+RecordFile ScanRecords(
+    absl::string_view bytes,
+    const std::function<bool(uint64_t offset, absl::string_view payload)>&
+        visit,
+    uint64_t max_record_size = kDefaultMaxRecordSize);
 
 // The bytes of `path`, read to end of file (it may still be growing).
 // NOT_FOUND and other errors carry the path and the system's reason.

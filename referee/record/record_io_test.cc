@@ -1165,5 +1165,49 @@ TEST(RecordIoFuzzTest, ArbitraryBytes) {
   }
 }
 
+// ScanRecords is ParseRecords without the copies: the same records (as
+// views), the same end, damage offset and message, on damaged files too.
+TEST(ScanRecordsTest, AgreesWithParseRecordsOnMutatedFiles) {
+  Rng rng(777);
+  std::vector<std::string> payloads = {"", "a", "hello", BigString("xy", 40)};
+  for (int i = 0; i < 4; ++i)
+    payloads.push_back(RandomBytes(rng, rng.Uniform(100)));
+  std::string original;
+  for (const std::string& p : payloads) original += FrameRecord(p);
+  const std::vector<uint64_t> starts = RecordStarts(payloads);
+  for (int i = 0; i < 3000; ++i) {
+    const std::string bytes = i == 0 ? original : Mutate(rng, original, starts);
+    const RecordFile parsed = ParseRecords(bytes);
+    std::vector<Record> seen;
+    const RecordFile scanned =
+        ScanRecords(bytes, [&](uint64_t offset, absl::string_view payload) {
+          seen.push_back(Record{offset, std::string(payload), false});
+          return true;
+        });
+    SCOPED_TRACE(absl::StrCat("iteration ", i));
+    ASSERT_EQ(seen.size(), parsed.records.size());
+    for (size_t k = 0; k < seen.size(); ++k) {
+      EXPECT_EQ(seen[k].offset, parsed.records[k].offset);
+      EXPECT_EQ(seen[k].payload, parsed.records[k].payload);
+    }
+    EXPECT_EQ(scanned.end, parsed.end);
+    EXPECT_EQ(scanned.damage_offset, parsed.damage_offset);
+    EXPECT_EQ(scanned.damage, parsed.damage);
+    EXPECT_EQ(scanned.file_size, parsed.file_size);
+    EXPECT_TRUE(scanned.records.empty());
+  }
+}
+
+TEST(ScanRecordsTest, VisitorReturningFalseStopsTheWalk) {
+  const std::string bytes =
+      FrameRecord("one") + FrameRecord("two") + FrameRecord("three");
+  int calls = 0;
+  const RecordFile file = ScanRecords(bytes, [&](uint64_t, absl::string_view) {
+    return ++calls < 2;
+  });
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(file.end, FileEnd::kComplete);
+}
+
 }  // namespace
 }  // namespace cardref::record

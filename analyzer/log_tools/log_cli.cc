@@ -1,0 +1,190 @@
+#include "analyzer/log_tools/log_cli.h"
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "analyzer/cli.h"
+#include "analyzer/log_tools/log_head.h"
+#include "analyzer/log_tools/log_html.h"
+#include "analyzer/log_tools/log_json.h"
+#include "analyzer/log_tools/log_text.h"
+#include "analyzer/log_tools/transcript.h"
+#include "referee/record/game_log.h"
+#include "referee/record/record_io.h"
+
+namespace cardref::log_tools {
+namespace {
+
+using analyzer::kExitNotOk;
+using analyzer::kExitOk;
+using analyzer::kExitUsage;
+
+// One FILE argument, or a usage error on `err`.
+bool OneFile(const std::vector<std::string>& args, const char* command,
+             size_t expected, const char* what, std::ostream& err) {
+  if (args.size() == expected) return true;
+  err << "cardref_log " << command << ": expected " << what << ", got "
+      << args.size() << " argument" << (args.size() == 1 ? "" : "s") << "\n";
+  return false;
+}
+
+absl::StatusOr<Transcript> ReadTranscript(const std::string& path, int seat,
+                                          const GameRegistry& registry) {
+  absl::StatusOr<record::GameLog> log = record::ReadGameLog(path);
+  if (!log.ok()) return log.status();
+  return BuildTranscript(*log, registry, seat);
+}
+
+}  // namespace
+
+int RunCat(const std::vector<std::string>& args, int seat,
+           const GameRegistry& registry, std::ostream& out, std::ostream& err) {
+  if (!OneFile(args, "cat", 1, "one FILE", err)) return kExitUsage;
+  absl::StatusOr<Transcript> t = ReadTranscript(args[0], seat, registry);
+  if (!t.ok()) {
+    err << "cardref_log cat: " << args[0] << ": " << t.status().message()
+        << "\n";
+    return absl::IsInvalidArgument(t.status()) && seat >= 0 ? kExitUsage
+                                                            : kExitNotOk;
+  }
+  out << RenderText(*t);
+  return t->problem.empty() ? kExitOk : kExitNotOk;
+}
+
+int RunJson(const std::vector<std::string>& args, std::ostream& out,
+            std::ostream& err) {
+  if (!OneFile(args, "json", 1, "one FILE", err)) return kExitUsage;
+  absl::StatusOr<std::string> bytes = record::ReadWholeFile(args[0]);
+  if (!bytes.ok()) {
+    err << "cardref_log json: " << bytes.status().message() << "\n";
+    return kExitNotOk;
+  }
+  int64_t index = 0;
+  std::string problem;
+  const record::RecordFile framing = record::ScanRecords(
+      *bytes, [&](uint64_t offset, absl::string_view payload) {
+        absl::StatusOr<std::string> line = PayloadToJson(payload);
+        if (!line.ok()) {
+          problem = absl::StrCat("record ", index, " at byte ", offset, ": ",
+                                 line.status().message());
+          return false;
+        }
+        out << *line << "\n";
+        ++index;
+        return true;
+      });
+  if (problem.empty() && framing.end != record::FileEnd::kComplete) {
+    problem = framing.damage;
+  }
+  if (!problem.empty()) {
+    err << "cardref_log json: " << args[0] << ": " << problem << " (" << index
+        << " records written)\n";
+    return kExitNotOk;
+  }
+  return kExitOk;
+}
+
+int RunFromJson(const std::vector<std::string>& args, std::ostream& out,
+                std::ostream& err) {
+  if (!OneFile(args, "from-json", 2, "FILE.jsonl and OUT", err))
+    return kExitUsage;
+  absl::StatusOr<std::string> text = record::ReadWholeFile(args[0]);
+  if (!text.ok()) {
+    err << "cardref_log from-json: " << text.status().message() << "\n";
+    return kExitNotOk;
+  }
+  absl::StatusOr<std::vector<std::string>> payloads =
+      JsonLinesToPayloads(*text);
+  if (!payloads.ok()) {
+    err << "cardref_log from-json: " << args[0] << ": "
+        << payloads.status().message() << "\n";
+    return kExitNotOk;
+  }
+  absl::StatusOr<std::unique_ptr<record::WritableSink>> sink =
+      record::NewFileSink(args[1]);
+  if (!sink.ok()) {
+    err << "cardref_log from-json: " << sink.status().message() << "\n";
+    return kExitNotOk;
+  }
+  record::RecordWriter writer(sink->get());
+  absl::Status st;
+  for (const std::string& payload : *payloads) {
+    st = writer.AddRecord(payload);
+    if (!st.ok()) break;
+  }
+  if (st.ok()) st = (*sink)->Sync();
+  if (absl::Status closed = (*sink)->Close(); st.ok()) st = closed;
+  if (!st.ok()) {
+    err << "cardref_log from-json: " << args[1] << ": " << st.message() << "\n";
+    return kExitNotOk;
+  }
+  out << "wrote " << args[1] << " (" << payloads->size() << " records, "
+      << writer.bytes_written() << " bytes)\n";
+  return kExitOk;
+}
+
+int RunVerify(const std::vector<std::string>& args, std::ostream& out,
+              std::ostream& err) {
+  absl::StatusOr<std::vector<std::string>> files =
+      analyzer::ExpandLogPaths(args);
+  if (!files.ok()) {
+    err << "cardref_log verify: " << files.status().message() << "\n";
+    return kExitUsage;
+  }
+  bool all_ok = true;
+  for (const std::string& file : *files) {
+    const VerifyReport report = VerifyFile(file);
+    all_ok &= report.ok();
+    out << report.Line() << "\n";
+  }
+  return all_ok ? kExitOk : kExitNotOk;
+}
+
+int RunHead(const std::vector<std::string>& args, std::ostream& out,
+            std::ostream& err) {
+  if (!OneFile(args, "head", 1, "one FILE", err)) return kExitUsage;
+  absl::StatusOr<std::string> bytes = record::ReadWholeFile(args[0]);
+  if (!bytes.ok()) {
+    err << "cardref_log head: " << bytes.status().message() << "\n";
+    return kExitNotOk;
+  }
+  absl::StatusOr<std::string> text = HeadText(*bytes);
+  if (!text.ok()) {
+    err << "cardref_log head: " << args[0] << ": " << text.status().message()
+        << "\n";
+    return kExitNotOk;
+  }
+  out << *text;
+  return kExitOk;
+}
+
+int RunHtml(const std::vector<std::string>& args, const std::string& page,
+            int seat, const GameRegistry& registry, std::ostream& out,
+            std::ostream& err) {
+  if (!OneFile(args, "html", 1, "one FILE", err)) return kExitUsage;
+  if (page.empty()) {
+    err << "cardref_log html: -o PAGE.html is required\n";
+    return kExitUsage;
+  }
+  absl::StatusOr<Transcript> t = ReadTranscript(args[0], seat, registry);
+  if (!t.ok()) {
+    err << "cardref_log html: " << args[0] << ": " << t.status().message()
+        << "\n";
+    return absl::IsInvalidArgument(t.status()) && seat >= 0 ? kExitUsage
+                                                            : kExitNotOk;
+  }
+  const std::string html = RenderHtml(*t);
+  std::ofstream file(page, std::ios::binary | std::ios::trunc);
+  file << html;
+  file.close();
+  if (!file) {
+    err << "cardref_log html: cannot write " << page << "\n";
+    return kExitNotOk;
+  }
+  out << "wrote " << page << " (" << t->steps.size() << " steps)\n";
+  return t->problem.empty() ? kExitOk : kExitNotOk;
+}
+
+}  // namespace cardref::log_tools

@@ -1,0 +1,118 @@
+#include "analyzer/log_tools/log_text.h"
+
+#include <algorithm>
+#include <map>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/time.h"
+
+namespace cardref::log_tools {
+namespace {
+
+std::string ParamValueText(const v1::ParamValue& v) {
+  switch (v.value_case()) {
+    case v1::ParamValue::kBoolValue:
+      return v.bool_value() ? "true" : "false";
+    case v1::ParamValue::kIntValue:
+      return absl::StrCat(v.int_value());
+    case v1::ParamValue::kEnumValue:
+      return v.enum_value();
+    case v1::ParamValue::VALUE_NOT_SET:
+      break;
+  }
+  return "(unset)";
+}
+
+std::string TimeText(int64_t unix_micros) {
+  return absl::FormatTime("%Y-%m-%d %H:%M:%E6S UTC",
+                          absl::FromUnixMicros(unix_micros),
+                          absl::UTCTimeZone());
+}
+
+}  // namespace
+
+std::string ParamsText(const v1::GameParams& params) {
+  const std::map<std::string, v1::ParamValue> sorted(params.values().begin(),
+                                                     params.values().end());
+  std::vector<std::string> parts;
+  for (const auto& [name, value] : sorted) {
+    parts.push_back(absl::StrCat(name, "=", ParamValueText(value)));
+  }
+  return absl::StrCat("parameters: ", absl::StrJoin(parts, ", "));
+}
+
+std::string HeaderText(const v1::LogHeader& h) {
+  std::string out = absl::StrCat(
+      "game: ", h.game(), " (rules_version ", h.rules_version(),
+      ", format_version ", h.format_version(), ")\n", "match: ", h.match_id(),
+      h.deal_set_id().empty() ? ""
+                              : absl::StrCat(", deal set ", h.deal_set_id()),
+      "\n", "created: ", TimeText(h.created_unix_micros()), " by referee ",
+      h.referee_version().empty() ? "(unknown)" : h.referee_version(), "\n");
+  absl::StrAppend(&out, "decision time limit: ",
+                  h.decision_time_limit_millis() == 0
+                      ? std::string("none")
+                      : absl::StrCat(h.decision_time_limit_millis(), " ms"),
+                  "\n");
+  absl::StrAppend(&out, "seats:\n");
+  for (const v1::SeatInfo& seat : h.seats()) {
+    absl::StrAppend(
+        &out, "  ", seat.seat(), " ", seat.player_name(),
+        seat.player_version().empty()
+            ? ""
+            : absl::StrCat(" (version ", seat.player_version(), ")"),
+        "\n");
+  }
+  absl::StrAppend(&out, ParamsText(h.params()), "\n");
+  if (!h.seed_commitment().empty()) {
+    absl::StrAppend(
+        &out, "seed commitment: ", absl::BytesToHexString(h.seed_commitment()),
+        " (", h.deal_algorithm(), ")\n");
+  }
+  if (!h.referee_public_key().empty()) {
+    absl::StrAppend(&out, "referee public key: ",
+                    absl::BytesToHexString(h.referee_public_key()), "\n");
+  }
+  return out;
+}
+
+std::string RenderText(const Transcript& t) {
+  std::string out =
+      absl::StrCat(t.game_name, " game log\n", HeaderText(t.header));
+  absl::StrAppend(&out, "view: ",
+                  t.viewer < 0
+                      ? std::string("every seat's cards (the whole log)")
+                      : absl::StrCat("what seat ", t.viewer, " (",
+                                     t.seat_names[t.viewer], ") saw"),
+                  "\n");
+  int round_shown = 0;
+  for (const Step& step : t.steps) {
+    if (step.kind == "chance" && step.round != round_shown &&
+        step.text.rfind("deal", 0) == 0) {
+      round_shown = step.round;
+      absl::StrAppend(&out, "\n== round ", step.round, " ==\n");
+    }
+    absl::StrAppend(&out, absl::StrFormat("%5d  ", step.record_index),
+                    step.text, "\n");
+    for (const std::string& line : step.details) {
+      absl::StrAppend(&out, "         ", line, "\n");
+    }
+    if (step.kind == "chance" && step.text.rfind("deal", 0) == 0) {
+      absl::StrAppend(&out, "         table: ", step.table.status, "\n");
+    }
+    for (const std::string& line : step.effects) {
+      absl::StrAppend(&out, "         -> ", line, "\n");
+    }
+  }
+  absl::StrAppend(&out, "\n");
+  if (!t.problem.empty()) {
+    absl::StrAppend(&out, "replay stopped: ", t.problem, "\n");
+  }
+  absl::StrAppend(&out, "end of log: ", t.end_text, "\n");
+  return out;
+}
+
+}  // namespace cardref::log_tools
