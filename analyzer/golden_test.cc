@@ -111,6 +111,7 @@ TEST(CliTest, AuditPrintsOneLinePerFileAndExitsZeroIffAllOk) {
   for (const std::string& path : logs) {
     expected += AuditFile(path, {}, AllGames()).Line() + "\n";
   }
+  expected += "summary: 3 files: 3 OK, 0 interrupted, 0 aborted, 0 errors\n";
   EXPECT_EQ(good.out, expected);
   EXPECT_THAT(good.out, StartsWith("OK "));
 
@@ -132,7 +133,8 @@ TEST(CliTest, AuditPrintsOneLinePerFileAndExitsZeroIffAllOk) {
   EXPECT_THAT(mixed.out,
               HasSubstr(absl::StrCat("MISMATCH ", bad, ": record ", k)));
   EXPECT_THAT(mixed.out, HasSubstr("round_result.craits.scores[0]: recorded "));
-  EXPECT_THAT(mixed.out, StartsWith(absl::StrCat("OK ", logs[0])));
+  EXPECT_THAT(mixed.out, HasSubstr(absl::StrCat("OK ", logs[0], " (")));
+  EXPECT_THAT(mixed.out, HasSubstr("1 error (MISMATCH 1)\n"));
 
   // Salvage mode on an intact file changes nothing.
   EXPECT_EQ(
@@ -156,14 +158,15 @@ TEST(CliTest, UsageErrorsExitTwoAndHelpExitsZero) {
   EXPECT_THAT(help.out,
               HasSubstr("cardref_analyze audit [--salvage] FILE|DIR..."));
   EXPECT_THAT(help.out,
-              HasSubstr("cardref_analyze stats [--format=text|json]"));
+              HasSubstr("cardref_analyze stats [--format=text|json|csv]"));
 }
 
 TEST(CliTest, StatsJsonAndSkippedLogs) {
   const CliRun json =
       RunAnalyze(absl::StrCat("stats --format=json '", kGoldenDir, "'"));
   EXPECT_EQ(json.exit_code, 0);
-  EXPECT_THAT(json.out, StartsWith("{\n  \"logs_counted\": "));
+  // Protobuf's JSON mapping: int64 values are strings.
+  EXPECT_THAT(json.out, StartsWith("{\n \"logs_counted\": \"3\",\n"));
   // A missing file is listed as skipped and the exit status says so.
   const CliRun missing =
       RunAnalyze(absl::StrCat("stats '", kGoldenDir, "' /no/such.cardlog"));

@@ -45,6 +45,8 @@ class RunningStat {
   double mean() const;
   // Sample standard deviation (divides by n - 1); 0 with fewer than 2 values.
   double stddev() const;
+  double sum() const { return sum_; }
+  double sum_squares() const { return sum_squares_; }
 
  private:
   int64_t n_ = 0;
