@@ -84,6 +84,11 @@ class LogAudit {
   // The replay is running and every record so far followed (statistics can
   // use the records).
   bool consistent() const { return replay_ != nullptr && !stopped_; }
+  // The replayed game after the records added so far; nullptr before the
+  // header or when it cannot be audited.
+  const State* state() const {
+    return replay_ == nullptr ? nullptr : &replay_->state();
+  }
 
  private:
   std::string file_;

@@ -13,6 +13,7 @@
 #include "analyzer/batch.h"
 #include "analyzer/cli.h"
 #include "analyzer/render.h"
+#include "analyzer/summary.h"
 #include "analyzer/test_logs.h"
 #include "cardref/v1/analysis.pb.h"
 #include "gmock/gmock.h"
@@ -384,6 +385,37 @@ TEST_F(BatchTest, MergeRefusesMissingRepeatedOrMixedShards) {
               return o;
             }()).code,
             kExitUsage);
+}
+
+TEST_F(BatchTest, GameSpecificMetricsFollowFromTheLog) {
+  for (int i : {4, 5}) {  // Krass Kariert, 2 chips each
+    const v1::GameSummary s = SummarizeFile(logs_[i], {}, AllGames());
+    ASSERT_EQ(s.audit().verdict(), "OK");
+    int64_t plays = 0, reserves = 0;
+    for (const std::string& payload : Payloads(logs_[i])) {
+      const v1::LogRecord r = ParseRecord(payload);
+      if (!r.has_action()) continue;
+      plays += r.action().action().krass_kariert().has_play();
+      reserves += r.action().action().krass_kariert().has_take_reserve();
+    }
+    int64_t counted_plays = 0, taken = 0;
+    for (const v1::SeatSummary& seat : s.seats()) {
+      // Every chip a seat lost was charged in some round (KK-11).
+      EXPECT_EQ(seat.metrics().at("chips_lost").sum(), 2 - seat.score());
+      counted_plays += seat.metrics().at("stop_rate").count();
+      EXPECT_EQ(seat.metrics().at("draw_card_rate").count(),
+                seat.metrics().at("stop_rate").count());
+      taken += static_cast<int64_t>(seat.metrics().at("reserve_rate").sum());
+    }
+    EXPECT_EQ(counted_plays, plays);
+    EXPECT_EQ(taken, reserves);
+  }
+  const v1::GameSummary craits = SummarizeFile(logs_[0], {}, AllGames());
+  for (const v1::SeatSummary& seat : craits.seats()) {
+    const auto it = seat.metrics().find("crank_length");
+    if (it == seat.metrics().end()) continue;
+    EXPECT_GE(it->second.sum(), 2 * it->second.count());  // C starts at 2
+  }
 }
 
 TEST_F(BatchTest, InputsAreSortedDirectoriesAndGlobs) {

@@ -30,6 +30,7 @@
 #include "absl/strings/string_view.h"
 #include "analyzer/audit.h"
 #include "cardref/v1/game.pb.h"
+#include "cardref/v1/log.pb.h"
 #include "referee/games/api/registry.h"
 #include "referee/record/game_log.h"
 
@@ -85,6 +86,13 @@ class GameStatsHook {
                              Metrics& /*out*/) const {}
   virtual void OnFinalResult(const v1::FinalResult& /*result*/, int /*seat*/,
                              Metrics& /*out*/) const {}
+  // Hooks that need the game as the seat to act saw it return true; they
+  // then get OnAction for every action, with the acting seat's observation
+  // from just before it (codec::FillObservation of the replayed state).
+  virtual bool wants_actions() const { return false; }
+  virtual void OnAction(const v1::Observation& /*before*/,
+                        const v1::ActionEvent& /*action*/,
+                        Metrics& /*out*/) const {}
   // Extra tables, in print order; none by default.
   virtual std::vector<ExtraTableSpec> extra_tables() const { return {}; }
   // Called once per counted log (it audited OK) to add to the rows of the

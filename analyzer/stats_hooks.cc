@@ -19,7 +19,26 @@ class CraitsStatsHook final : public GameStatsHook {
   absl::string_view game_id() const override { return "craits"; }
 
   std::vector<std::pair<std::string, std::string>> metrics() const override {
-    return {{"empty_hand_rate", "empty_hand"}, {"round_score", "round_score"}};
+    return {{"empty_hand_rate", "empty_hand"},
+            {"round_score", "round_score"},
+            {"draw_rate", "draw_rate"},
+            {"fool_call_rate", "fool_calls"},
+            {"crank_length", "crank_len"}};
+  }
+
+  bool wants_actions() const override { return true; }
+
+  // Per decision: how often the seat draws or calls a fool (CR-9, CR-10);
+  // per crank the seat ends by drawing: its length C (CR-7).
+  void OnAction(const v1::Observation& before, const v1::ActionEvent& event,
+                Metrics& out) const override {
+    if (!event.action().has_craits() || !before.has_craits()) return;
+    const v1::CraitsAction& a = event.action().craits();
+    out["draw_rate"].Add(a.has_draw() ? 1 : 0);
+    out["fool_call_rate"].Add(a.has_call_fool() ? 1 : 0);
+    if (a.has_draw() && before.craits().phase() == v1::CRAITS_PHASE_CRANK) {
+      out["crank_length"].Add(before.craits().crank_count());
+    }
   }
 
   void OnRoundResult(const v1::RoundResult& result, int seat,
@@ -201,12 +220,60 @@ class KrakenStatsHook final : public GameStatsHook {
   }
 };
 
+// Krass Kariert, per seat: chips lost per round (KK-11.3: a charged seat
+// loses one unless it has none), how often a decision takes a reserve (KK-6), and how often a play
+// is a STOP (KK-7) or a DRAW (KK-8) card, read from the seat's hand just
+// before (card ids 50-51 STOP, 52-53 DRAW).
+class KrassKariertStatsHook final : public GameStatsHook {
+ public:
+  absl::string_view game_id() const override { return "krass_kariert"; }
+
+  std::vector<std::pair<std::string, std::string>> metrics() const override {
+    return {{"chips_lost", "chips_lost"},
+            {"reserve_rate", "reserves"},
+            {"stop_rate", "stops"},
+            {"draw_card_rate", "draws"}};
+  }
+
+  bool wants_actions() const override { return true; }
+
+  void OnAction(const v1::Observation& before, const v1::ActionEvent& event,
+                Metrics& out) const override {
+    if (!event.action().has_krass_kariert()) return;
+    const v1::KrassKariertAction& a = event.action().krass_kariert();
+    out["reserve_rate"].Add(a.has_take_reserve() ? 1 : 0);
+    if (!a.has_play()) return;
+    bool stop = false, draw = false;
+    const auto& hand = before.krass_kariert().hand();
+    for (uint32_t position : a.play().positions()) {
+      if (position >= static_cast<uint32_t>(hand.size())) continue;
+      stop |= hand[position] == 50 || hand[position] == 51;
+      draw |= hand[position] == 52 || hand[position] == 53;
+    }
+    out["stop_rate"].Add(stop ? 1 : 0);
+    out["draw_card_rate"].Add(draw ? 1 : 0);
+  }
+
+  void OnRoundResult(const v1::RoundResult& result, int seat,
+                     Metrics& out) const override {
+    if (!result.has_krass_kariert()) return;
+    // A charged seat without a chip is eliminated and loses none (KK-11.3).
+    const auto& charged = result.krass_kariert().charged();
+    const auto& eliminated = result.krass_kariert().eliminated();
+    const bool lost =
+        std::find(charged.begin(), charged.end(), seat) != charged.end() &&
+        std::find(eliminated.begin(), eliminated.end(), seat) ==
+            eliminated.end();
+    out["chips_lost"].Add(lost ? 1 : 0);
+  }
+};
+
 }  // namespace
 
 const GameStatsHook* FindStatsHook(absl::string_view game_id) {
   static const std::vector<const GameStatsHook*>* hooks =
-      new std::vector<const GameStatsHook*>{new CraitsStatsHook,
-                                            new KrakenStatsHook};
+      new std::vector<const GameStatsHook*>{
+          new CraitsStatsHook, new KrassKariertStatsHook, new KrakenStatsHook};
   for (const GameStatsHook* hook : *hooks) {
     if (hook->game_id() == game_id) return hook;
   }

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "referee/codec/codec.h"
 
 namespace cardref::analyzer {
 namespace {
@@ -190,6 +191,21 @@ void SummaryBuilder::Add(const v1::LogRecord& record) {
   }
 }
 
+bool SummaryBuilder::wants_actions() const {
+  return hook_ != nullptr && hook_->wants_actions();
+}
+
+void SummaryBuilder::AddActionContext(const v1::Observation& before,
+                                      const v1::ActionEvent& action) {
+  if (!wants_actions() || action.seat() < 0 ||
+      action.seat() >= summary_.seats_size()) {
+    return;
+  }
+  Metrics m;
+  hook_->OnAction(before, action, m);
+  AddMetrics(m, summary_.mutable_seats(action.seat())->mutable_metrics());
+}
+
 v1::GameSummary SummaryBuilder::Finish(const AuditReport& report) {
   v1::GameSummary out = std::move(summary_);
   *out.mutable_audit() = ToFileAudit(report);
@@ -223,9 +239,16 @@ v1::GameSummary SummarizeFile(const std::string& path,
                  bool salvaged, const LogAudit& audit) {
         // Statistics only from records that replayed so far; the summary
         // keeps them only if the whole log audits OK.
-        if (!salvaged && (audit.records() == 0 || audit.consistent())) {
-          builder.Add(record);
+        if (salvaged || !(audit.records() == 0 || audit.consistent())) return;
+        if (record.has_action() && builder.wants_actions() &&
+            audit.state() != nullptr &&
+            audit.state()->current_seat() == record.action().seat()) {
+          v1::Observation before;
+          codec::FillObservation(*audit.state(), record.action().seat(),
+                                 &before);
+          builder.AddActionContext(before, record.action());
         }
+        builder.Add(record);
       });
   v1::GameSummary summary = builder.Finish(report);
   std::error_code ec;

@@ -37,6 +37,13 @@ class SummaryBuilder {
  public:
   SummaryBuilder() = default;
   void Add(const v1::LogRecord& record);
+  // Whether the game's stats hook wants each action with the acting seat's
+  // observation from before it (GameStatsHook::wants_actions).
+  bool wants_actions() const;
+  // An action record with the observation of its seat before it; call
+  // before Add(record).
+  void AddActionContext(const v1::Observation& before,
+                        const v1::ActionEvent& action);
   // The summary of a log whose audit is `report`; statistics are kept only
   // when it is OK.
   v1::GameSummary Finish(const AuditReport& report);
