@@ -418,6 +418,19 @@ TEST_F(BatchTest, GameSpecificMetricsFollowFromTheLog) {
   }
 }
 
+TEST_F(BatchTest, ProgressLineOnlyWhenAsked) {
+  CliOptions options;
+  options.jobs = 2;
+  const CliRun quiet = Analyze("audit", {*dir_}, options);
+  EXPECT_EQ(quiet.err, "");
+  options.progress = true;  // what main() sets on a terminal without --quiet
+  const CliRun shown = Analyze("audit", {*dir_}, options);
+  EXPECT_THAT(shown.err, HasSubstr(absl::StrCat("\r", logs_.size() + 3, "/",
+                                                logs_.size() + 3, " files, ")));
+  EXPECT_THAT(shown.err, HasSubstr(" files/s, ETA "));
+  EXPECT_EQ(shown.out, quiet.out);  // the report is unchanged
+}
+
 TEST_F(BatchTest, InputsAreSortedDirectoriesAndGlobs) {
   absl::StatusOr<std::vector<std::string>> files =
       ExpandInputs({*dir_ + "/*.cardlog", logs_[0]});

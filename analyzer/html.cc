@@ -135,19 +135,27 @@ std::string HeadToHeadMap(const v1::GameStatsProto& g) {
   for (const v1::HeadToHead& h : g.head_to_head()) {
     cells[{h.player(), h.opponent()}] = &h;
   }
-  const double left = 140, top = 20, cell = 34;
+  const double left = 140, top = 90, cell = 34;
   const double size = cell * static_cast<double>(names.size());
   std::string svg = absl::StrFormat(
       "<svg class=\"heatmap\" xmlns=\"http://www.w3.org/2000/svg\" "
       "width=\"%d\" height=\"%d\" role=\"img\">",
-      static_cast<int>(left + size + 10), static_cast<int>(top + size + 10));
+      static_cast<int>(left + size + 60), static_cast<int>(top + size + 10));
   for (size_t c = 0; c < names.size(); ++c) {
+    const double x = left + cell * c + cell / 2;
     absl::StrAppend(&svg, absl::StrFormat(
-                              "<text x=\"%s\" y=\"12\" text-anchor=\"middle\">"
-                              "%s</text>",
-                              Num(left + cell * c + cell / 2),
-                              HtmlEscape(names[c].substr(0, 5))));
+                              "<text transform=\"translate(%s,%d) "
+                              "rotate(-45)\">%s</text>",
+                              Num(x), static_cast<int>(top - 6),
+                              HtmlEscape(names[c])));
   }
+  // White at an even share, towards red (behind) or blue (ahead).
+  auto mix = [](double t, int r, int g, int b) {
+    auto channel = [t](int c) {
+      return static_cast<int>(255 + t * (c - 255) + 0.5);
+    };
+    return absl::StrFormat("#%02x%02x%02x", channel(r), channel(g), channel(b));
+  };
   for (size_t r = 0; r < names.size(); ++r) {
     absl::StrAppend(&svg, absl::StrFormat(
                               "<text x=\"%d\" y=\"%s\" text-anchor=\"end\">"
@@ -157,16 +165,14 @@ std::string HeadToHeadMap(const v1::GameStatsProto& g) {
                               HtmlEscape(names[r])));
     for (size_t c = 0; c < names.size(); ++c) {
       auto it = cells.find({names[r], names[c]});
-      std::string fill = "#eee", label, title;
+      std::string fill = "#eee", label, title, ink = "#222";
       if (it != cells.end() && it->second->games() > 0) {
         const v1::HeadToHead& h = *it->second;
         const double share =
             (h.ahead() + 0.5 * h.level()) / static_cast<double>(h.games());
-        // Red (behind) through white to blue (ahead).
-        const int red = static_cast<int>(255 * std::min(1.0, 2 * (1 - share)));
-        const int blue = static_cast<int>(255 * std::min(1.0, 2 * share));
-        fill = absl::StrFormat("#%02x%02x%02x", red,
-                               std::min(red, blue), blue);
+        const double t = std::abs(share - 0.5) * 2;
+        fill = share < 0.5 ? mix(t, 215, 48, 39) : mix(t, 69, 117, 180);
+        if (t > 0.6) ink = "#fff";
         label = Num(100 * share, 0);
         title = absl::StrCat(names[r], " vs ", names[c], ": ahead ", h.ahead(),
                              ", behind ", h.behind(), ", level ", h.level());
@@ -177,10 +183,10 @@ std::string HeadToHeadMap(const v1::GameStatsProto& g) {
                           "fill=\"%s\" stroke=\"#fff\"><title>%s</title></rect>",
                           Num(left + cell * c), Num(top + cell * r), Num(cell),
                           Num(cell), fill, HtmlEscape(title)),
-          absl::StrFormat("<text x=\"%s\" y=\"%s\" text-anchor=\"middle\">%s"
-                          "</text>",
+          absl::StrFormat("<text x=\"%s\" y=\"%s\" text-anchor=\"middle\" "
+                          "style=\"fill:%s\">%s</text>",
                           Num(left + cell * c + cell / 2),
-                          Num(top + cell * r + cell / 2 + 4), label));
+                          Num(top + cell * r + cell / 2 + 4), ink, label));
     }
   }
   absl::StrAppend(&svg, "</svg>");

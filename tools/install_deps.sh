@@ -9,6 +9,8 @@ PACKAGES=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
   valgrind python3-grpcio python3-protobuf
+  # The HTML report test (tests/html_report_test.py): headless Chromium.
+  chromium chromium-driver python3-selenium
 )
 
 missing=()
