@@ -410,6 +410,24 @@ TEST_F(BatchTest, GameSpecificMetricsFollowFromTheLog) {
     EXPECT_EQ(counted_plays, plays);
     EXPECT_EQ(taken, reserves);
   }
+  for (int i : {6, 7}) {  // Kraken: the share of spades rounds
+    const v1::GameSummary s = SummarizeFile(logs_[i], {}, AllGames());
+    int64_t rounds = 0, spades = 0;
+    for (const std::string& payload : Payloads(logs_[i])) {
+      const v1::LogRecord r = ParseRecord(payload);
+      if (!r.has_round_result()) continue;
+      ++rounds;
+      spades += r.round_result().kraken().trump() == v1::SUIT_SPADES;
+    }
+    bool found = false;
+    for (const v1::ExtraRowSummary& row : s.extra_rows()) {
+      if (row.table() != "variants" || row.label() != "all") continue;
+      found = true;
+      EXPECT_EQ(row.metrics().at("spades").count(), rounds);
+      EXPECT_EQ(row.metrics().at("spades").sum(), spades);
+    }
+    EXPECT_TRUE(found);
+  }
   const v1::GameSummary craits = SummarizeFile(logs_[0], {}, AllGames());
   for (const v1::SeatSummary& seat : craits.seats()) {
     const auto it = seat.metrics().find("crank_length");

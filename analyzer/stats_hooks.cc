@@ -69,7 +69,8 @@ class CraitsStatsHook final : public GameStatsHook {
 // player and per team for each variant "<trump_mode>/<rule_set>", and per
 // variant for the whole table (level1..3: how often a round reached each
 // challenge level; burden_won and made_ahead over every round; bonus points
-// of both teams per round).
+// of both teams per round; spades: how often spades were trump, and
+// spades_burden_won: how often the burden team succeeded then).
 class KrakenStatsHook final : public GameStatsHook {
  public:
   absl::string_view game_id() const override { return "kraken"; }
@@ -112,7 +113,9 @@ class KrakenStatsHook final : public GameStatsHook {
           {"challenge_won", "chall_won"},
           {"trick_bonus", "trick_bonus"},
           {"stuk", "stuk"},
-          {"declarations", "declarations"}}},
+          {"declarations", "declarations"},
+          {"spades", "spades"},
+          {"spades_burden_won", "spades_won"}}},
     };
   }
 
@@ -217,6 +220,10 @@ class KrakenStatsHook final : public GameStatsHook {
     out["stuk"].Add(r.teams(0).stuk() + r.teams(1).stuk());
     out["declarations"].Add(r.teams(0).declarations() +
                             r.teams(1).declarations());
+    // Spades rounds (KR-14.4 doubles them when spades_double is on).
+    const bool spades = r.trump() == v1::SUIT_SPADES;
+    out["spades"].Add(spades ? 1 : 0);
+    if (spades) out["spades_burden_won"].Add(r.success() ? 1 : 0);
   }
 };
 
