@@ -436,6 +436,37 @@ TEST_F(BatchTest, GameSpecificMetricsFollowFromTheLog) {
   }
 }
 
+TEST_F(BatchTest, RatingsAndCompareCommands) {
+  const CliRun ratings = Analyze("ratings", {*dir_}, Json());
+  EXPECT_EQ(ratings.code, kExitNotOk);  // tampered, torn and aborted skipped
+  v1::RatingsReportProto report;
+  ASSERT_TRUE(
+      google::protobuf::util::JsonStringToMessage(ratings.out, &report).ok());
+  ASSERT_EQ(report.games_size(), 3);
+  for (const v1::GameRatings& g : report.games()) {
+    EXPECT_GE(g.players_size(), 3) << g.game();
+    for (const v1::PlayerRating& p : g.players()) {
+      EXPECT_LE(p.ci_low(), p.ci_high()) << p.player();
+    }
+  }
+  EXPECT_THAT(ratings.out, HasSubstr("\"player\": \"ann@1\""));
+  EXPECT_THAT(ratings.out, HasSubstr("\"ci_low\": "));
+
+  CliOptions compare;
+  compare.compare.game = "craits";
+  compare.compare.elo1 = 25;
+  const CliRun text = Analyze("compare", {"ann@1", "ben@1", *dir_}, compare);
+  EXPECT_EQ(text.code, kExitNotOk) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("craits: ann@1 vs ben@1\n"));
+  EXPECT_THAT(text.out, HasSubstr("SPRT H0: A - B = 0 vs H1: A - B = 25.0"));
+  EXPECT_THAT(text.out, HasSubstr("bounds [-2.944, 2.944]"));
+  // Several games without --game, an unknown player, too few arguments.
+  EXPECT_EQ(Analyze("compare", {"ann@1", "ben@1", *dir_}).code, kExitUsage);
+  EXPECT_EQ(Analyze("compare", {"ann@1", "zed", *dir_}, compare).code,
+            kExitUsage);
+  EXPECT_EQ(Analyze("compare", {"ann@1", *dir_}).code, kExitUsage);
+}
+
 TEST_F(BatchTest, ProgressLineOnlyWhenAsked) {
   CliOptions options;
   options.jobs = 2;

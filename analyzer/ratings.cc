@@ -346,6 +346,10 @@ absl::StatusOr<v1::CompareReportProto> BuildCompareReport(
                        "' met in several games; choose one with --game"));
     }
     game = *both.begin();
+  } else if (both.count(game) == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("no ", game, " log that audits OK has both '", a,
+                     "' and '", b, "'"));
   }
   v1::CompareReportProto report;
   report.set_game(game);
