@@ -235,7 +235,7 @@ TEST_F(BatchTest, AuditCsvAndTextReportInterruptedAndAbortedApart) {
   EXPECT_EQ(rows[0],
             "file,verdict,ending,game,rounds,records,consistent_records,"
             "record_index,byte_offset,record_kind,field,recorded,recomputed,"
-            "message");
+            "rule,message");
   EXPECT_THAT(run.out, HasSubstr(absl::StrCat(
                            *tampered_, ",MISMATCH,unknown,craits,")));
   EXPECT_THAT(run.out,

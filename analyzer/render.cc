@@ -159,7 +159,7 @@ std::string RenderAudit(const v1::AuditReportProto& report, Format format) {
     case Format::kCsv:
       out = CsvRow({"file", "verdict", "ending", "game", "rounds", "records",
                     "consistent_records", "record_index", "byte_offset",
-                    "record_kind", "field", "recorded", "recomputed",
+                    "record_kind", "field", "recorded", "recomputed", "rule",
                     "message"});
       for (const v1::FileAudit& f : report.files()) {
         std::vector<std::string> row = {
@@ -170,11 +170,12 @@ std::string RenderAudit(const v1::AuditReportProto& report, Format format) {
           const v1::AuditFinding& d = f.findings(0);
           for (const std::string& cell :
                {absl::StrCat(d.record_index()), absl::StrCat(d.byte_offset()),
-                d.record_kind(), d.field(), d.recorded(), d.recomputed()}) {
+                d.record_kind(), d.field(), d.recorded(), d.recomputed(),
+                d.rule()}) {
             row.push_back(cell);
           }
         } else {
-          for (int i = 0; i < 6; ++i) row.push_back("");
+          for (int i = 0; i < 7; ++i) row.push_back("");
         }
         row.push_back(f.message());
         absl::StrAppend(&out, CsvRow(row));

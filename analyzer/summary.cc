@@ -1,6 +1,7 @@
 #include "analyzer/summary.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <system_error>
 #include <utility>
@@ -14,6 +15,24 @@ namespace {
 constexpr int kExactBelow = 16;  // 2^4
 constexpr int kSubBuckets = 8;   // per doubling
 
+// The first rule ID ("CR-16.2", "KK-7", "KR-14.3") in `text`, or "".
+std::string FirstRule(const std::string& text) {
+  for (size_t i = 0; i + 4 <= text.size(); ++i) {
+    const std::string prefix = text.substr(i, 3);
+    if (prefix != "CR-" && prefix != "KK-" && prefix != "KR-") continue;
+    if (i > 0 && std::isalnum(static_cast<unsigned char>(text[i - 1]))) continue;
+    size_t end = i + 3;
+    while (end < text.size() &&
+           (std::isdigit(static_cast<unsigned char>(text[end])) ||
+            (text[end] == '.' && end + 1 < text.size() &&
+             std::isdigit(static_cast<unsigned char>(text[end + 1]))))) {
+      ++end;
+    }
+    if (end > i + 3) return text.substr(i, end - i);
+  }
+  return "";
+}
+
 v1::AuditFinding ToFinding(const Discrepancy& d) {
   v1::AuditFinding f;
   f.set_record_index(d.record_index);
@@ -23,6 +42,7 @@ v1::AuditFinding ToFinding(const Discrepancy& d) {
   f.set_recorded(d.recorded);
   f.set_recomputed(d.recomputed);
   f.set_explanation(d.explanation);
+  f.set_rule(FirstRule(d.explanation));
   return f;
 }
 

@@ -76,6 +76,13 @@ TEST(TamperedLogsTest, EachTamperingIsReportedAtItsRecord) {
     EXPECT_EQ(f.byte_offset(), expected.byte_offset);
     EXPECT_EQ(f.record_kind(), expected.record_kind);
     EXPECT_EQ(f.field(), expected.field);
+    // The rules the engine cites for the illegal card and the bad deal.
+    if (file == "illegal.cardlog") {
+      EXPECT_EQ(f.rule(), "CR-16.2");
+    }
+    if (file == "card.cardlog") {
+      EXPECT_EQ(f.rule(), "CR-1.3");
+    }
     // Every record before the tampered one replays.
     EXPECT_EQ(a.consistent_records(), expected.record_index);
   }
