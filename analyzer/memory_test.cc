@@ -21,6 +21,11 @@ constexpr int64_t kMiB = 1024;  // in KiB
 constexpr int64_t kBoundKib = 64 * kMiB;
 
 TEST(AuditMemoryTest, PeakMemoryDoesNotScaleWithTheLogSize) {
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer keeps freed memory in quarantine (256 MB by default),
+  // so the peak of an instrumented binary grows with what it reads.
+  GTEST_SKIP() << "memory is measured in the uninstrumented build";
+#endif
   testlogs::RandomMatchOptions options;
   options.params = testlogs::CraitsParams(3, true);
   absl::StatusOr<testlogs::PlayedLog> played = testlogs::PlayAndRead(options);
