@@ -409,6 +409,15 @@ TEST_F(BatchTest, GameSpecificMetricsFollowFromTheLog) {
     }
     EXPECT_EQ(counted_plays, plays);
     EXPECT_EQ(taken, reserves);
+    // One out_first value per seat and round (random bots rarely empty a
+    // hand: their rounds end stuck, KK-11.2; StatsHookTest has the cases).
+    int64_t rounds = 0;
+    for (const std::string& payload : Payloads(logs_[i])) {
+      rounds += ParseRecord(payload).has_round_result();
+    }
+    for (const v1::SeatSummary& seat : s.seats()) {
+      EXPECT_EQ(seat.metrics().at("out_first").count(), rounds);
+    }
   }
   for (int i : {6, 7}) {  // Kraken: the share of spades rounds
     const v1::GameSummary s = SummarizeFile(logs_[i], {}, AllGames());

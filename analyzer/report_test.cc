@@ -3,6 +3,7 @@
 // the golden logs.
 #include "analyzer/report.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -160,6 +161,43 @@ TEST(StatsReportTest, HandComputedTournament) {
   EXPECT_EQ(g.seat_effect(0).win_rate(), 1);
   EXPECT_NEAR(g.seat_effect(0).score_mean(), (10 + 5 + 7) / 3.0, 1e-12);
   EXPECT_EQ(g.seat_effect(2).wins(), 0);
+}
+
+// Krass Kariert's out_first from a sequence of views: who is inactive
+// first in a round left it first, several at once if they left together.
+TEST(StatsHookTest, KrassKariertOutFirst) {
+  const GameStatsHook* hook = FindStatsHook("krass_kariert");
+  ASSERT_NE(hook, nullptr);
+  std::unique_ptr<GameStatsHook::LogState> state = hook->NewLogState();
+  ASSERT_NE(state, nullptr);
+  std::vector<Metrics> seats(3);
+  auto view = [&](std::vector<bool> active, bool round_end) {
+    v1::Observation o;
+    for (bool a : active) o.mutable_krass_kariert()->add_seats()->set_active(a);
+    v1::LogRecord r;
+    if (round_end) {
+      r.mutable_round_result();
+    } else {
+      r.mutable_action();
+    }
+    hook->OnView(o, r, *state, seats);
+  };
+  // Round 1: seat 1 leaves, later seat 2.
+  view({true, true, true}, false);
+  view({true, false, true}, false);
+  view({true, false, false}, false);
+  view({true, false, false}, true);
+  // Round 2: nobody leaves (a stuck player ends it).
+  view({true, true, true}, false);
+  view({true, true, true}, true);
+  // Round 3: seats 0 and 2 leave at the round's last trick.
+  view({true, true, true}, false);
+  view({false, true, false}, true);
+  EXPECT_EQ(seats[0]["out_first"].count(), 3);
+  EXPECT_EQ(seats[0]["out_first"].sum(), 1);
+  EXPECT_EQ(seats[1]["out_first"].sum(), 1);
+  EXPECT_EQ(seats[2]["out_first"].sum(), 1);
+  EXPECT_EQ(seats[2]["out_first"].count(), 3);
 }
 
 TEST(StatsReportTest, AgreesWithThePerPlayerTallyOnTheGoldenLogs) {

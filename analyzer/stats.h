@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -93,6 +94,19 @@ class GameStatsHook {
   virtual void OnAction(const v1::Observation& /*before*/,
                         const v1::ActionEvent& /*action*/,
                         Metrics& /*out*/) const {}
+  // For metrics that span several records (Krass Kariert: who leaves a
+  // round first): state kept for one log, created once per log. A hook
+  // with one gets OnView for every action (the acting seat's view before
+  // it) and every round result (seat 0's view right after the round),
+  // with every seat's metrics.
+  class LogState {
+   public:
+    virtual ~LogState() = default;
+  };
+  virtual std::unique_ptr<LogState> NewLogState() const { return nullptr; }
+  virtual void OnView(const v1::Observation& /*view*/,
+                      const v1::LogRecord& /*record*/, LogState& /*state*/,
+                      std::vector<Metrics>& /*seats*/) const {}
   // Extra tables, in print order; none by default.
   virtual std::vector<ExtraTableSpec> extra_tables() const { return {}; }
   // Called once per counted log (it audited OK) to add to the rows of the

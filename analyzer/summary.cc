@@ -143,6 +143,7 @@ void SummaryBuilder::Add(const v1::LogRecord& record) {
         s->set_player_version(info.player_version());
       }
       hook_ = FindStatsHook(h.game());
+      if (hook_ != nullptr) log_state_ = hook_->NewLogState();
       results_.records.push_back(record);
       results_.offsets.push_back(0);
       break;
@@ -226,6 +227,17 @@ void SummaryBuilder::AddActionContext(const v1::Observation& before,
   AddMetrics(m, summary_.mutable_seats(action.seat())->mutable_metrics());
 }
 
+void SummaryBuilder::AddView(const v1::Observation& view,
+                             const v1::LogRecord& record) {
+  if (!wants_views()) return;
+  std::vector<Metrics> seats(static_cast<size_t>(summary_.seats_size()));
+  hook_->OnView(view, record, *log_state_, seats);
+  for (size_t s = 0; s < seats.size(); ++s) {
+    AddMetrics(seats[s], summary_.mutable_seats(static_cast<int>(s))
+                             ->mutable_metrics());
+  }
+}
+
 v1::GameSummary SummaryBuilder::Finish(const AuditReport& report) {
   v1::GameSummary out = std::move(summary_);
   *out.mutable_audit() = ToFileAudit(report);
@@ -260,13 +272,18 @@ v1::GameSummary SummarizeFile(const std::string& path,
         // Statistics only from records that replayed so far; the summary
         // keeps them only if the whole log audits OK.
         if (salvaged || !(audit.records() == 0 || audit.consistent())) return;
-        if (record.has_action() && builder.wants_actions() &&
-            audit.state() != nullptr &&
-            audit.state()->current_seat() == record.action().seat()) {
-          v1::Observation before;
-          codec::FillObservation(*audit.state(), record.action().seat(),
-                                 &before);
-          builder.AddActionContext(before, record.action());
+        const bool action = record.has_action() && audit.state() != nullptr &&
+                            audit.state()->current_seat() ==
+                                record.action().seat();
+        const bool round_end =
+            record.has_round_result() && audit.state() != nullptr;
+        if ((action && (builder.wants_actions() || builder.wants_views())) ||
+            (round_end && builder.wants_views())) {
+          v1::Observation view;
+          codec::FillObservation(*audit.state(),
+                                 action ? record.action().seat() : 0, &view);
+          if (action) builder.AddActionContext(view, record.action());
+          builder.AddView(view, record);
         }
         builder.Add(record);
       });

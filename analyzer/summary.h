@@ -6,6 +6,7 @@
 #define CARDREF_ANALYZER_SUMMARY_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,10 +41,16 @@ class SummaryBuilder {
   // Whether the game's stats hook wants each action with the acting seat's
   // observation from before it (GameStatsHook::wants_actions).
   bool wants_actions() const;
+  // Whether the hook keeps per-log state and wants views
+  // (GameStatsHook::NewLogState).
+  bool wants_views() const { return log_state_ != nullptr; }
   // An action record with the observation of its seat before it; call
   // before Add(record).
   void AddActionContext(const v1::Observation& before,
                         const v1::ActionEvent& action);
+  // A view for GameStatsHook::OnView: before an action (the acting seat's),
+  // or right after a round (seat 0's, with the round_result record).
+  void AddView(const v1::Observation& view, const v1::LogRecord& record);
   // The summary of a log whose audit is `report`; statistics are kept only
   // when it is OK.
   v1::GameSummary Finish(const AuditReport& report);
@@ -52,6 +59,7 @@ class SummaryBuilder {
   v1::GameSummary summary_;
   record::GameLog results_;  // header, round and final results only
   const GameStatsHook* hook_ = nullptr;
+  std::unique_ptr<GameStatsHook::LogState> log_state_;
 };
 
 // Audits and summarises one file (streamed unless options.salvage).
