@@ -1,7 +1,8 @@
 // The audit of one game log file: is it complete, intact, and exactly what
 // the engine computes from its own header, chance events and actions?
-// Reading is record/game_log.h's job, replaying replay.h's; this file turns
-// both into one verdict and a one-line message.
+// Reading is record/record_stream.h's job (record/game_log.h's for a log
+// already in memory), replaying replay.h's; this file turns both into one
+// verdict and a one-line message.
 #ifndef CARDREF_ANALYZER_AUDIT_H_
 #define CARDREF_ANALYZER_AUDIT_H_
 

@@ -1,4 +1,8 @@
-// Statistics over many game logs, per game and per player.
+// Statistics over many game logs, per game and per player: the in-memory
+// tally of whole GameLogs, and the game-specific hooks. `cardref_analyze
+// stats` streams instead (summary.h, report.h: more statistics, mergeable
+// shards) and uses the same hooks; analyzer_report_test checks that both
+// agree.
 //
 // Only logs that audit OK count; the others are listed as skipped with
 // their verdict. A player is identified by the player_name in the log
