@@ -88,9 +88,9 @@ void LogAudit::Add(const v1::LogRecord& record, uint64_t offset,
         LogReplay::Create(header, *registry_);
     if (!created.ok()) {
       problem.explanation = std::string(created.status().message());
-      unreadable_ = absl::StrCat("record 0 at byte ", offset,
-                                 " (header): cannot audit: ",
-                                 created.status().message());
+      unreadable_ =
+          absl::StrCat("record 0 at byte ", offset,
+                       " (header): cannot audit: ", created.status().message());
       header_problem_ = std::move(problem);
       return;
     }
@@ -197,9 +197,9 @@ AuditReport LogAudit::Finish(record::FileEnd end, uint64_t damage_offset,
   const int64_t last = records_ - 1;
   if (replay.aborted()) {
     report.verdict = Verdict::kAborted;
-    report.message = absl::StrCat(
-        "match aborted at record ", last, " (byte ", last_offset_, "): \"",
-        replay.abort_reason(), "\"; ", consistent, ", ", Progress(replay));
+    report.message = absl::StrCat("match aborted at record ", last, " (byte ",
+                                  last_offset_, "): \"", replay.abort_reason(),
+                                  "\"; ", consistent, ", ", Progress(replay));
     return report;
   }
   if (replay.finished()) {
@@ -208,10 +208,10 @@ AuditReport LogAudit::Finish(record::FileEnd end, uint64_t damage_offset,
     return report;
   }
   report.verdict = Verdict::kIncomplete;
-  report.message = absl::StrCat(
-      "no final result: the file ends cleanly after record ", last, " (byte ",
-      last_offset_, ", ", last_kind_, "); ", consistent, ", ",
-      Progress(replay));
+  report.message =
+      absl::StrCat("no final result: the file ends cleanly after record ", last,
+                   " (byte ", last_offset_, ", ", last_kind_, "); ", consistent,
+                   ", ", Progress(replay));
   return report;
 }
 
@@ -275,8 +275,8 @@ AuditReport AuditWholeFile(const std::string& path, const AuditOptions& options,
       payload_damage = true;
       end = record::FileEnd::kCorrupt;
       damage_offset = raw.offset;
-      damage = absl::StrCat("record ", audit.records(), " at byte ",
-                            raw.offset, ": ", problem);
+      damage = absl::StrCat("record ", audit.records(), " at byte ", raw.offset,
+                            ": ", problem);
       if (!options.salvage) break;
       continue;
     }

@@ -117,9 +117,9 @@ AuditReport AuditGameLog(const record::GameLog& log, absl::string_view file,
 // before LogAudit::Add: its raw payload bytes (exactly as framed in the file,
 // for hash chains and signatures), the parsed record, its byte offset,
 // whether it was read past damage, and the audit so far.
-using RecordObserver = std::function<void(
-    absl::string_view payload, const v1::LogRecord& record, uint64_t offset,
-    bool salvaged, const LogAudit& audit)>;
+using RecordObserver =
+    std::function<void(absl::string_view payload, const v1::LogRecord& record,
+                       uint64_t offset, bool salvaged, const LogAudit& audit)>;
 
 // Audits `path` (UNREADABLE if it cannot be read). Streams the file record
 // by record (record/record_stream.h); salvage mode reads the whole file.

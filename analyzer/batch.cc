@@ -94,9 +94,10 @@ std::vector<v1::GameSummary> SummarizeFiles(
     const std::vector<std::string>& files, const BatchOptions& options,
     const GameRegistry& registry) {
   std::vector<v1::GameSummary> summaries(files.size());
-  int jobs = options.jobs > 0
-                 ? options.jobs
-                 : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int jobs =
+      options.jobs > 0
+          ? options.jobs
+          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   jobs = std::max(1, std::min<int>(jobs, static_cast<int>(files.size())));
   std::atomic<size_t> next{0};
   std::atomic<size_t> done{0};
@@ -110,15 +111,14 @@ std::vector<v1::GameSummary> SummarizeFiles(
       return;
     }
     last_print = now;
-    const double elapsed =
-        std::chrono::duration<double>(now - start).count();
+    const double elapsed = std::chrono::duration<double>(now - start).count();
     const size_t n = done.load();
     const double rate = elapsed > 0 ? n / elapsed : 0;
     const std::string eta =
         rate > 0 ? Duration((files.size() - n) / rate) : std::string("?");
     *options.progress << absl::StrFormat(
-        "\r%d/%d files, %d games, %.1f files/s, ETA %s\x1b[K", n,
-        files.size(), games.load(), rate, eta);
+        "\r%d/%d files, %d games, %.1f files/s, ETA %s\x1b[K", n, files.size(),
+        games.load(), rate, eta);
     if (final_line) *options.progress << "\n";
     options.progress->flush();
   };
@@ -167,9 +167,10 @@ absl::StatusOr<v1::AnalysisPartial> ReadPartial(const std::string& path) {
   v1::AnalysisPartial partial;
   if (!partial.ParseFromString(bytes.str()) || partial.shard_count() < 1 ||
       partial.command().empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path, " is not a partial result (an AnalysisPartial written by "
-              "--partial)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(path,
+                     " is not a partial result (an AnalysisPartial written by "
+                     "--partial)"));
   }
   return partial;
 }
@@ -185,9 +186,8 @@ absl::StatusOr<std::vector<v1::GameSummary>> MergePartials(
   std::vector<v1::GameSummary> summaries;
   for (const v1::AnalysisPartial& p : partials) {
     if (p.command() != first) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("partials of different commands: ", first, " and ",
-                       p.command()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "partials of different commands: ", first, " and ", p.command()));
     }
     if (p.shard_count() != count) {
       return absl::InvalidArgumentError(

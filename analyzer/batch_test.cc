@@ -2,6 +2,8 @@
 // whole-file audit, JSON/CSV/text reports say where a log is wrong, names
 // cannot forge output, and sharded-then-merged reports equal the single run
 // byte for byte.
+#include "analyzer/batch.h"
+
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -10,7 +12,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "analyzer/audit.h"
-#include "analyzer/batch.h"
 #include "analyzer/cli.h"
 #include "analyzer/render.h"
 #include "analyzer/summary.h"
@@ -40,7 +41,7 @@ struct CliRun {
 };
 
 CliRun Analyze(const std::string& command, const std::vector<std::string>& args,
-            const CliOptions& options = {}) {
+               const CliOptions& options = {}) {
   std::ostringstream out, err;
   CliRun run;
   run.code = RunCommand(command, args, options, AllGames(), out, err);
@@ -236,13 +237,12 @@ TEST_F(BatchTest, AuditCsvAndTextReportInterruptedAndAbortedApart) {
             "file,verdict,ending,game,rounds,records,consistent_records,"
             "record_index,byte_offset,record_kind,field,recorded,recomputed,"
             "rule,message");
-  EXPECT_THAT(run.out, HasSubstr(absl::StrCat(
-                           *tampered_, ",MISMATCH,unknown,craits,")));
   EXPECT_THAT(run.out,
-              HasSubstr(absl::StrCat(",", tampered_index_, ",",
-                                     tampered_offset_,
-                                     ",round_result,round_result.craits."
-                                     "scores[0],")));
+              HasSubstr(absl::StrCat(*tampered_, ",MISMATCH,unknown,craits,")));
+  EXPECT_THAT(run.out, HasSubstr(absl::StrCat(
+                           ",", tampered_index_, ",", tampered_offset_,
+                           ",round_result,round_result.craits."
+                           "scores[0],")));
 
   const CliRun text = Analyze("audit", {*dir_});
   EXPECT_THAT(text.out,
@@ -294,7 +294,9 @@ TEST(SanitizeTest, EscapesControlsAndKeepsText) {
   EXPECT_EQ(Sanitize("\x1b[31mred"), "\\x1b[31mred");
   EXPECT_EQ(Sanitize("back\\slash"), "back\\\\slash");
   EXPECT_EQ(Sanitize("caf\xc3\xa9 \xe2\x82\xac"), "caf\xc3\xa9 \xe2\x82\xac");
-  EXPECT_EQ(Sanitize("c1 \xc2\x9b" "31m"), "c1 \\xc2\\x9b31m");  // CSI
+  EXPECT_EQ(Sanitize("c1 \xc2\x9b"
+                     "31m"),
+            "c1 \\xc2\\x9b31m");  // CSI
   EXPECT_EQ(Sanitize("bad \xff utf8"), "bad \\xff utf8");
   EXPECT_EQ(Sanitize(std::string("nul\0x", 5)), "nul\\x00x");
   EXPECT_EQ(CsvField("a,b"), "\"a,b\"");
@@ -362,8 +364,8 @@ TEST_F(BatchTest, MergeRefusesMissingRepeatedOrMixedShards) {
   auto write = [&](const std::string& command, const std::string& shard) {
     CliOptions options;
     options.shard = shard;
-    options.partial = absl::StrCat(parts, "/", command, "_",
-                                   shard.substr(0, 1), ".pb");
+    options.partial =
+        absl::StrCat(parts, "/", command, "_", shard.substr(0, 1), ".pb");
     Analyze(command, {*dir_}, options);
     return options.partial;
   };
@@ -379,11 +381,13 @@ TEST_F(BatchTest, MergeRefusesMissingRepeatedOrMixedShards) {
   run = Analyze("merge", {logs_[0]});
   EXPECT_EQ(run.code, kExitUsage);
   EXPECT_THAT(run.err, HasSubstr("is not a partial result"));
-  EXPECT_EQ(Analyze("audit", {*dir_}, [] {
-              CliOptions o;
-              o.shard = "4/3";
-              return o;
-            }()).code,
+  EXPECT_EQ(Analyze("audit", {*dir_},
+                    [] {
+                      CliOptions o;
+                      o.shard = "4/3";
+                      return o;
+                    }())
+                .code,
             kExitUsage);
 }
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "analyzer/render.h"
 #include "analyzer/ratings.h"
+#include "analyzer/render.h"
 #include "referee/games/api/registry.h"
 
 namespace cardref::analyzer {

@@ -59,15 +59,17 @@ std::string RatingsChart(const v1::GameRatings& g) {
         absl::StrFormat("<text x=\"%d\" y=\"%s\" text-anchor=\"end\">%s</text>",
                         static_cast<int>(left - 8), Num(y + 4),
                         HtmlEscape(p.player())),
-        absl::StrFormat("<line class=\"interval\" x1=\"%s\" x2=\"%s\" y1=\"%s\" "
-                        "y2=\"%s\" stroke=\"#4a78b5\" stroke-width=\"3\"/>",
-                        Num(x(p.ci_low())), Num(x(p.ci_high())), Num(y), Num(y)),
+        absl::StrFormat(
+            "<line class=\"interval\" x1=\"%s\" x2=\"%s\" y1=\"%s\" "
+            "y2=\"%s\" stroke=\"#4a78b5\" stroke-width=\"3\"/>",
+            Num(x(p.ci_low())), Num(x(p.ci_high())), Num(y), Num(y)),
         absl::StrFormat("<circle cx=\"%s\" cy=\"%s\" r=\"4\" fill=\"#c33\">"
                         "<title>%s: %s (%s..%s)</title></circle>",
                         Num(x(p.rating())), Num(y), HtmlEscape(p.player()),
                         Num(p.rating()), Num(p.ci_low()), Num(p.ci_high())),
         absl::StrFormat("<text x=\"%s\" y=\"%s\">%s</text>",
-                        Num(x(p.ci_high()) + 6), Num(y + 4), Num(p.rating(), 0)));
+                        Num(x(p.ci_high()) + 6), Num(y + 4),
+                        Num(p.rating(), 0)));
   }
   const double axis = height - 10;
   absl::StrAppend(
@@ -95,8 +97,8 @@ std::string ScoreHistogram(const v1::PlayerStatsProto& p) {
   const double span = static_cast<double>(hi - lo + 1);
   std::vector<int64_t> counts(bins, 0);
   for (const v1::ValueCount& v : p.score_distribution()) {
-    const int b = std::min(
-        bins - 1, static_cast<int>((v.value() - lo) / span * bins));
+    const int b =
+        std::min(bins - 1, static_cast<int>((v.value() - lo) / span * bins));
     counts[b] += v.count();
   }
   const int64_t top = *std::max_element(counts.begin(), counts.end());
@@ -143,11 +145,10 @@ std::string HeadToHeadMap(const v1::GameStatsProto& g) {
       static_cast<int>(left + size + 60), static_cast<int>(top + size + 10));
   for (size_t c = 0; c < names.size(); ++c) {
     const double x = left + cell * c + cell / 2;
-    absl::StrAppend(&svg, absl::StrFormat(
-                              "<text transform=\"translate(%s,%d) "
-                              "rotate(-45)\">%s</text>",
-                              Num(x), static_cast<int>(top - 6),
-                              HtmlEscape(names[c])));
+    absl::StrAppend(&svg, absl::StrFormat("<text transform=\"translate(%s,%d) "
+                                          "rotate(-45)\">%s</text>",
+                                          Num(x), static_cast<int>(top - 6),
+                                          HtmlEscape(names[c])));
   }
   // White at an even share, towards red (behind) or blue (ahead).
   auto mix = [](double t, int r, int g, int b) {
@@ -157,8 +158,8 @@ std::string HeadToHeadMap(const v1::GameStatsProto& g) {
     return absl::StrFormat("#%02x%02x%02x", channel(r), channel(g), channel(b));
   };
   for (size_t r = 0; r < names.size(); ++r) {
-    absl::StrAppend(&svg, absl::StrFormat(
-                              "<text x=\"%d\" y=\"%s\" text-anchor=\"end\">"
+    absl::StrAppend(
+        &svg, absl::StrFormat("<text x=\"%d\" y=\"%s\" text-anchor=\"end\">"
                               "%s</text>",
                               static_cast<int>(left - 6),
                               Num(top + cell * r + cell / 2 + 4),
@@ -179,10 +180,11 @@ std::string HeadToHeadMap(const v1::GameStatsProto& g) {
       }
       absl::StrAppend(
           &svg,
-          absl::StrFormat("<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" "
-                          "fill=\"%s\" stroke=\"#fff\"><title>%s</title></rect>",
-                          Num(left + cell * c), Num(top + cell * r), Num(cell),
-                          Num(cell), fill, HtmlEscape(title)),
+          absl::StrFormat(
+              "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" "
+              "fill=\"%s\" stroke=\"#fff\"><title>%s</title></rect>",
+              Num(left + cell * c), Num(top + cell * r), Num(cell), Num(cell),
+              fill, HtmlEscape(title)),
           absl::StrFormat("<text x=\"%s\" y=\"%s\" text-anchor=\"middle\" "
                           "style=\"fill:%s\">%s</text>",
                           Num(left + cell * c + cell / 2),
@@ -200,17 +202,17 @@ std::string PlayerTable(const v1::GameStatsProto& g) {
       "<th>decision p50 ms</th><th>p95 ms</th><th>rejected</th>"
       "<th>timeouts</th><th>substitutions</th></tr>";
   for (const v1::PlayerStatsProto& p : g.players()) {
-    absl::StrAppend(
-        &out, "<tr><td>", HtmlEscape(p.player()), "</td><td>", p.games(),
-        "</td><td>", p.wins(), "</td><td>", Num(100 * p.win_rate()),
-        "</td><td>", Num(100 * p.win_rate_ci().low()), "&ndash;",
-        Num(100 * p.win_rate_ci().high()), "</td><td>", Num(p.score_mean(), 2),
-        "</td><td>", Num(p.score_median()), "</td><td>",
-        Num(p.score_stddev(), 2), "</td><td>",
-        Num(p.decision_micros().p50() / 1000.0, 3), "</td><td>",
-        Num(p.decision_micros().p95() / 1000.0, 3), "</td><td>", p.rejected(),
-        "</td><td>", p.timeouts(), "</td><td>", p.substitutions(),
-        "</td></tr>");
+    absl::StrAppend(&out, "<tr><td>", HtmlEscape(p.player()), "</td><td>",
+                    p.games(), "</td><td>", p.wins(), "</td><td>",
+                    Num(100 * p.win_rate()), "</td><td>",
+                    Num(100 * p.win_rate_ci().low()), "&ndash;",
+                    Num(100 * p.win_rate_ci().high()), "</td><td>",
+                    Num(p.score_mean(), 2), "</td><td>", Num(p.score_median()),
+                    "</td><td>", Num(p.score_stddev(), 2), "</td><td>",
+                    Num(p.decision_micros().p50() / 1000.0, 3), "</td><td>",
+                    Num(p.decision_micros().p95() / 1000.0, 3), "</td><td>",
+                    p.rejected(), "</td><td>", p.timeouts(), "</td><td>",
+                    p.substitutions(), "</td></tr>");
   }
   return out + "</table>";
 }
@@ -221,9 +223,8 @@ std::string SeatTable(const v1::GameStatsProto& g) {
       "<th>95% interval</th><th>score mean</th></tr>";
   for (const v1::SeatEffect& s : g.seat_effect()) {
     absl::StrAppend(&out, "<tr><td>", s.seat(), "</td><td>", s.games(),
-                    "</td><td>", s.wins(), "</td><td>",
-                    Num(100 * s.win_rate()), "</td><td>",
-                    Num(100 * s.win_rate_ci().low()), "&ndash;",
+                    "</td><td>", s.wins(), "</td><td>", Num(100 * s.win_rate()),
+                    "</td><td>", Num(100 * s.win_rate_ci().low()), "&ndash;",
                     Num(100 * s.win_rate_ci().high()), "</td><td>",
                     Num(s.score_mean(), 2), "</td></tr>");
   }
@@ -236,12 +237,23 @@ std::string HtmlEscape(absl::string_view s) {
   std::string out;
   for (char c : Sanitize(s)) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -253,8 +265,8 @@ std::string RenderHtml(const v1::AnalysisReport& report) {
       "<title>cardref analysis</title><style>",
       kStyle, "</style></head><body>\n<h1>cardref analysis</h1>\n");
   const v1::AuditReportProto& audit = report.audit();
-  absl::StrAppend(&out, "<section id=\"audit\"><h2>Audit: ",
-                  audit.files_size(), " files</h2><table><tr><th>verdict</th>"
+  absl::StrAppend(&out, "<section id=\"audit\"><h2>Audit: ", audit.files_size(),
+                  " files</h2><table><tr><th>verdict</th>"
                   "<th>files</th></tr>");
   for (const v1::NamedCount& c : audit.verdicts()) {
     absl::StrAppend(&out, "<tr><td>", HtmlEscape(c.name()), "</td><td>",
@@ -278,8 +290,8 @@ std::string RenderHtml(const v1::AnalysisReport& report) {
   }
   for (const v1::GameStatsProto& g : report.stats().games()) {
     absl::StrAppend(&out, "<section class=\"game\" id=\"game-",
-                    HtmlEscape(g.game()), "\"><h2>", HtmlEscape(g.game()),
-                    ": ", g.logs(), " games</h2><div class=\"charts\">");
+                    HtmlEscape(g.game()), "\"><h2>", HtmlEscape(g.game()), ": ",
+                    g.logs(), " games</h2><div class=\"charts\">");
     auto it = ratings.find(g.game());
     if (it != ratings.end()) {
       absl::StrAppend(&out, "<figure>", RatingsChart(*it->second),

@@ -47,7 +47,8 @@ struct Tampered {
 };
 
 // Index of the first record (from `from`) that `match` accepts, or -1.
-int Find(const Payloads& p, const std::function<bool(const v1::LogRecord&)>& match,
+int Find(const Payloads& p,
+         const std::function<bool(const v1::LogRecord&)>& match,
          size_t from = 1) {
   for (size_t i = from; i < p.size(); ++i) {
     if (match(ParseRecord(p[i]))) return static_cast<int>(i);
@@ -55,7 +56,8 @@ int Find(const Payloads& p, const std::function<bool(const v1::LogRecord&)>& mat
   return -1;
 }
 
-int Edit(Payloads& p, int i, const std::function<void(v1::LogRecord&)>& change) {
+int Edit(Payloads& p, int i,
+         const std::function<void(v1::LogRecord&)>& change) {
   if (i < 0) return -1;
   v1::LogRecord r = ParseRecord(p[i]);
   change(r);
@@ -68,7 +70,8 @@ std::vector<uint64_t> Offsets(const Payloads& payloads) {
   uint64_t at = 0;
   for (const std::string& p : payloads) {
     offsets.push_back(at);
-    at += cardref::record::kHeaderSize + p.size() + cardref::record::kFooterSize;
+    at +=
+        cardref::record::kHeaderSize + p.size() + cardref::record::kFooterSize;
   }
   return offsets;
 }
@@ -124,7 +127,8 @@ int main(int argc, char** argv) {
       absl::StatusOr<std::string> path =
           testlogs::PlayRandomMatch(scratch, options);
       if (!path.ok()) {
-        std::fprintf(stderr, "%s\n", std::string(path.status().message()).c_str());
+        std::fprintf(stderr, "%s\n",
+                     std::string(path.status().message()).c_str());
         return 1;
       }
       absl::StatusOr<Payloads> payloads = testlogs::ReadPayloads(*path);
@@ -136,65 +140,74 @@ int main(int argc, char** argv) {
   const std::vector<Tampered> tampered = {
       {"score.cardlog", "craits",
        [](Payloads& p) {
-         return Edit(p, Find(p, [](const v1::LogRecord& r) {
-                       return r.has_round_result();
-                     }),
-                     [](v1::LogRecord& r) {
-                       auto* c = r.mutable_round_result()->mutable_craits();
-                       c->set_scores(1, c->scores(1) + 7);
-                     });
+         return Edit(
+             p,
+             Find(p,
+                  [](const v1::LogRecord& r) { return r.has_round_result(); }),
+             [](v1::LogRecord& r) {
+               auto* c = r.mutable_round_result()->mutable_craits();
+               c->set_scores(1, c->scores(1) + 7);
+             });
        },
        "round_result.craits.scores[1]"},
       {"chips.cardlog", "krass_kariert",
        [](Payloads& p) {
-         return Edit(p, Find(p, [](const v1::LogRecord& r) {
-                       return r.has_round_result();
-                     }),
-                     [](v1::LogRecord& r) {
-                       auto* k = r.mutable_round_result()->mutable_krass_kariert();
-                       k->set_chips(0, k->chips(0) + 1);
-                     });
+         return Edit(
+             p,
+             Find(p,
+                  [](const v1::LogRecord& r) { return r.has_round_result(); }),
+             [](v1::LogRecord& r) {
+               auto* k = r.mutable_round_result()->mutable_krass_kariert();
+               k->set_chips(0, k->chips(0) + 1);
+             });
        },
        "round_result.krass_kariert.chips[0]"},
       {"component.cardlog", "kraken",
        [](Payloads& p) {
-         return Edit(p, Find(p, [](const v1::LogRecord& r) {
-                       return r.has_round_result() &&
-                              r.round_result().kraken().teams(1).stuk() == 0;
-                     }),
+         return Edit(p,
+                     Find(p,
+                          [](const v1::LogRecord& r) {
+                            return r.has_round_result() &&
+                                   r.round_result().kraken().teams(1).stuk() ==
+                                       0;
+                          }),
                      [](v1::LogRecord& r) {
-                       r.mutable_round_result()->mutable_kraken()->mutable_teams(1)
+                       r.mutable_round_result()
+                           ->mutable_kraken()
+                           ->mutable_teams(1)
                            ->set_stuk(20);
                      });
        },
        "round_result.kraken.teams[1].stuk"},
       {"result.cardlog", "craits",
        [](Payloads& p) {
-         return Edit(p, Find(p, [](const v1::LogRecord& r) {
-                       return r.has_final_result();
-                     }),
-                     [](v1::LogRecord& r) {
-                       auto* f = r.mutable_final_result();
-                       f->set_scores(0, f->scores(0) - 1);
-                     });
+         return Edit(
+             p,
+             Find(p,
+                  [](const v1::LogRecord& r) { return r.has_final_result(); }),
+             [](v1::LogRecord& r) {
+               auto* f = r.mutable_final_result();
+               f->set_scores(0, f->scores(0) - 1);
+             });
        },
        "final_result.scores[0]"},
       {"fault.cardlog", "craits",
        [](Payloads& p) {
-         return Edit(p, Find(p, [](const v1::LogRecord& r) {
-                       return r.has_fault();
-                     }),
-                     [](v1::LogRecord& r) {
-                       r.mutable_fault()->set_seat((r.fault().seat() + 1) % 3);
-                     });
+         return Edit(
+             p, Find(p, [](const v1::LogRecord& r) { return r.has_fault(); }),
+             [](v1::LogRecord& r) {
+               r.mutable_fault()->set_seat((r.fault().seat() + 1) % 3);
+             });
        },
        "fault.seat"},
       {"substitution.cardlog", "craits",
        [](Payloads& p) {
          // A referee's move passed off as the player's own.
-         return Edit(p, Find(p, [](const v1::LogRecord& r) {
-                       return r.has_action() && r.action().by_referee();
-                     }),
+         return Edit(p,
+                     Find(p,
+                          [](const v1::LogRecord& r) {
+                            return r.has_action() && r.action().by_referee();
+                          }),
                      [](v1::LogRecord& r) {
                        r.mutable_action()->set_by_referee(false);
                      });
@@ -206,10 +219,14 @@ int main(int argc, char** argv) {
          const int first = Find(p, [](const v1::LogRecord& r) {
            return r.has_chance() && r.chance().kind() == v1::CHANCE_KIND_DEAL;
          });
-         return Edit(p, Find(p, [](const v1::LogRecord& r) {
-                       return r.has_chance() &&
-                              r.chance().kind() == v1::CHANCE_KIND_DEAL;
-                     }, first + 1),
+         return Edit(p,
+                     Find(
+                         p,
+                         [](const v1::LogRecord& r) {
+                           return r.has_chance() &&
+                                  r.chance().kind() == v1::CHANCE_KIND_DEAL;
+                         },
+                         first + 1),
                      [](v1::LogRecord& r) {
                        r.mutable_chance()->set_cards(1, r.chance().cards(0));
                      });
@@ -221,11 +238,13 @@ int main(int argc, char** argv) {
          // longer in its hand (each card exists once, CR-1).
          for (size_t i = 1; i < p.size(); ++i) {
            const v1::LogRecord r = ParseRecord(p[i]);
-           if (!r.has_action() || !r.action().action().craits().has_play()) continue;
+           if (!r.has_action() || !r.action().action().craits().has_play())
+             continue;
            for (size_t j = i + 1; j < p.size(); ++j) {
              v1::LogRecord later = ParseRecord(p[j]);
              if (later.has_round_result()) break;
-             if (!later.has_action() || later.action().seat() != r.action().seat() ||
+             if (!later.has_action() ||
+                 later.action().seat() != r.action().seat() ||
                  !later.action().action().craits().has_play()) {
                continue;
              }
@@ -256,7 +275,8 @@ int main(int argc, char** argv) {
   };
 
   std::ofstream manifest(fs::path(out_dir) / "expected.tsv");
-  manifest << "# file\tverdict\trecord_index\tbyte_offset\trecord_kind\tfield\n";
+  manifest
+      << "# file\tverdict\trecord_index\tbyte_offset\trecord_kind\tfield\n";
   int failures = 0;
   auto write = [&](const std::string& file, const std::string& bytes,
                    const std::string& verdict, int index, uint64_t offset,
@@ -270,13 +290,12 @@ int main(int argc, char** argv) {
         cardref::analyzer::SummarizeFile(path, {}, cardref::AllGames());
     const v1::FileAudit& a = s.audit();
     const bool has = a.findings_size() > 0;
-    const bool ok =
-        a.verdict() == verdict &&
-        (verdict == "OK" ||
-         (has && a.findings(0).record_index() == index &&
-          a.findings(0).byte_offset() == offset &&
-          a.findings(0).record_kind() == kind &&
-          (field.empty() || a.findings(0).field() == field)));
+    const bool ok = a.verdict() == verdict &&
+                    (verdict == "OK" ||
+                     (has && a.findings(0).record_index() == index &&
+                      a.findings(0).byte_offset() == offset &&
+                      a.findings(0).record_kind() == kind &&
+                      (field.empty() || a.findings(0).field() == field)));
     if (!ok) {
       std::fprintf(stderr, "%s: expected %s at record %d (%s %s), got %s: %s\n",
                    file.c_str(), verdict.c_str(), index, kind.c_str(),
@@ -303,13 +322,15 @@ int main(int argc, char** argv) {
       continue;
     }
     if (index < 0) {
-      std::fprintf(stderr, "%s: the change could not be made\n", t.file.c_str());
+      std::fprintf(stderr, "%s: the change could not be made\n",
+                   t.file.c_str());
       ++failures;
       continue;
     }
-    const std::string kind = cardref::analyzer::RecordKind(ParseRecord(p[index]));
-    write(t.file, testlogs::Frame(p), "MISMATCH", index, Offsets(p)[index], kind,
-          t.field);
+    const std::string kind =
+        cardref::analyzer::RecordKind(ParseRecord(p[index]));
+    write(t.file, testlogs::Frame(p), "MISMATCH", index, Offsets(p)[index],
+          kind, t.field);
   }
   manifest.close();
   return failures == 0 ? 0 : 1;

@@ -37,8 +37,8 @@ double LogLikelihood(const std::vector<double>& theta,
     auto log_sigmoid = [](double x) {
       return x > 0 ? -std::log1p(std::exp(-x)) : x - std::log1p(std::exp(x));
     };
-    ll += c.weight * (c.score * log_sigmoid(d) +
-                      (1 - c.score) * log_sigmoid(-d));
+    ll +=
+        c.weight * (c.score * log_sigmoid(d) + (1 - c.score) * log_sigmoid(-d));
   }
   for (double t : theta) ll -= kRidge * t * t / 2;
   return ll;
@@ -76,12 +76,14 @@ double Percentile(std::vector<double> values, double q) {
   const double at = q * static_cast<double>(values.size() - 1);
   const size_t lo = static_cast<size_t>(std::floor(at));
   const size_t hi = std::min(lo + 1, values.size() - 1);
-  return values[lo] + (at - static_cast<double>(lo)) * (values[hi] - values[lo]);
+  return values[lo] +
+         (at - static_cast<double>(lo)) * (values[hi] - values[lo]);
 }
 
 // Repeated comparisons merged into one with their weights summed.
-std::vector<Comparison> Aggregate(const std::vector<const std::vector<Comparison>*>& units,
-                                  const std::vector<int>& multiplicity) {
+std::vector<Comparison> Aggregate(
+    const std::vector<const std::vector<Comparison>*>& units,
+    const std::vector<int>& multiplicity) {
   std::map<std::tuple<std::vector<int>, std::vector<int>, double>, double> sum;
   for (size_t u = 0; u < units.size(); ++u) {
     if (multiplicity[u] == 0) continue;
@@ -92,8 +94,8 @@ std::vector<Comparison> Aggregate(const std::vector<const std::vector<Comparison
   std::vector<Comparison> out;
   out.reserve(sum.size());
   for (const auto& [key, weight] : sum) {
-    out.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key),
-                   weight});
+    out.push_back(
+        {std::get<0>(key), std::get<1>(key), std::get<2>(key), weight});
   }
   return out;
 }
@@ -182,8 +184,8 @@ std::vector<Comparison> GameComparisons(
   if (summary.audit().verdict() != "OK") return out;
   auto index = [&](const v1::SeatSummary& seat) {
     const std::string key = PlayerKey(seat);
-    auto it = std::lower_bound(sorted_players.begin(), sorted_players.end(),
-                               key);
+    auto it =
+        std::lower_bound(sorted_players.begin(), sorted_players.end(), key);
     return it != sorted_players.end() && *it == key
                ? static_cast<int>(it - sorted_players.begin())
                : -1;
@@ -194,7 +196,9 @@ std::vector<Comparison> GameComparisons(
     Comparison c;
     for (int s : {0, 2}) c.a.push_back(index(seats[s]));
     for (int s : {1, 3}) c.b.push_back(index(seats[s]));
-    c.score = summary.winner_team() == 0 ? 1 : summary.winner_team() == 1 ? 0 : 0.5;
+    c.score = summary.winner_team() == 0   ? 1
+              : summary.winner_team() == 1 ? 0
+                                           : 0.5;
     out.push_back(std::move(c));
     return out;
   }
@@ -224,7 +228,8 @@ v1::RatingsReportProto BuildRatingsReport(
     std::set<std::string> keys;
     bool deal_sets = false;
     for (const v1::GameSummary* s : games) {
-      for (const v1::SeatSummary& seat : s->seats()) keys.insert(PlayerKey(seat));
+      for (const v1::SeatSummary& seat : s->seats())
+        keys.insert(PlayerKey(seat));
       deal_sets |= !s->deal_set_id().empty();
     }
     const std::vector<std::string> players(keys.begin(), keys.end());
@@ -235,7 +240,8 @@ v1::RatingsReportProto BuildRatingsReport(
     std::vector<std::vector<Comparison>> units;
     for (const v1::GameSummary* s : games) {
       std::set<std::string> here;
-      for (const v1::SeatSummary& seat : s->seats()) here.insert(PlayerKey(seat));
+      for (const v1::SeatSummary& seat : s->seats())
+        here.insert(PlayerKey(seat));
       for (const std::string& k : here) ++games_played[k];
       const std::string unit = deal_sets && !s->deal_set_id().empty()
                                    ? absl::StrCat("d:", s->deal_set_id())
@@ -323,10 +329,9 @@ absl::StatusOr<v1::CompareReportProto> BuildCompareReport(
     return absl::InvalidArgumentError("compare needs two different players");
   }
   auto has = [](const v1::GameSummary& s, const std::string& key) {
-    return std::any_of(s.seats().begin(), s.seats().end(),
-                       [&](const v1::SeatSummary& x) {
-                         return PlayerKey(x) == key;
-                       });
+    return std::any_of(
+        s.seats().begin(), s.seats().end(),
+        [&](const v1::SeatSummary& x) { return PlayerKey(x) == key; });
   };
   std::set<std::string> both;
   for (const v1::GameSummary& s : summaries) {
@@ -347,9 +352,8 @@ absl::StatusOr<v1::CompareReportProto> BuildCompareReport(
     }
     game = *both.begin();
   } else if (both.count(game) == 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("no ", game, " log that audits OK has both '", a,
-                     "' and '", b, "'"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "no ", game, " log that audits OK has both '", a, "' and '", b, "'"));
   }
   v1::CompareReportProto report;
   report.set_game(game);
@@ -363,8 +367,8 @@ absl::StatusOr<v1::CompareReportProto> BuildCompareReport(
   };
   std::map<std::string, Unit> units;
   bool deal_sets = false;
-  const std::vector<std::string> pair = a < b ? std::vector<std::string>{a, b}
-                                              : std::vector<std::string>{b, a};
+  const std::vector<std::string> pair =
+      a < b ? std::vector<std::string>{a, b} : std::vector<std::string>{b, a};
   const int ia = a < b ? 0 : 1, ib = 1 - ia;
   for (const v1::GameSummary& s : summaries) {
     if (s.audit().verdict() != "OK" || s.game() != game || !has(s, a) ||
@@ -372,8 +376,9 @@ absl::StatusOr<v1::CompareReportProto> BuildCompareReport(
       continue;
     }
     deal_sets |= !s.deal_set_id().empty();
-    Unit& u = units[s.deal_set_id().empty() ? absl::StrCat("f:", s.audit().file())
-                                            : absl::StrCat("d:", s.deal_set_id())];
+    Unit& u =
+        units[s.deal_set_id().empty() ? absl::StrCat("f:", s.audit().file())
+                                      : absl::StrCat("d:", s.deal_set_id())];
     for (const v1::SeatSummary& seat : s.seats()) {
       if (PlayerKey(seat) == a) {
         u.sum_a += static_cast<double>(seat.score());
@@ -408,10 +413,12 @@ absl::StatusOr<v1::CompareReportProto> BuildCompareReport(
   for (double d : diffs) mean += d;
   if (!diffs.empty()) mean /= static_cast<double>(diffs.size());
   for (double d : diffs) sd += (d - mean) * (d - mean);
-  if (diffs.size() > 1) sd = std::sqrt(sd / static_cast<double>(diffs.size() - 1));
+  if (diffs.size() > 1)
+    sd = std::sqrt(sd / static_cast<double>(diffs.size() - 1));
   const double half =
-      diffs.size() > 1 ? kZ95 * sd / std::sqrt(static_cast<double>(diffs.size()))
-                       : 0;
+      diffs.size() > 1
+          ? kZ95 * sd / std::sqrt(static_cast<double>(diffs.size()))
+          : 0;
   report.set_score_difference(mean);
   report.mutable_score_difference_ci()->set_low(mean - half);
   report.mutable_score_difference_ci()->set_high(mean + half);
@@ -451,17 +458,17 @@ std::string RenderRatings(const v1::RatingsReportProto& report, Format format) {
     for (const v1::PlayerRating& p : g.players()) {
       width = std::max(width, Sanitize(p.player()).size());
     }
-    absl::StrAppend(&out, absl::StrFormat("%-*s  %7s  %17s  %5s\n",
-                                          static_cast<int>(width), "player",
-                                          "rating", "95% interval", "games"));
+    absl::StrAppend(
+        &out, absl::StrFormat("%-*s  %7s  %17s  %5s\n", static_cast<int>(width),
+                              "player", "rating", "95% interval", "games"));
     for (const v1::PlayerRating& p : g.players()) {
       absl::StrAppend(
-          &out, absl::StrFormat("%-*s  %7.1f  %17s  %5d\n",
-                                static_cast<int>(width), Sanitize(p.player()),
-                                p.rating(),
-                                absl::StrCat(Fixed(p.ci_low(), 1), "..",
-                                             Fixed(p.ci_high(), 1)),
-                                p.games()));
+          &out,
+          absl::StrFormat(
+              "%-*s  %7.1f  %17s  %5d\n", static_cast<int>(width),
+              Sanitize(p.player()), p.rating(),
+              absl::StrCat(Fixed(p.ci_low(), 1), "..", Fixed(p.ci_high(), 1)),
+              p.games()));
     }
   }
   return out;
@@ -492,11 +499,11 @@ std::string RenderCompare(const v1::CompareReportProto& r, Format format) {
       Fixed(r.score_difference_ci().low(), 2), "..",
       Fixed(r.score_difference_ci().high(), 2), "\n",
       "  finishing order: A ahead ", r.a_ahead(), ", B ahead ", r.b_ahead(),
-      ", level ", r.level(), "\n", "  SPRT H0: A - B = 0 vs H1: A - B = ",
-      Fixed(r.elo1(), 1), " (alpha ", Fixed(r.alpha(), 3), ", beta ",
-      Fixed(r.beta(), 3), "): LLR ", Fixed(r.llr(), 3), ", bounds [",
-      Fixed(r.lower_bound(), 3), ", ", Fixed(r.upper_bound(), 3), "]: ",
-      r.verdict(), "\n");
+      ", level ", r.level(), "\n",
+      "  SPRT H0: A - B = 0 vs H1: A - B = ", Fixed(r.elo1(), 1), " (alpha ",
+      Fixed(r.alpha(), 3), ", beta ", Fixed(r.beta(), 3), "): LLR ",
+      Fixed(r.llr(), 3), ", bounds [", Fixed(r.lower_bound(), 3), ", ",
+      Fixed(r.upper_bound(), 3), "]: ", r.verdict(), "\n");
 }
 
 }  // namespace cardref::analyzer

@@ -78,8 +78,8 @@ struct CompareOptions {
 
 struct SprtResult {
   double llr = 0;
-  double lower = 0;  // log(beta / (1 - alpha)): H0 accepted at or below
-  double upper = 0;  // log((1 - beta) / alpha): H1 accepted at or above
+  double lower = 0;     // log(beta / (1 - alpha)): H0 accepted at or below
+  double upper = 0;     // log((1 - beta) / alpha): H1 accepted at or above
   std::string verdict;  // "H1 accepted", "H0 accepted", "continue"
 };
 

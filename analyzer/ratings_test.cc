@@ -36,8 +36,8 @@ TEST(BradleyTerryTest, TwoPlayersThreeWinsToOne) {
 
 // Hunter (2004): p_i <- W_i / sum_j n_ij / (p_i + p_j), an independent
 // algorithm for the same maximum.
-std::vector<double> MinorizeMaximize(int n,
-                                     const std::vector<std::vector<double>>& wins) {
+std::vector<double> MinorizeMaximize(
+    int n, const std::vector<std::vector<double>>& wins) {
   std::vector<double> p(n, 1.0);
   for (int it = 0; it < 20000; ++it) {
     std::vector<double> next(n);
@@ -85,9 +85,8 @@ TEST(BradleyTerryTest, TeamStrengthIsTheSumOfItsPlayers) {
   // Team {0, 2} beats {1, 3} three times in four; the split within a team
   // is fixed by the other pairing (0+1 vs 2+3, even).
   const std::vector<Comparison> games = {
-      {{0, 2}, {1, 3}, 1, 3}, {{0, 2}, {1, 3}, 0, 1},
-      {{0, 1}, {2, 3}, 1, 2}, {{0, 1}, {2, 3}, 0, 2},
-      {{0, 3}, {1, 2}, 1, 2}, {{0, 3}, {1, 2}, 0, 2}};
+      {{0, 2}, {1, 3}, 1, 3}, {{0, 2}, {1, 3}, 0, 1}, {{0, 1}, {2, 3}, 1, 2},
+      {{0, 1}, {2, 3}, 0, 2}, {{0, 3}, {1, 2}, 1, 2}, {{0, 3}, {1, 2}, 0, 2}};
   const std::vector<double> t = FitBradleyTerry(4, games);
   const double team = t[0] + t[2] - t[1] - t[3];
   const double p = 1 / (1 + std::exp(-team));
@@ -194,8 +193,8 @@ TEST(RatingsReportTest, KnownStrengthsAreRecoveredWithinTheIntervals) {
 }
 
 TEST(RatingsReportTest, ReproducibleAndResampledByDealSet) {
-  std::vector<v1::GameSummary> games = Population({1400, 1500, 1600, 1700, 1550},
-                                                  60, 5);
+  std::vector<v1::GameSummary> games =
+      Population({1400, 1500, 1600, 1700, 1550}, 60, 5);
   for (size_t i = 0; i < games.size(); ++i) {
     games[i].set_deal_set_id(absl::StrCat("d", i / 3));
   }
@@ -255,10 +254,10 @@ TEST(SprtTest, ReachesTheRightVerdictAtAboutTheStatedErrorRates) {
 TEST(CompareReportTest, PairedScoreDifferencePerDealSet) {
   // Deal set d1: A scores 10 and 20, B 14 and 12 (diff 15 - 13 = 2); d2: A
   // 5 and 7, B 9 and 9 (diff -3). Mean -0.5.
-  auto game = [](const std::string& file, const std::string& deals,
-                 int64_t a, int64_t b) {
-    v1::GameSummary s = Summary("craits", file, {{"A", a < b ? 1 : 2},
-                                                 {"B", a < b ? 2 : 1}});
+  auto game = [](const std::string& file, const std::string& deals, int64_t a,
+                 int64_t b) {
+    v1::GameSummary s =
+        Summary("craits", file, {{"A", a < b ? 1 : 2}, {"B", a < b ? 2 : 1}});
     s.set_deal_set_id(deals);
     s.mutable_seats(0)->set_score(a);
     s.mutable_seats(1)->set_score(b);

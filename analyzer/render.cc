@@ -19,9 +19,11 @@ std::string Hex(unsigned char c) { return absl::StrFormat("\\x%02x", c); }
 size_t Utf8Length(absl::string_view s, size_t i) {
   const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
   const unsigned char c = b(i);
-  size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3
-                        : (c >> 3) == 30  ? 4
-                                          : 0;
+  size_t n = c < 0x80         ? 1
+             : (c >> 5) == 6  ? 2
+             : (c >> 4) == 14 ? 3
+             : (c >> 3) == 30 ? 4
+                              : 0;
   if (n == 0 || i + n > s.size()) return 0;
   for (size_t k = 1; k < n; ++k) {
     if ((b(i + k) >> 6) != 2) return 0;
@@ -74,8 +76,9 @@ std::string CsvRow(const std::vector<std::string>& cells) {
 std::string AuditLine(const v1::FileAudit& f) {
   if (f.verdict() == "OK") {
     return absl::StrCat("OK ", Sanitize(f.file()), " (", Sanitize(f.game()),
-                        ", ", f.rounds(), f.rounds() == 1 ? " round, " : " rounds, ",
-                        f.records(), f.records() == 1 ? " record)" : " records)");
+                        ", ", f.rounds(),
+                        f.rounds() == 1 ? " round, " : " rounds, ", f.records(),
+                        f.records() == 1 ? " record)" : " records)");
   }
   return absl::StrCat(f.verdict(), " ", Sanitize(f.file()), ": ",
                       Sanitize(f.message()));
@@ -100,8 +103,8 @@ std::string Sanitize(absl::string_view s) {
       out += Hex(c);
     } else if (c >= 0x80) {
       const size_t n = Utf8Length(s, i);
-      const bool c1 = n == 2 && c == 0xc2 &&
-                      static_cast<unsigned char>(s[i + 1]) < 0xa0;
+      const bool c1 =
+          n == 2 && c == 0xc2 && static_cast<unsigned char>(s[i + 1]) < 0xa0;
       if (n == 0 || c1) {
         const size_t bad = n == 0 ? 1 : 2;
         for (size_t k = 0; k < bad; ++k) {
@@ -123,9 +126,9 @@ std::string Sanitize(absl::string_view s) {
 
 std::string CsvField(absl::string_view s) {
   const std::string clean = Sanitize(s);
-  const bool quote = clean.find_first_of(",\"") != std::string::npos ||
-                     (!clean.empty() && (clean.front() == ' ' ||
-                                         clean.back() == ' '));
+  const bool quote =
+      clean.find_first_of(",\"") != std::string::npos ||
+      (!clean.empty() && (clean.front() == ' ' || clean.back() == ' '));
   if (!quote) return clean;
   std::string out = "\"";
   for (char c : clean) {
@@ -162,10 +165,13 @@ std::string RenderAudit(const v1::AuditReportProto& report, Format format) {
                     "record_kind", "field", "recorded", "recomputed", "rule",
                     "message"});
       for (const v1::FileAudit& f : report.files()) {
-        std::vector<std::string> row = {
-            f.file(), f.verdict(), f.ending(), f.game(),
-            absl::StrCat(f.rounds()), absl::StrCat(f.records()),
-            absl::StrCat(f.consistent_records())};
+        std::vector<std::string> row = {f.file(),
+                                        f.verdict(),
+                                        f.ending(),
+                                        f.game(),
+                                        absl::StrCat(f.rounds()),
+                                        absl::StrCat(f.records()),
+                                        absl::StrCat(f.consistent_records())};
         if (f.findings_size() > 0) {
           const v1::AuditFinding& d = f.findings(0);
           for (const std::string& cell :
@@ -203,49 +209,71 @@ std::string RenderAudit(const v1::AuditReportProto& report, Format format) {
   for (const auto& [verdict, n] : error_verdicts) {
     parts.push_back(absl::StrCat(verdict, " ", n));
   }
-  absl::StrAppend(&out, "summary: ", report.files_size(),
-                  report.files_size() == 1 ? " file: " : " files: ", ok,
-                  " OK, ", interrupted, " interrupted, ", aborted,
-                  " aborted, ", errors, errors == 1 ? " error" : " errors",
-                  parts.empty() ? "" : absl::StrCat(" (", absl::StrJoin(parts, ", "), ")"),
-                  "\n");
+  absl::StrAppend(
+      &out, "summary: ", report.files_size(),
+      report.files_size() == 1 ? " file: " : " files: ", ok, " OK, ",
+      interrupted, " interrupted, ", aborted, " aborted, ", errors,
+      errors == 1 ? " error" : " errors",
+      parts.empty() ? "" : absl::StrCat(" (", absl::StrJoin(parts, ", "), ")"),
+      "\n");
   return out;
 }
 
 std::string RenderStats(const v1::StatsReportProto& report, Format format) {
   if (format == Format::kJson) return ToJson(report, true);
-  auto metric = [](const google::protobuf::RepeatedPtrField<v1::NamedValue>&
-                       metrics,
-                   const std::string& name) -> std::string {
+  auto metric =
+      [](const google::protobuf::RepeatedPtrField<v1::NamedValue>& metrics,
+         const std::string& name) -> std::string {
     for (const v1::NamedValue& v : metrics) {
       if (v.name() == name) return Fixed(v.value(), 3);
     }
     return "-";
   };
   if (format == Format::kCsv) {
-    std::string out = CsvRow(
-        {"game", "player", "games", "seats", "wins", "draws", "win_rate",
-         "win_rate_low", "win_rate_high", "score_mean", "score_stddev",
-         "score_median", "decisions", "own_decisions", "decision_p50_micros",
-         "decision_p95_micros", "decision_max_micros", "rejected", "timeouts",
-         "substitutions", "forfeits"});
+    std::string out = CsvRow({"game",
+                              "player",
+                              "games",
+                              "seats",
+                              "wins",
+                              "draws",
+                              "win_rate",
+                              "win_rate_low",
+                              "win_rate_high",
+                              "score_mean",
+                              "score_stddev",
+                              "score_median",
+                              "decisions",
+                              "own_decisions",
+                              "decision_p50_micros",
+                              "decision_p95_micros",
+                              "decision_max_micros",
+                              "rejected",
+                              "timeouts",
+                              "substitutions",
+                              "forfeits"});
     for (const v1::GameStatsProto& g : report.games()) {
       for (const v1::PlayerStatsProto& p : g.players()) {
-        absl::StrAppend(
-            &out,
-            CsvRow({g.game(), p.player(), absl::StrCat(p.games()),
-                    absl::StrCat(p.seats()), absl::StrCat(p.wins()),
-                    absl::StrCat(p.draws()), Fixed(p.win_rate(), 6),
-                    Fixed(p.win_rate_ci().low(), 6),
-                    Fixed(p.win_rate_ci().high(), 6), Fixed(p.score_mean(), 6),
-                    Fixed(p.score_stddev(), 6), Fixed(p.score_median(), 1),
-                    absl::StrCat(p.decisions()), absl::StrCat(p.own_decisions()),
-                    absl::StrCat(p.decision_micros().p50()),
-                    absl::StrCat(p.decision_micros().p95()),
-                    absl::StrCat(p.decision_micros().max()),
-                    absl::StrCat(p.rejected()), absl::StrCat(p.timeouts()),
-                    absl::StrCat(p.substitutions()),
-                    absl::StrCat(p.forfeits())}));
+        absl::StrAppend(&out, CsvRow({g.game(),
+                                      p.player(),
+                                      absl::StrCat(p.games()),
+                                      absl::StrCat(p.seats()),
+                                      absl::StrCat(p.wins()),
+                                      absl::StrCat(p.draws()),
+                                      Fixed(p.win_rate(), 6),
+                                      Fixed(p.win_rate_ci().low(), 6),
+                                      Fixed(p.win_rate_ci().high(), 6),
+                                      Fixed(p.score_mean(), 6),
+                                      Fixed(p.score_stddev(), 6),
+                                      Fixed(p.score_median(), 1),
+                                      absl::StrCat(p.decisions()),
+                                      absl::StrCat(p.own_decisions()),
+                                      absl::StrCat(p.decision_micros().p50()),
+                                      absl::StrCat(p.decision_micros().p95()),
+                                      absl::StrCat(p.decision_micros().max()),
+                                      absl::StrCat(p.rejected()),
+                                      absl::StrCat(p.timeouts()),
+                                      absl::StrCat(p.substitutions()),
+                                      absl::StrCat(p.forfeits())}));
       }
     }
     return out;
@@ -261,10 +289,10 @@ std::string RenderStats(const v1::StatsReportProto& report, Format format) {
       for (const v1::NamedValue& v : p.metrics()) metric_names.insert(v.name());
     }
     std::vector<Column> columns = {
-        {"player", true}, {"games"},    {"wins"},      {"draws"},
-        {"win%"},         {"win%95"},   {"score"},     {"score_sd"},
+        {"player", true}, {"games"},       {"wins"},       {"draws"},
+        {"win%"},         {"win%95"},      {"score"},      {"score_sd"},
         {"median"},       {"ranks", true}, {"dec_p50_ms"}, {"dec_p95_ms"},
-        {"dec_max_ms"},   {"rejected"}, {"timeouts"},  {"subst"}};
+        {"dec_max_ms"},   {"rejected"},    {"timeouts"},   {"subst"}};
     for (const std::string& name : metric_names) columns.push_back({name});
     std::vector<std::vector<std::string>> cells;
     for (const v1::PlayerStatsProto& p : g.players()) {
@@ -339,10 +367,11 @@ std::string RenderStats(const v1::StatsReportProto& report, Format format) {
                         Fixed(100 * s.win_rate_ci().high(), 1)),
            Fixed(s.score_mean(), 2)});
     }
-    absl::StrAppend(&out, "\n", Sanitize(g.game()), " by seat:\n",
-                    RenderTable({{"seat"}, {"games"}, {"wins"}, {"win%"},
-                                 {"win%95"}, {"score"}},
-                                seat_rows));
+    absl::StrAppend(
+        &out, "\n", Sanitize(g.game()), " by seat:\n",
+        RenderTable(
+            {{"seat"}, {"games"}, {"wins"}, {"win%"}, {"win%95"}, {"score"}},
+            seat_rows));
     // Game-specific tables, one per table title, in report order.
     std::vector<std::string> tables;
     for (const v1::ExtraRowProto& r : g.extra_rows()) {
@@ -363,7 +392,8 @@ std::string RenderStats(const v1::StatsReportProto& report, Format format) {
         if (r.table() != table) continue;
         std::vector<std::string> row = {Sanitize(r.label()),
                                         absl::StrCat(r.count())};
-        for (const std::string& n : names) row.push_back(metric(r.metrics(), n));
+        for (const std::string& n : names)
+          row.push_back(metric(r.metrics(), n));
         rows.push_back(std::move(row));
       }
       absl::StrAppend(&out, "\n", Sanitize(g.game()), " ", table, ":\n",

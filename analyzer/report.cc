@@ -71,8 +71,8 @@ bool SameSide(const std::string& game, int a, int b) {
 int64_t Quantile(const std::map<int32_t, int64_t>& histogram, int64_t n,
                  double p, int64_t max) {
   if (n == 0) return 0;
-  const int64_t rank = std::max<int64_t>(1, static_cast<int64_t>(
-                                                std::ceil(p * n)));
+  const int64_t rank =
+      std::max<int64_t>(1, static_cast<int64_t>(std::ceil(p * n)));
   int64_t seen = 0;
   for (const auto& [bucket, count] : histogram) {
     seen += count;
@@ -105,10 +105,9 @@ double Median(const std::map<int64_t, int64_t>& values, int64_t n) {
 void Tally(const v1::GameSummary& s, GameTally& g) {
   ++g.logs;
   const std::string& game = s.game();
-  const bool draw = std::none_of(s.seats().begin(), s.seats().end(),
-                                 [](const v1::SeatSummary& x) {
-                                   return x.winner();
-                                 });
+  const bool draw =
+      std::none_of(s.seats().begin(), s.seats().end(),
+                   [](const v1::SeatSummary& x) { return x.winner(); });
   for (const v1::SeatSummary& seat : s.seats()) {
     PlayerTally& p = g.players[PlayerKey(seat)];
     p.matches.insert(s.audit().file());

@@ -74,8 +74,8 @@ TEST(WilsonIntervalTest, MatchesTheFormula) {
 
 TEST(DecisionBucketTest, LowerBoundsAreWithinAnEighth) {
   int last = -1;
-  for (int64_t x : std::vector<int64_t>{0, 1, 15, 16, 17, 31, 32, 100, 999, 1000, 123456,
-                    int64_t{1} << 40}) {
+  for (int64_t x : std::vector<int64_t>{0, 1, 15, 16, 17, 31, 32, 100, 999,
+                                        1000, 123456, int64_t{1} << 40}) {
     const int b = DecisionBucket(x);
     EXPECT_GE(b, last);
     last = b;
@@ -91,10 +91,10 @@ TEST(StatsReportTest, HandComputedTournament) {
       Game("g1", {{"a", 10, 1, true, {100, 200, 300}},
                   {"b", 20, 2, false, {1000}},
                   {"c", 30, 3, false}}),
-      Game("g2", {{"b", 5, 1, true}, {"a", 25, 2, false, {400}},
-                  {"c", 25, 2, false}}),
-      Game("g3", {{"c", 7, 1, true}, {"a", 9, 2, false},
-                  {"c", 11, 3, false}}),
+      Game(
+          "g2",
+          {{"b", 5, 1, true}, {"a", 25, 2, false, {400}}, {"c", 25, 2, false}}),
+      Game("g3", {{"c", 7, 1, true}, {"a", 9, 2, false}, {"c", 11, 3, false}}),
   };
   v1::GameSummary bad = Game("g0", {{"a", 0, 1, true}});
   bad.mutable_audit()->set_verdict("MISMATCH");
@@ -203,8 +203,8 @@ TEST(StatsHookTest, KrassKariertOutFirst) {
 TEST(StatsReportTest, AgreesWithThePerPlayerTallyOnTheGoldenLogs) {
   StatsCollector old(&AllGames());
   std::vector<v1::GameSummary> summaries;
-  for (const char* name : {"craits_2p_short", "craits_3p_short",
-                           "craits_4p_short"}) {
+  for (const char* name :
+       {"craits_2p_short", "craits_3p_short", "craits_4p_short"}) {
     const std::string path =
         absl::StrCat(CARDREF_GOLDEN_LOG_DIR, "/", name, ".cardlog");
     old.AddFile(path);

@@ -17,16 +17,17 @@
 namespace cardref::analyzer::rss_testing {
 
 struct ChildRun {
-  int exit_code = -1;        // -1: did not run or did not exit normally
-  int64_t max_rss_kib = 0;   // peak resident set size
-  double seconds = 0;        // wall time
+  int exit_code = -1;       // -1: did not run or did not exit normally
+  int64_t max_rss_kib = 0;  // peak resident set size
+  double seconds = 0;       // wall time
 };
 
 // Runs argv[0] with `argv`, its output to /dev/null.
 inline ChildRun RunAndMeasure(const std::vector<std::string>& argv) {
   ChildRun run;
   std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  for (const std::string& a : argv)
+    args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   struct timespec start, end;
   clock_gettime(CLOCK_MONOTONIC, &start);

@@ -1,12 +1,11 @@
 // Game-specific statistics, one GameStatsHook per game that has any.
-#include "analyzer/stats.h"
-
 #include <algorithm>
 #include <array>
 #include <memory>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "analyzer/stats.h"
 
 namespace cardref::analyzer {
 namespace {
@@ -103,9 +102,11 @@ class KrakenStatsHook final : public GameStatsHook {
         {"declarations", "declarations"}};
     return {
         {"teams", "team", "win", "games", team_metrics},
-        {"players by variant", "player variant", "win", "games",
-         team_metrics},
-        {"variants", "variant", "burden_won", "rounds",
+        {"players by variant", "player variant", "win", "games", team_metrics},
+        {"variants",
+         "variant",
+         "burden_won",
+         "rounds",
          {{"burden_won", "burden_won"},
           {"made_ahead", "made_ahead"},
           {"level1", "level1"},
@@ -122,9 +123,8 @@ class KrakenStatsHook final : public GameStatsHook {
 
   void OnLog(const record::GameLog& log, ExtraRows& out) const override {
     const v1::LogHeader& header = log.header();
-    const std::string variant =
-        absl::StrCat(EnumParam(header, "trump_mode"), "/",
-                     EnumParam(header, "rule_set"));
+    const std::string variant = absl::StrCat(
+        EnumParam(header, "trump_mode"), "/", EnumParam(header, "rule_set"));
     std::vector<std::string> names;
     for (const v1::SeatInfo& seat : header.seats()) {
       names.push_back(seat.player_name().empty()
@@ -230,10 +230,11 @@ class KrakenStatsHook final : public GameStatsHook {
 
 // Krass Kariert, per seat: out_first, per round, whether the seat was
 // among the first to leave it with an empty hand (KK-9.3; several seats
-// can leave at the same trick; 0 for everyone in a round nobody left), (KK-11.3: a charged seat
-// loses one unless it has none), how often a decision takes a reserve (KK-6), and how often a play
-// is a STOP (KK-7) or a DRAW (KK-8) card, read from the seat's hand just
-// before (card ids 50-51 STOP, 52-53 DRAW).
+// can leave at the same trick; 0 for everyone in a round nobody left),
+// (KK-11.3: a charged seat loses one unless it has none), how often a decision
+// takes a reserve (KK-6), and how often a play is a STOP (KK-7) or a DRAW
+// (KK-8) card, read from the seat's hand just before (card ids 50-51 STOP,
+// 52-53 DRAW).
 class KrassKariertStatsHook final : public GameStatsHook {
  public:
   absl::string_view game_id() const override { return "krass_kariert"; }

@@ -20,7 +20,8 @@ std::string FirstRule(const std::string& text) {
   for (size_t i = 0; i + 4 <= text.size(); ++i) {
     const std::string prefix = text.substr(i, 3);
     if (prefix != "CR-" && prefix != "KK-" && prefix != "KR-") continue;
-    if (i > 0 && std::isalnum(static_cast<unsigned char>(text[i - 1]))) continue;
+    if (i > 0 && std::isalnum(static_cast<unsigned char>(text[i - 1])))
+      continue;
     size_t end = i + 3;
     while (end < text.size() &&
            (std::isdigit(static_cast<unsigned char>(text[end])) ||
@@ -59,7 +60,8 @@ void AddMetrics(const Metrics& metrics,
 }  // namespace
 
 int DecisionBucket(int64_t micros) {
-  if (micros < kExactBelow) return static_cast<int>(std::max<int64_t>(0, micros));
+  if (micros < kExactBelow)
+    return static_cast<int>(std::max<int64_t>(0, micros));
   int e = 63 - __builtin_clzll(static_cast<uint64_t>(micros));  // >= 4
   const int sub = static_cast<int>((micros >> (e - 3)) & (kSubBuckets - 1));
   return kExactBelow + (e - 4) * kSubBuckets + sub;
@@ -233,8 +235,8 @@ void SummaryBuilder::AddView(const v1::Observation& view,
   std::vector<Metrics> seats(static_cast<size_t>(summary_.seats_size()));
   hook_->OnView(view, record, *log_state_, seats);
   for (size_t s = 0; s < seats.size(); ++s) {
-    AddMetrics(seats[s], summary_.mutable_seats(static_cast<int>(s))
-                             ->mutable_metrics());
+    AddMetrics(seats[s],
+               summary_.mutable_seats(static_cast<int>(s))->mutable_metrics());
   }
 }
 
@@ -272,9 +274,9 @@ v1::GameSummary SummarizeFile(const std::string& path,
         // Statistics only from records that replayed so far; the summary
         // keeps them only if the whole log audits OK.
         if (salvaged || !(audit.records() == 0 || audit.consistent())) return;
-        const bool action = record.has_action() && audit.state() != nullptr &&
-                            audit.state()->current_seat() ==
-                                record.action().seat();
+        const bool action =
+            record.has_action() && audit.state() != nullptr &&
+            audit.state()->current_seat() == record.action().seat();
         const bool round_end =
             record.has_round_result() && audit.state() != nullptr;
         if ((action && (builder.wants_actions() || builder.wants_views())) ||

@@ -33,8 +33,9 @@ ABSL_FLAG(std::string, html, "",
           "also write a self-contained HTML report with charts to this file");
 ABSL_FLAG(int, bootstrap, 200, "ratings: bootstrap resamples for intervals");
 ABSL_FLAG(uint64_t, seed, 1, "ratings: seed of the bootstrap's generator");
-ABSL_FLAG(std::string, game, "", "compare: the game (when A and B met in "
-                                  "several)");
+ABSL_FLAG(std::string, game, "",
+          "compare: the game (when A and B met in "
+          "several)");
 ABSL_FLAG(double, elo1, 10,
           "compare: SPRT alternative, A stronger than B by this many rating "
           "points");
@@ -124,9 +125,8 @@ int main(int argc, char** argv) {
                  "--alpha, --beta strictly between 0 and 1\n";
     return analyzer::kExitUsage;
   }
-  const int code = analyzer::RunCommand(command, args, options,
-                                        cardref::AllGames(), std::cout,
-                                        std::cerr);
+  const int code = analyzer::RunCommand(
+      command, args, options, cardref::AllGames(), std::cout, std::cerr);
   if (code == analyzer::kExitUsage && command != "audit" &&
       command != "stats" && command != "ratings" && command != "compare" &&
       command != "merge") {

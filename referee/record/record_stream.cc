@@ -101,8 +101,7 @@ bool RecordStream::Next(absl::string_view* payload, uint64_t* offset) {
   if (length > max_record_size_) {
     Damage(FileEnd::kCorrupt,
            absl::StrCat("record length ", length, " at byte ", pos_,
-                        " exceeds the maximum record size ",
-                        max_record_size_));
+                        " exceeds the maximum record size ", max_record_size_));
     return false;
   }
   const uint64_t total = kHeaderSize + length + kFooterSize;
@@ -110,10 +109,10 @@ bool RecordStream::Next(absl::string_view* payload, uint64_t* offset) {
   if (done_) return false;
   if (have < total) {
     // Fill stopped at end of file: `have` is the rest of the file.
-    Damage(FileEnd::kTornTail,
-           absl::StrCat("file ends inside the record at byte ", pos_,
-                        " (length ", length, " needs ", total, " bytes, ",
-                        have, " present)"));
+    Damage(
+        FileEnd::kTornTail,
+        absl::StrCat("file ends inside the record at byte ", pos_, " (length ",
+                     length, " needs ", total, " bytes, ", have, " present)"));
     return false;
   }
   const char* data = buffer_.data() + begin_ + kHeaderSize;

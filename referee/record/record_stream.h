@@ -21,7 +21,8 @@ class RecordStream {
  public:
   // Opens `path` for reading. NOT_FOUND and other errors name the path.
   [[nodiscard]] static absl::StatusOr<std::unique_ptr<RecordStream>> Open(
-      const std::string& path, uint64_t max_record_size = kDefaultMaxRecordSize);
+      const std::string& path,
+      uint64_t max_record_size = kDefaultMaxRecordSize);
   ~RecordStream();
   RecordStream(const RecordStream&) = delete;
   RecordStream& operator=(const RecordStream&) = delete;
