@@ -258,6 +258,8 @@ v1::RatingsReportProto BuildRatingsReport(
     const std::vector<double> theta = FitBradleyTerry(
         n, Aggregate(unit_ptrs, std::vector<int>(units.size(), 1)));
     std::vector<std::vector<double>> samples(players.size());
+    std::vector<std::vector<double>> resampled_thetas;
+    std::vector<std::vector<bool>> resampled_present;
     Rng rng(options.seed);
     for (int b = 0; b < options.bootstrap && !units.empty(); ++b) {
       std::vector<int> multiplicity(units.size(), 0);
@@ -267,6 +269,7 @@ v1::RatingsReportProto BuildRatingsReport(
       const std::vector<Comparison> resample =
           Aggregate(unit_ptrs, multiplicity);
       const std::vector<double> t = FitBradleyTerry(n, resample);
+      resampled_thetas.push_back(t);
       // A player missing from a resample has no rating in it.
       std::vector<bool> present(players.size(), false);
       for (const Comparison& c : resample) {
@@ -275,6 +278,21 @@ v1::RatingsReportProto BuildRatingsReport(
       }
       for (int i = 0; i < n; ++i) {
         if (present[i]) samples[i].push_back(ToRating(t[i]));
+      }
+      resampled_present.push_back(present);
+    }
+    // Kraken partnerships (seats 0+2 and 1+3), by sorted player indices.
+    std::set<std::pair<int, int>> teams;
+    if (game == "kraken") {
+      for (const v1::GameSummary* s : games) {
+        for (const Comparison& c : GameComparisons(*s, players)) {
+          for (const std::vector<int>* side : {&c.a, &c.b}) {
+            if (side->size() == 2) {
+              teams.insert({std::min((*side)[0], (*side)[1]),
+                            std::max((*side)[0], (*side)[1])});
+            }
+          }
+        }
       }
     }
     v1::GameRatings* out = report.add_games();
@@ -291,6 +309,33 @@ v1::RatingsReportProto BuildRatingsReport(
       r->set_ci_high(samples[i].empty() ? r->rating()
                                         : Percentile(samples[i], 0.975));
       r->set_games(games_played[players[i]]);
+    }
+    for (const auto& [x, y] : teams) {
+      v1::PlayerRating* r = out->add_teams();
+      r->set_player(absl::StrCat(players[x], "+", players[y]));
+      r->set_rating(ToRating(theta[x] + theta[y]));
+      std::vector<double> values;
+      for (size_t b = 0; b < resampled_thetas.size(); ++b) {
+        if (resampled_present[b][x] && resampled_present[b][y]) {
+          values.push_back(
+              ToRating(resampled_thetas[b][x] + resampled_thetas[b][y]));
+        }
+      }
+      r->set_ci_low(values.empty() ? r->rating() : Percentile(values, 0.025));
+      r->set_ci_high(values.empty() ? r->rating() : Percentile(values, 0.975));
+      int64_t together = 0;
+      for (const v1::GameSummary* s : games) {
+        if (s->seats_size() != 4) continue;
+        for (int first : {0, 1}) {
+          const std::string k1 = PlayerKey(s->seats(first));
+          const std::string k2 = PlayerKey(s->seats(first + 2));
+          if ((k1 == players[x] && k2 == players[y]) ||
+              (k1 == players[y] && k2 == players[x])) {
+            ++together;
+          }
+        }
+      }
+      r->set_games(together);
     }
   }
   return report;
@@ -458,10 +503,24 @@ std::string RenderRatings(const v1::RatingsReportProto& report, Format format) {
     for (const v1::PlayerRating& p : g.players()) {
       width = std::max(width, Sanitize(p.player()).size());
     }
+    for (const v1::PlayerRating& p : g.teams()) {
+      width = std::max(width, Sanitize(p.player()).size());
+    }
     absl::StrAppend(
         &out, absl::StrFormat("%-*s  %7s  %17s  %5s\n", static_cast<int>(width),
                               "player", "rating", "95% interval", "games"));
     for (const v1::PlayerRating& p : g.players()) {
+      absl::StrAppend(
+          &out,
+          absl::StrFormat(
+              "%-*s  %7.1f  %17s  %5d\n", static_cast<int>(width),
+              Sanitize(p.player()), p.rating(),
+              absl::StrCat(Fixed(p.ci_low(), 1), "..", Fixed(p.ci_high(), 1)),
+              p.games()));
+    }
+    if (g.teams().empty()) continue;
+    absl::StrAppend(&out, "teams (strength = the sum of the partners'):\n");
+    for (const v1::PlayerRating& p : g.teams()) {
       absl::StrAppend(
           &out,
           absl::StrFormat(

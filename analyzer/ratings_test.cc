@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -190,6 +191,44 @@ TEST(RatingsReportTest, KnownStrengthsAreRecoveredWithinTheIntervals) {
   // 95% intervals: about 46 of 48; far fewer means they are too narrow.
   EXPECT_GE(covered, 40) << covered << " of " << total;
   RecordProperty("covered", covered);
+}
+
+TEST(RatingsReportTest, KrakenTeamsAreTheSumOfTheirPartners) {
+  // a+c beat b+d in 3 of 4; a+b and c+d play even, as do a+d and b+c.
+  std::vector<v1::GameSummary> games;
+  int file = 0;
+  auto play = [&](const char* s0, const char* s1, const char* s2,
+                  const char* s3, int winner_team) {
+    const int r0 = winner_team == 0 ? 1 : 2, r1 = winner_team == 1 ? 1 : 2;
+    games.push_back(Summary("kraken", absl::StrCat("k", file++),
+                            {{s0, r0}, {s1, r1}, {s2, r0}, {s3, r1}},
+                            winner_team));
+  };
+  for (int i = 0; i < 3; ++i) play("a", "b", "c", "d", 0);
+  play("a", "b", "c", "d", 1);
+  for (int w : {0, 1}) play("a", "c", "b", "d", w);
+  for (int w : {0, 1}) play("a", "b", "d", "c", w);
+  SortSummaries(&games);
+  RatingOptions options;
+  options.bootstrap = 50;
+  const v1::RatingsReportProto report = BuildRatingsReport(games, options);
+  ASSERT_EQ(report.games_size(), 1);
+  const v1::GameRatings& g = report.games(0);
+  ASSERT_EQ(g.players_size(), 4);
+  std::map<std::string, const v1::PlayerRating*> teams;
+  for (const v1::PlayerRating& t : g.teams()) teams[t.player()] = &t;
+  ASSERT_EQ(teams.size(), 6u);
+  const v1::PlayerRating& ac = *teams.at("a+c");
+  const v1::PlayerRating& bd = *teams.at("b+d");
+  EXPECT_EQ(ac.games(), 4);
+  // A team's rating is the sum of its players' offsets from 1500.
+  EXPECT_NEAR(ac.rating() - 1500,
+              (g.players(0).rating() - 1500) + (g.players(2).rating() - 1500),
+              1e-9);
+  EXPECT_GT(ac.rating(), bd.rating());
+  EXPECT_NEAR(ac.rating() - 1500, 1500 - bd.rating(), 1e-6);
+  EXPECT_LE(ac.ci_low(), ac.rating());
+  EXPECT_GE(ac.ci_high(), ac.rating());
 }
 
 TEST(RatingsReportTest, ReproducibleAndResampledByDealSet) {
