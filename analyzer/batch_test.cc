@@ -473,6 +473,7 @@ TEST_F(BatchTest, RatingsAndCompareCommands) {
   EXPECT_THAT(text.out, HasSubstr("craits: ann@1 vs ben@1\n"));
   EXPECT_THAT(text.out, HasSubstr("SPRT H0: A - B = 0 vs H1: A - B = 25.0"));
   EXPECT_THAT(text.out, HasSubstr("bounds [-2.944, 2.944]"));
+  EXPECT_THAT(text.out, HasSubstr("(lower scores are better)"));  // CR-14.1
   // Several games without --game, an unknown player, too few arguments.
   EXPECT_EQ(Analyze("compare", {"ann@1", "ben@1", *dir_}).code, kExitUsage);
   EXPECT_EQ(Analyze("compare", {"ann@1", "zed", *dir_}, compare).code,

@@ -421,6 +421,7 @@ absl::StatusOr<v1::CompareReportProto> BuildCompareReport(
       continue;
     }
     deal_sets |= !s.deal_set_id().empty();
+    report.set_higher_score_is_better(s.higher_score_is_better());
     Unit& u =
         units[s.deal_set_id().empty() ? absl::StrCat("f:", s.audit().file())
                                       : absl::StrCat("d:", s.deal_set_id())];
@@ -539,7 +540,7 @@ std::string RenderCompare(const v1::CompareReportProto& r, Format format) {
     return absl::StrCat(
         "game,player_a,player_b,paired_by,units,score_difference,ci_low,"
         "ci_high,a_ahead,b_ahead,level,elo1,alpha,beta,llr,lower_bound,"
-        "upper_bound,verdict\n",
+        "upper_bound,verdict,higher_score_is_better\n",
         CsvField(r.game()), ",", CsvField(r.player_a()), ",",
         CsvField(r.player_b()), ",", r.paired_by(), ",", r.units(), ",",
         Fixed(r.score_difference(), 4), ",",
@@ -548,7 +549,7 @@ std::string RenderCompare(const v1::CompareReportProto& r, Format format) {
         r.b_ahead(), ",", r.level(), ",", Fixed(r.elo1(), 1), ",",
         Fixed(r.alpha(), 3), ",", Fixed(r.beta(), 3), ",", Fixed(r.llr(), 4),
         ",", Fixed(r.lower_bound(), 4), ",", Fixed(r.upper_bound(), 4), ",",
-        r.verdict(), "\n");
+        r.verdict(), ",", r.higher_score_is_better() ? "true" : "false", "\n");
   }
   return absl::StrCat(
       Sanitize(r.game()), ": ", Sanitize(r.player_a()), " vs ",
@@ -556,9 +557,11 @@ std::string RenderCompare(const v1::CompareReportProto& r, Format format) {
       r.units(), " units; score difference (A - B) ",
       Fixed(r.score_difference(), 2), ", 95% interval ",
       Fixed(r.score_difference_ci().low(), 2), "..",
-      Fixed(r.score_difference_ci().high(), 2), "\n",
-      "  finishing order: A ahead ", r.a_ahead(), ", B ahead ", r.b_ahead(),
-      ", level ", r.level(), "\n",
+      Fixed(r.score_difference_ci().high(), 2),
+      r.higher_score_is_better() ? " (higher scores are better)"
+                                 : " (lower scores are better)",
+      "\n", "  finishing order: A ahead ", r.a_ahead(), ", B ahead ",
+      r.b_ahead(), ", level ", r.level(), "\n",
       "  SPRT H0: A - B = 0 vs H1: A - B = ", Fixed(r.elo1(), 1), " (alpha ",
       Fixed(r.alpha(), 3), ", beta ", Fixed(r.beta(), 3), "): LLR ",
       Fixed(r.llr(), 3), ", bounds [", Fixed(r.lower_bound(), 3), ", ",
