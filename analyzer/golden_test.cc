@@ -111,6 +111,8 @@ TEST(CliTest, AuditPrintsOneLinePerFileAndExitsZeroIffAllOk) {
   for (const std::string& path : logs) {
     expected += AuditFile(path, {}, AllGames()).Line() + "\n";
   }
+  expected += absl::StrCat("summary: ", logs.size(), " files: ", logs.size(),
+                           " OK, 0 interrupted, 0 aborted, 0 errors\n");
   EXPECT_EQ(good.out, expected);
   EXPECT_THAT(good.out, StartsWith("OK "));
 
@@ -132,7 +134,8 @@ TEST(CliTest, AuditPrintsOneLinePerFileAndExitsZeroIffAllOk) {
   EXPECT_THAT(mixed.out,
               HasSubstr(absl::StrCat("MISMATCH ", bad, ": record ", k)));
   EXPECT_THAT(mixed.out, HasSubstr("round_result.craits.scores[0]: recorded "));
-  EXPECT_THAT(mixed.out, StartsWith(absl::StrCat("OK ", logs[0])));
+  EXPECT_THAT(mixed.out, HasSubstr(absl::StrCat("OK ", logs[0], " (")));
+  EXPECT_THAT(mixed.out, HasSubstr("1 error (MISMATCH 1)\n"));
 
   // Salvage mode on an intact file changes nothing.
   EXPECT_EQ(
@@ -157,14 +160,17 @@ TEST(CliTest, UsageErrorsExitTwoAndHelpExitsZero) {
               HasSubstr("cardref_analyze audit [--salvage] "
                         "[--referee_key=HEX|FILE] FILE|DIR..."));
   EXPECT_THAT(help.out,
-              HasSubstr("cardref_analyze stats [--format=text|json]"));
+              HasSubstr("cardref_analyze stats [--format=text|json|csv]"));
 }
 
 TEST(CliTest, StatsJsonAndSkippedLogs) {
   const CliRun json =
       RunAnalyze(absl::StrCat("stats --format=json '", kGoldenDir, "'"));
   EXPECT_EQ(json.exit_code, 0);
-  EXPECT_THAT(json.out, StartsWith("{\n  \"logs_counted\": "));
+  // Protobuf's JSON mapping: int64 values are strings.
+  EXPECT_THAT(json.out,
+              StartsWith(absl::StrCat("{\n \"logs_counted\": \"",
+                                      GoldenLogs().size(), "\",\n")));
   // A missing file is listed as skipped and the exit status says so.
   const CliRun missing =
       RunAnalyze(absl::StrCat("stats '", kGoldenDir, "' /no/such.cardlog"));

@@ -170,7 +170,14 @@ absl::Status LogReplay::Apply(const v1::LogRecord& record, int64_t index,
       abort_reason_ = record.aborted().reason();
       break;
     case v1::LogRecord::kSeedReveal:
-      break;  // the seed is checked by analyzer/integrity.h, not the engine
+      // The commitment is checked by the integrity checks (the seed's hash
+      // against header.seed_commitment); the game's state does not change.
+      if (seed_revealed_) {
+        st = Fail("", "", "", "a second seed reveal");
+        break;
+      }
+      seed_revealed_ = true;
+      break;
     case v1::LogRecord::kHeader:
       st = Fail("", "", "", "a second header");
       break;

@@ -23,6 +23,9 @@
 //                 records may come between;
 //   final_result  the engine is terminal, every round result is logged, and
 //                 it equals codec::MakeFinalResult;
+//   seed_reveal   at most once, before the final result or abort notice;
+//                 the game does not change (integrity checks compare it
+//                 with the header's commitment);
 //   aborted       ends the log.
 // No record may follow a final result or an abort notice.
 #ifndef CARDREF_ANALYZER_REPLAY_H_
@@ -119,6 +122,7 @@ class LogReplay {
   int pending_fault_seat_ = -1;      // a fault waits for its referee action
   bool finished_ = false;
   bool aborted_ = false;
+  bool seed_revealed_ = false;
   std::string abort_reason_;
   std::optional<Discrepancy> discrepancy_;
 

@@ -1,4 +1,8 @@
-// Statistics over many game logs, per game and per player.
+// Statistics over many game logs, per game and per player: the in-memory
+// tally of whole GameLogs, and the game-specific hooks. `cardref_analyze
+// stats` streams instead (summary.h, report.h: more statistics, mergeable
+// shards) and uses the same hooks; analyzer_report_test checks that both
+// agree.
 //
 // Only logs that audit OK count; the others are listed as skipped with
 // their verdict. A player is identified by the player_name in the log
@@ -22,6 +26,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -30,6 +35,7 @@
 #include "absl/strings/string_view.h"
 #include "analyzer/audit.h"
 #include "cardref/v1/game.pb.h"
+#include "cardref/v1/log.pb.h"
 #include "referee/games/api/registry.h"
 #include "referee/record/game_log.h"
 
@@ -45,6 +51,8 @@ class RunningStat {
   double mean() const;
   // Sample standard deviation (divides by n - 1); 0 with fewer than 2 values.
   double stddev() const;
+  double sum() const { return sum_; }
+  double sum_squares() const { return sum_squares_; }
 
  private:
   int64_t n_ = 0;
@@ -83,6 +91,26 @@ class GameStatsHook {
                              Metrics& /*out*/) const {}
   virtual void OnFinalResult(const v1::FinalResult& /*result*/, int /*seat*/,
                              Metrics& /*out*/) const {}
+  // Hooks that need the game as the seat to act saw it return true; they
+  // then get OnAction for every action, with the acting seat's observation
+  // from just before it (codec::FillObservation of the replayed state).
+  virtual bool wants_actions() const { return false; }
+  virtual void OnAction(const v1::Observation& /*before*/,
+                        const v1::ActionEvent& /*action*/,
+                        Metrics& /*out*/) const {}
+  // For metrics that span several records (Krass Kariert: who leaves a
+  // round first): state kept for one log, created once per log. A hook
+  // with one gets OnView for every action (the acting seat's view before
+  // it) and every round result (seat 0's view right after the round),
+  // with every seat's metrics.
+  class LogState {
+   public:
+    virtual ~LogState() = default;
+  };
+  virtual std::unique_ptr<LogState> NewLogState() const { return nullptr; }
+  virtual void OnView(const v1::Observation& /*view*/,
+                      const v1::LogRecord& /*record*/, LogState& /*state*/,
+                      std::vector<Metrics>& /*seats*/) const {}
   // Extra tables, in print order; none by default.
   virtual std::vector<ExtraTableSpec> extra_tables() const { return {}; }
   // Called once per counted log (it audited OK) to add to the rows of the

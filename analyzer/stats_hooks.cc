@@ -1,11 +1,11 @@
 // Game-specific statistics, one GameStatsHook per game that has any.
-#include "analyzer/stats.h"
-
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "analyzer/stats.h"
 
 namespace cardref::analyzer {
 namespace {
@@ -19,7 +19,26 @@ class CraitsStatsHook final : public GameStatsHook {
   absl::string_view game_id() const override { return "craits"; }
 
   std::vector<std::pair<std::string, std::string>> metrics() const override {
-    return {{"empty_hand_rate", "empty_hand"}, {"round_score", "round_score"}};
+    return {{"empty_hand_rate", "empty_hand"},
+            {"round_score", "round_score"},
+            {"draw_rate", "draw_rate"},
+            {"fool_call_rate", "fool_calls"},
+            {"crank_length", "crank_len"}};
+  }
+
+  bool wants_actions() const override { return true; }
+
+  // Per decision: how often the seat draws or calls a fool (CR-9, CR-10);
+  // per crank the seat ends by drawing: its length C (CR-7).
+  void OnAction(const v1::Observation& before, const v1::ActionEvent& event,
+                Metrics& out) const override {
+    if (!event.action().has_craits() || !before.has_craits()) return;
+    const v1::CraitsAction& a = event.action().craits();
+    out["draw_rate"].Add(a.has_draw() ? 1 : 0);
+    out["fool_call_rate"].Add(a.has_call_fool() ? 1 : 0);
+    if (a.has_draw() && before.craits().phase() == v1::CRAITS_PHASE_CRANK) {
+      out["crank_length"].Add(before.craits().crank_count());
+    }
   }
 
   void OnRoundResult(const v1::RoundResult& result, int seat,
@@ -50,7 +69,8 @@ class CraitsStatsHook final : public GameStatsHook {
 // player and per team for each variant "<trump_mode>/<rule_set>", and per
 // variant for the whole table (level1..3: how often a round reached each
 // challenge level; burden_won and made_ahead over every round; bonus points
-// of both teams per round).
+// of both teams per round; spades: how often spades were trump, and
+// spades_burden_won: how often the burden team succeeded then).
 class KrakenStatsHook final : public GameStatsHook {
  public:
   absl::string_view game_id() const override { return "kraken"; }
@@ -82,9 +102,11 @@ class KrakenStatsHook final : public GameStatsHook {
         {"declarations", "declarations"}};
     return {
         {"teams", "team", "win", "games", team_metrics},
-        {"players by variant", "player variant", "win", "games",
-         team_metrics},
-        {"variants", "variant", "burden_won", "rounds",
+        {"players by variant", "player variant", "win", "games", team_metrics},
+        {"variants",
+         "variant",
+         "burden_won",
+         "rounds",
          {{"burden_won", "burden_won"},
           {"made_ahead", "made_ahead"},
           {"level1", "level1"},
@@ -93,15 +115,16 @@ class KrakenStatsHook final : public GameStatsHook {
           {"challenge_won", "chall_won"},
           {"trick_bonus", "trick_bonus"},
           {"stuk", "stuk"},
-          {"declarations", "declarations"}}},
+          {"declarations", "declarations"},
+          {"spades", "spades"},
+          {"spades_burden_won", "spades_won"}}},
     };
   }
 
   void OnLog(const record::GameLog& log, ExtraRows& out) const override {
     const v1::LogHeader& header = log.header();
-    const std::string variant =
-        absl::StrCat(EnumParam(header, "trump_mode"), "/",
-                     EnumParam(header, "rule_set"));
+    const std::string variant = absl::StrCat(
+        EnumParam(header, "trump_mode"), "/", EnumParam(header, "rule_set"));
     std::vector<std::string> names;
     for (const v1::SeatInfo& seat : header.seats()) {
       names.push_back(seat.player_name().empty()
@@ -198,6 +221,96 @@ class KrakenStatsHook final : public GameStatsHook {
     out["stuk"].Add(r.teams(0).stuk() + r.teams(1).stuk());
     out["declarations"].Add(r.teams(0).declarations() +
                             r.teams(1).declarations());
+    // Spades rounds (KR-14.4 doubles them when spades_double is on).
+    const bool spades = r.trump() == v1::SUIT_SPADES;
+    out["spades"].Add(spades ? 1 : 0);
+    if (spades) out["spades_burden_won"].Add(r.success() ? 1 : 0);
+  }
+};
+
+// Krass Kariert, per seat: out_first, per round, whether the seat was
+// among the first to leave it with an empty hand (KK-9.3; several seats
+// can leave at the same trick; 0 for everyone in a round nobody left),
+// (KK-11.3: a charged seat loses one unless it has none), how often a decision
+// takes a reserve (KK-6), and how often a play is a STOP (KK-7) or a DRAW
+// (KK-8) card, read from the seat's hand just before (card ids 50-51 STOP,
+// 52-53 DRAW).
+class KrassKariertStatsHook final : public GameStatsHook {
+ public:
+  absl::string_view game_id() const override { return "krass_kariert"; }
+
+  std::vector<std::pair<std::string, std::string>> metrics() const override {
+    return {{"chips_lost", "chips_lost"},
+            {"out_first", "out_first"},
+            {"reserve_rate", "reserves"},
+            {"stop_rate", "stops"},
+            {"draw_card_rate", "draws"}};
+  }
+
+  bool wants_actions() const override { return true; }
+
+  void OnAction(const v1::Observation& before, const v1::ActionEvent& event,
+                Metrics& out) const override {
+    if (!event.action().has_krass_kariert()) return;
+    const v1::KrassKariertAction& a = event.action().krass_kariert();
+    out["reserve_rate"].Add(a.has_take_reserve() ? 1 : 0);
+    if (!a.has_play()) return;
+    bool stop = false, draw = false;
+    const auto& hand = before.krass_kariert().hand();
+    for (uint32_t position : a.play().positions()) {
+      if (position >= static_cast<uint32_t>(hand.size())) continue;
+      stop |= hand[position] == 50 || hand[position] == 51;
+      draw |= hand[position] == 52 || hand[position] == 53;
+    }
+    out["stop_rate"].Add(stop ? 1 : 0);
+    out["draw_card_rate"].Add(draw ? 1 : 0);
+  }
+
+  struct RoundState : LogState {
+    bool someone_left = false;  // in the current round
+  };
+
+  std::unique_ptr<LogState> NewLogState() const override {
+    return std::make_unique<RoundState>();
+  }
+
+  // The active flags only drop within a round (the deal resets them), so
+  // the first view with an inactive seat names who left first.
+  void OnView(const v1::Observation& view, const v1::LogRecord& record,
+              LogState& state, std::vector<Metrics>& seats) const override {
+    RoundState& round = static_cast<RoundState&>(state);
+    if (!view.has_krass_kariert()) return;
+    const auto& views = view.krass_kariert().seats();
+    if (!round.someone_left) {
+      bool any = false;
+      for (const auto& v : views) any |= !v.active();
+      if (any) {
+        round.someone_left = true;
+        const int n = std::min(static_cast<int>(seats.size()), views.size());
+        for (int s = 0; s < n; ++s) {
+          seats[s]["out_first"].Add(views[s].active() ? 0 : 1);
+        }
+      }
+    }
+    if (record.has_round_result()) {
+      if (!round.someone_left) {
+        for (Metrics& m : seats) m["out_first"].Add(0);
+      }
+      round.someone_left = false;
+    }
+  }
+
+  void OnRoundResult(const v1::RoundResult& result, int seat,
+                     Metrics& out) const override {
+    if (!result.has_krass_kariert()) return;
+    // A charged seat without a chip is eliminated and loses none (KK-11.3).
+    const auto& charged = result.krass_kariert().charged();
+    const auto& eliminated = result.krass_kariert().eliminated();
+    const bool lost =
+        std::find(charged.begin(), charged.end(), seat) != charged.end() &&
+        std::find(eliminated.begin(), eliminated.end(), seat) ==
+            eliminated.end();
+    out["chips_lost"].Add(lost ? 1 : 0);
   }
 };
 
@@ -205,8 +318,8 @@ class KrakenStatsHook final : public GameStatsHook {
 
 const GameStatsHook* FindStatsHook(absl::string_view game_id) {
   static const std::vector<const GameStatsHook*>* hooks =
-      new std::vector<const GameStatsHook*>{new CraitsStatsHook,
-                                            new KrakenStatsHook};
+      new std::vector<const GameStatsHook*>{
+          new CraitsStatsHook, new KrassKariertStatsHook, new KrakenStatsHook};
   for (const GameStatsHook* hook : *hooks) {
     if (hook->game_id() == game_id) return hook;
   }

@@ -260,6 +260,45 @@ std::vector<std::string> AsFormat1(const std::vector<std::string>& payloads) {
   return out;
 }
 
+absl::StatusOr<uint64_t> WriteInflatedLog(
+    const std::string& path, const std::vector<std::string>& payloads,
+    uint64_t min_bytes, size_t padding) {
+  FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) {
+    return absl::InternalError(absl::StrCat("cannot create ", path));
+  }
+  uint64_t size = 0;
+  bool ok = true;
+  auto put = [&](const std::string& payload) {
+    const std::string framed = record::FrameRecord(payload);
+    ok &= std::fwrite(framed.data(), 1, framed.size(), f) == framed.size();
+    size += framed.size();
+  };
+  uint64_t rest = 0;  // bytes of the payloads not yet written
+  for (const std::string& p : payloads) {
+    rest += record::kHeaderSize + p.size() + record::kFooterSize;
+  }
+  bool inflated = false;
+  for (const std::string& p : payloads) {
+    if (!inflated && ParseRecord(p).has_action()) {
+      v1::LogRecord filler;
+      filler.set_unix_micros(1);
+      v1::RejectedSubmission* r = filler.mutable_rejected();
+      r->set_seat(ParseRecord(p).action().seat());
+      r->set_status_code(9);  // FAILED_PRECONDITION
+      r->set_message(std::string(padding, 'x'));
+      const std::string filler_payload = Serialize(filler);
+      while (ok && size + rest < min_bytes) put(filler_payload);
+      inflated = true;
+    }
+    rest -= record::kHeaderSize + p.size() + record::kFooterSize;
+    put(p);
+  }
+  ok &= std::fclose(f) == 0;
+  if (!ok) return absl::InternalError(absl::StrCat("cannot write ", path));
+  return size;
+}
+
 int TamperRecord(std::vector<std::string>* payloads, Pick pick,
                  const std::function<bool(const v1::LogRecord&)>& match,
                  const std::function<void(v1::LogRecord&)>& change) {

@@ -79,6 +79,14 @@ std::vector<std::string> Rechain(const std::vector<std::string>& payloads);
 // The payloads as an older referee (format_version 1) would have written
 // them: no commitment, key, chain, seed reveal or signature.
 std::vector<std::string> AsFormat1(const std::vector<std::string>& payloads);
+// Writes `payloads` framed to `path`, with refused submissions (status
+// FAILED_PRECONDITION, which the audit does not judge, each `padding`
+// bytes of message) inserted before the first action until the file holds
+// at least `min_bytes`: a log that still audits OK, as large as wanted,
+// written as it goes (never held in memory). Returns the file's size.
+absl::StatusOr<uint64_t> WriteInflatedLog(
+    const std::string& path, const std::vector<std::string>& payloads,
+    uint64_t min_bytes, size_t padding = 4000);
 
 // Which of the records TamperRecord's `match` accepts it changes.
 enum class Pick { kFirst, kLast };

@@ -1,12 +1,11 @@
-// cardref_analyze: offline audit and statistics of game logs.
+// cardref_analyze: offline audit, statistics and ratings of game logs
+// (docs/analyzer.md).
 //
-//   cardref_analyze audit [--salvage] [--referee_key=HEX|FILE] FILE|DIR...
-//   cardref_analyze stats [--format=text|json] FILE|DIR...
-//
-// A directory stands for every *.cardlog file below it. `audit` replays each
-// log through the rules engine and prints one line per file; it exits 0 iff
-// every file is OK, 1 otherwise, 2 on usage errors. `stats` prints per-game,
-// per-player statistics over the logs that audit OK and lists the others.
+//   cardref_analyze audit|stats|ratings [flags] FILE|DIR|GLOB...
+//   cardref_analyze compare [flags] A B FILE|DIR|GLOB...
+//   cardref_analyze merge [--format=...] PARTIAL...
+#include <unistd.h>
+
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -20,34 +19,66 @@
 ABSL_FLAG(bool, salvage, false,
           "audit: read past corruption (salvage mode) and replay what follows "
           "it; damaged logs are still reported CORRUPT");
-ABSL_FLAG(std::string, format, "text", "stats: output format, text or json");
+ABSL_FLAG(std::string, format, "text", "output format: text, json or csv");
 ABSL_FLAG(std::string, referee_key, "",
-          "audit: the referee's Ed25519 public key (64 hex digits, or a file "
-          "holding them or a PEM public key); every log must be signed with "
-          "it, and a log that is unsigned or signed by another key is "
-          "reported TAMPERED");
+          "audit and the rest: the referee's Ed25519 public key (64 hex "
+          "digits, or a file holding it or a PEM public key) every log must "
+          "be signed with; empty: each log's own header key");
+ABSL_FLAG(int, jobs, 0, "threads reading logs; 0: one per core");
+ABSL_FLAG(bool, quiet, false, "no progress line on a terminal");
+ABSL_FLAG(std::string, shard, "",
+          "I/N: only every N-th of the sorted inputs, starting at the I-th "
+          "(1 <= I <= N)");
+ABSL_FLAG(std::string, partial, "",
+          "write the partial result (a protobuf AnalysisPartial) of the "
+          "selected inputs to this file instead of a report; combine with "
+          "`merge`");
+ABSL_FLAG(std::string, html, "",
+          "also write a self-contained HTML report with charts to this file");
+ABSL_FLAG(int, bootstrap, 200, "ratings: bootstrap resamples for intervals");
+ABSL_FLAG(uint64_t, seed, 1, "ratings: seed of the bootstrap's generator");
+ABSL_FLAG(std::string, game, "",
+          "compare: the game (when A and B met in "
+          "several)");
+ABSL_FLAG(double, elo1, 10,
+          "compare: SPRT alternative, A stronger than B by this many rating "
+          "points");
+ABSL_FLAG(double, alpha, 0.05, "compare: SPRT false positive rate");
+ABSL_FLAG(double, beta, 0.05, "compare: SPRT false negative rate");
 
 namespace {
 
 constexpr char kUsage[] =
-    "Offline audit and statistics of cardref game logs.\n"
+    "Offline audit, statistics and ratings of cardref game logs.\n"
     "Usage:\n"
-    "  cardref_analyze audit [--salvage] [--referee_key=HEX|FILE] "
-    "FILE|DIR...\n"
-    "      Replays each log through the rules engine and checks its hash\n"
-    "      chain, signature, seed commitment and deck orders. One line per\n"
-    "      file: 'OK <file> (<game>, <n> rounds, <m> records, <signed|\n"
-    "      unsigned|signed by the trusted key>)' or\n"
+    "  cardref_analyze audit [--salvage] [--referee_key=HEX|FILE] FILE|DIR...\n"
+    "      Replays each log through the rules engine. One line per file:\n"
+    "      'OK <file> (<game>, <n> rounds, <m> records)' or\n"
     "      '<VERDICT> <file>: <message>' with VERDICT one of MISMATCH,\n"
-    "      INCOMPLETE, CORRUPT, ABORTED, TAMPERED, UNREADABLE.\n"
-    "      Exit status: 0 iff every file is OK, 1 otherwise, 2 on usage "
-    "errors.\n"
-    "  cardref_analyze stats [--format=text|json] FILE|DIR...\n"
-    "      Per game and player: games, wins, draws, win rate, score mean\n"
-    "      and standard deviation, decisions per game, mean decision time,\n"
-    "      rejected submissions, timeouts. Only logs that audit OK count;\n"
-    "      the others are listed as skipped (exit status 1).\n"
-    "A directory stands for every *.cardlog file below it.\n";
+    "      INCOMPLETE, CORRUPT, ABORTED, UNREADABLE; then a summary line.\n"
+    "      --format=json: one object per file per line; csv: one row each.\n"
+    "      Exit status: 0 iff every file is OK, 1 if some file has an error\n"
+    "      (MISMATCH, CORRUPT, UNREADABLE), 3 if none has but some game was\n"
+    "      interrupted (INCOMPLETE) or aborted, 2 on usage errors.\n"
+    "  cardref_analyze stats [--format=text|json|csv] FILE|DIR...\n"
+    "      Per game and player: games, wins, win rate with a 95% Wilson\n"
+    "      interval, score mean, median and distribution, finishing\n"
+    "      positions, decision time p50/p95/max, rejected submissions,\n"
+    "      timeouts, substitutions, game-specific metrics; head to head and\n"
+    "      per seat. Only logs that audit OK count; the others are listed as\n"
+    "      skipped (exit status 1).\n"
+    "  cardref_analyze ratings [--bootstrap=N --seed=S] FILE|DIR...\n"
+    "      Bradley-Terry ratings over all games (mean 1500) with 95%\n"
+    "      bootstrap intervals.\n"
+    "  cardref_analyze compare [--elo1=X --alpha=A --beta=B] A B FILE|DIR...\n"
+    "      Paired score difference of players A and B per deal set (or\n"
+    "      match) and an SPRT of 'A is stronger than B by X points'.\n"
+    "  cardref_analyze merge [--format=...] PARTIAL...\n"
+    "      The report of partial results written with --shard=I/N\n"
+    "      --partial=FILE, exactly as one run over all inputs.\n"
+    "Inputs: files, directories (every *.cardlog below) and glob patterns,\n"
+    "sorted; --jobs threads (all cores by default); a progress line on a\n"
+    "terminal unless --quiet; --html=FILE adds a report page.\n";
 
 }  // namespace
 
@@ -60,27 +91,51 @@ int main(int argc, char** argv) {
   }
   const std::string command = positional[0];
   const std::vector<std::string> args(positional.begin() + 1, positional.end());
-  if (command == "audit") {
-    return cardref::analyzer::RunAudit(args, absl::GetFlag(FLAGS_salvage),
-                                       cardref::AllGames(), std::cout,
-                                       std::cerr,
-                                       absl::GetFlag(FLAGS_referee_key));
+  namespace analyzer = cardref::analyzer;
+  analyzer::CliOptions options;
+  const std::string format = absl::GetFlag(FLAGS_format);
+  if (format == "text") {
+    options.format = analyzer::Format::kText;
+  } else if (format == "json") {
+    options.format = analyzer::Format::kJson;
+  } else if (format == "csv") {
+    options.format = analyzer::Format::kCsv;
+  } else {
+    std::cerr << "cardref_analyze " << command
+              << ": --format must be text, json or csv, got '" << format
+              << "'\n";
+    return analyzer::kExitUsage;
   }
-  if (command == "stats") {
-    const std::string format = absl::GetFlag(FLAGS_format);
-    if (format != "text" && format != "json") {
-      std::cerr << "cardref_analyze stats: --format must be text or json, "
-                   "got '"
-                << format << "'\n";
-      return cardref::analyzer::kExitUsage;
-    }
-    return cardref::analyzer::RunStats(
-        args,
-        format == "json" ? cardref::analyzer::StatsFormat::kJson
-                         : cardref::analyzer::StatsFormat::kText,
-        cardref::AllGames(), std::cout, std::cerr);
+  options.salvage = absl::GetFlag(FLAGS_salvage);
+  options.jobs = absl::GetFlag(FLAGS_jobs);
+  if (options.jobs < 0) {
+    std::cerr << "cardref_analyze: --jobs must be 0 or more\n";
+    return analyzer::kExitUsage;
   }
-  std::cerr << "cardref_analyze: unknown command '" << command << "'\n\n"
-            << kUsage;
-  return cardref::analyzer::kExitUsage;
+  options.progress = !absl::GetFlag(FLAGS_quiet) && isatty(STDERR_FILENO);
+  options.shard = absl::GetFlag(FLAGS_shard);
+  options.partial = absl::GetFlag(FLAGS_partial);
+  options.html = absl::GetFlag(FLAGS_html);
+  options.referee_key = absl::GetFlag(FLAGS_referee_key);
+  options.ratings.bootstrap = absl::GetFlag(FLAGS_bootstrap);
+  options.ratings.seed = absl::GetFlag(FLAGS_seed);
+  options.compare.game = absl::GetFlag(FLAGS_game);
+  options.compare.elo1 = absl::GetFlag(FLAGS_elo1);
+  options.compare.alpha = absl::GetFlag(FLAGS_alpha);
+  options.compare.beta = absl::GetFlag(FLAGS_beta);
+  if (options.ratings.bootstrap < 0 || !(options.compare.alpha > 0) ||
+      !(options.compare.alpha < 1) || !(options.compare.beta > 0) ||
+      !(options.compare.beta < 1)) {
+    std::cerr << "cardref_analyze: --bootstrap must be 0 or more and "
+                 "--alpha, --beta strictly between 0 and 1\n";
+    return analyzer::kExitUsage;
+  }
+  const int code = analyzer::RunCommand(
+      command, args, options, cardref::AllGames(), std::cout, std::cerr);
+  if (code == analyzer::kExitUsage && command != "audit" &&
+      command != "stats" && command != "ratings" && command != "compare" &&
+      command != "merge") {
+    std::cerr << "\n" << kUsage;
+  }
+  return code;
 }

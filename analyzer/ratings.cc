@@ -1,0 +1,571 @@
+#include "analyzer/ratings.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "analyzer/summary.h"
+#include "referee/base/rng.h"
+
+namespace cardref::analyzer {
+namespace {
+
+constexpr double kRidge = 1e-4;
+constexpr double kZ95 = 1.959963984540054;
+const double kPointsPerTheta = 400 / std::log(10.0);
+
+double Sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
+
+double Dot(const std::vector<double>& theta, const Comparison& c) {
+  double d = 0;
+  for (int i : c.a) d += theta[i];
+  for (int i : c.b) d -= theta[i];
+  return d;
+}
+
+double LogLikelihood(const std::vector<double>& theta,
+                     const std::vector<Comparison>& comparisons) {
+  double ll = 0;
+  for (const Comparison& c : comparisons) {
+    const double d = Dot(theta, c);
+    // log sigmoid(d) = -log1p(exp(-d)), computed without overflow.
+    auto log_sigmoid = [](double x) {
+      return x > 0 ? -std::log1p(std::exp(-x)) : x - std::log1p(std::exp(x));
+    };
+    ll +=
+        c.weight * (c.score * log_sigmoid(d) + (1 - c.score) * log_sigmoid(-d));
+  }
+  for (double t : theta) ll -= kRidge * t * t / 2;
+  return ll;
+}
+
+// Solves m x = v for a symmetric positive definite m (Cholesky).
+std::vector<double> Solve(std::vector<std::vector<double>> m,
+                          std::vector<double> v) {
+  const size_t n = v.size();
+  for (size_t j = 0; j < n; ++j) {
+    double d = m[j][j];
+    for (size_t k = 0; k < j; ++k) d -= m[j][k] * m[j][k];
+    d = std::sqrt(std::max(d, 1e-300));
+    m[j][j] = d;
+    for (size_t i = j + 1; i < n; ++i) {
+      double s = m[i][j];
+      for (size_t k = 0; k < j; ++k) s -= m[i][k] * m[j][k];
+      m[i][j] = s / d;
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {  // L y = v
+    for (size_t k = 0; k < i; ++k) v[i] -= m[i][k] * v[k];
+    v[i] /= m[i][i];
+  }
+  for (size_t i = n; i-- > 0;) {  // L^T x = y
+    for (size_t k = i + 1; k < n; ++k) v[i] -= m[k][i] * v[k];
+    v[i] /= m[i][i];
+  }
+  return v;
+}
+
+double Percentile(std::vector<double> values, double q) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const double at = q * static_cast<double>(values.size() - 1);
+  const size_t lo = static_cast<size_t>(std::floor(at));
+  const size_t hi = std::min(lo + 1, values.size() - 1);
+  return values[lo] +
+         (at - static_cast<double>(lo)) * (values[hi] - values[lo]);
+}
+
+// Repeated comparisons merged into one with their weights summed.
+std::vector<Comparison> Aggregate(
+    const std::vector<const std::vector<Comparison>*>& units,
+    const std::vector<int>& multiplicity) {
+  std::map<std::tuple<std::vector<int>, std::vector<int>, double>, double> sum;
+  for (size_t u = 0; u < units.size(); ++u) {
+    if (multiplicity[u] == 0) continue;
+    for (const Comparison& c : *units[u]) {
+      sum[{c.a, c.b, c.score}] += c.weight * multiplicity[u];
+    }
+  }
+  std::vector<Comparison> out;
+  out.reserve(sum.size());
+  for (const auto& [key, weight] : sum) {
+    out.push_back(
+        {std::get<0>(key), std::get<1>(key), std::get<2>(key), weight});
+  }
+  return out;
+}
+
+std::string Fixed(double x, int decimals) {
+  return absl::StrFormat("%.*f", decimals, x);
+}
+
+}  // namespace
+
+double ToRating(double theta) { return 1500 + kPointsPerTheta * theta; }
+
+double ExpectedScore(double rating_difference) {
+  return 1 / (1 + std::pow(10.0, -rating_difference / 400));
+}
+
+std::vector<double> FitBradleyTerry(
+    int players, const std::vector<Comparison>& comparisons) {
+  std::vector<double> theta(static_cast<size_t>(players), 0.0);
+  double ll = LogLikelihood(theta, comparisons);
+  for (int iteration = 0; iteration < 200; ++iteration) {
+    std::vector<double> gradient(theta.size(), 0.0);
+    std::vector<std::vector<double>> info(
+        theta.size(), std::vector<double>(theta.size(), 0.0));
+    for (const Comparison& c : comparisons) {
+      const double p = Sigmoid(Dot(theta, c));
+      const double g = c.weight * (c.score - p);
+      const double h = c.weight * p * (1 - p);
+      std::vector<std::pair<int, double>> x;
+      for (int i : c.a) x.push_back({i, 1.0});
+      for (int i : c.b) x.push_back({i, -1.0});
+      for (const auto& [i, xi] : x) {
+        gradient[i] += g * xi;
+        for (const auto& [j, xj] : x) info[i][j] += h * xi * xj;
+      }
+    }
+    for (size_t i = 0; i < theta.size(); ++i) {
+      gradient[i] -= kRidge * theta[i];
+      info[i][i] += kRidge;
+    }
+    const std::vector<double> step = Solve(info, gradient);
+    // Newton's step, halved until the likelihood does not fall.
+    double scale = 1;
+    std::vector<double> next(theta.size());
+    double next_ll = ll;
+    for (int halving = 0; halving < 30; ++halving, scale /= 2) {
+      for (size_t i = 0; i < theta.size(); ++i) {
+        next[i] = theta[i] + scale * step[i];
+      }
+      next_ll = LogLikelihood(next, comparisons);
+      if (next_ll >= ll - 1e-12) break;
+    }
+    double change = 0;
+    for (size_t i = 0; i < theta.size(); ++i) {
+      change = std::max(change, std::abs(next[i] - theta[i]));
+    }
+    theta = next;
+    ll = next_ll;
+    if (change < 1e-10) break;
+  }
+  // Centre the players that appear in some comparison; the others keep 0.
+  std::vector<bool> present(theta.size(), false);
+  for (const Comparison& c : comparisons) {
+    for (int i : c.a) present[i] = true;
+    for (int i : c.b) present[i] = true;
+  }
+  double mean = 0;
+  int n = 0;
+  for (size_t i = 0; i < theta.size(); ++i) {
+    if (present[i]) {
+      mean += theta[i];
+      ++n;
+    }
+  }
+  if (n > 0) mean /= n;
+  for (size_t i = 0; i < theta.size(); ++i) {
+    if (present[i]) theta[i] -= mean;
+  }
+  return theta;
+}
+
+std::vector<Comparison> GameComparisons(
+    const v1::GameSummary& summary,
+    const std::vector<std::string>& sorted_players) {
+  std::vector<Comparison> out;
+  if (summary.audit().verdict() != "OK") return out;
+  auto index = [&](const v1::SeatSummary& seat) {
+    const std::string key = PlayerKey(seat);
+    auto it =
+        std::lower_bound(sorted_players.begin(), sorted_players.end(), key);
+    return it != sorted_players.end() && *it == key
+               ? static_cast<int>(it - sorted_players.begin())
+               : -1;
+  };
+  const auto& seats = summary.seats();
+  if (summary.game() == "kraken") {
+    if (seats.size() != 4) return out;
+    Comparison c;
+    for (int s : {0, 2}) c.a.push_back(index(seats[s]));
+    for (int s : {1, 3}) c.b.push_back(index(seats[s]));
+    c.score = summary.winner_team() == 0   ? 1
+              : summary.winner_team() == 1 ? 0
+                                           : 0.5;
+    out.push_back(std::move(c));
+    return out;
+  }
+  const bool winners_only = summary.game() == "krass_kariert";
+  for (int i = 0; i < seats.size(); ++i) {
+    for (int j = i + 1; j < seats.size(); ++j) {
+      const int a = index(seats[i]), b = index(seats[j]);
+      if (a < 0 || b < 0 || a == b) continue;
+      const int ra = seats[i].rank(), rb = seats[j].rank();
+      if (ra == 0 || rb == 0) continue;
+      if (ra == rb && winners_only) continue;
+      out.push_back({{a}, {b}, ra < rb ? 1.0 : ra > rb ? 0.0 : 0.5, 1});
+    }
+  }
+  return out;
+}
+
+v1::RatingsReportProto BuildRatingsReport(
+    const std::vector<v1::GameSummary>& summaries,
+    const RatingOptions& options) {
+  v1::RatingsReportProto report;
+  std::map<std::string, std::vector<const v1::GameSummary*>> by_game;
+  for (const v1::GameSummary& s : summaries) {
+    if (s.audit().verdict() == "OK") by_game[s.game()].push_back(&s);
+  }
+  for (const auto& [game, games] : by_game) {
+    std::set<std::string> keys;
+    bool deal_sets = false;
+    for (const v1::GameSummary* s : games) {
+      for (const v1::SeatSummary& seat : s->seats())
+        keys.insert(PlayerKey(seat));
+      deal_sets |= !s->deal_set_id().empty();
+    }
+    const std::vector<std::string> players(keys.begin(), keys.end());
+    std::map<std::string, int64_t> games_played;
+    // Resampling units: deal sets (a log without one is its own unit) or
+    // matches, in order of their first appearance.
+    std::map<std::string, size_t> unit_of;
+    std::vector<std::vector<Comparison>> units;
+    for (const v1::GameSummary* s : games) {
+      std::set<std::string> here;
+      for (const v1::SeatSummary& seat : s->seats())
+        here.insert(PlayerKey(seat));
+      for (const std::string& k : here) ++games_played[k];
+      const std::string unit = deal_sets && !s->deal_set_id().empty()
+                                   ? absl::StrCat("d:", s->deal_set_id())
+                                   : absl::StrCat("f:", s->audit().file());
+      auto [it, fresh] = unit_of.emplace(unit, units.size());
+      if (fresh) units.emplace_back();
+      for (Comparison& c : GameComparisons(*s, players)) {
+        units[it->second].push_back(std::move(c));
+      }
+    }
+    std::vector<const std::vector<Comparison>*> unit_ptrs;
+    for (const auto& u : units) unit_ptrs.push_back(&u);
+    const int n = static_cast<int>(players.size());
+    const std::vector<double> theta = FitBradleyTerry(
+        n, Aggregate(unit_ptrs, std::vector<int>(units.size(), 1)));
+    std::vector<std::vector<double>> samples(players.size());
+    std::vector<std::vector<double>> resampled_thetas;
+    std::vector<std::vector<bool>> resampled_present;
+    Rng rng(options.seed);
+    for (int b = 0; b < options.bootstrap && !units.empty(); ++b) {
+      std::vector<int> multiplicity(units.size(), 0);
+      for (size_t k = 0; k < units.size(); ++k) {
+        ++multiplicity[rng.Uniform(static_cast<uint32_t>(units.size()))];
+      }
+      const std::vector<Comparison> resample =
+          Aggregate(unit_ptrs, multiplicity);
+      const std::vector<double> t = FitBradleyTerry(n, resample);
+      resampled_thetas.push_back(t);
+      // A player missing from a resample has no rating in it.
+      std::vector<bool> present(players.size(), false);
+      for (const Comparison& c : resample) {
+        for (int i : c.a) present[i] = true;
+        for (int i : c.b) present[i] = true;
+      }
+      for (int i = 0; i < n; ++i) {
+        if (present[i]) samples[i].push_back(ToRating(t[i]));
+      }
+      resampled_present.push_back(present);
+    }
+    // Kraken partnerships (seats 0+2 and 1+3), by sorted player indices.
+    std::set<std::pair<int, int>> teams;
+    if (game == "kraken") {
+      for (const v1::GameSummary* s : games) {
+        for (const Comparison& c : GameComparisons(*s, players)) {
+          for (const std::vector<int>* side : {&c.a, &c.b}) {
+            if (side->size() == 2) {
+              teams.insert({std::min((*side)[0], (*side)[1]),
+                            std::max((*side)[0], (*side)[1])});
+            }
+          }
+        }
+      }
+    }
+    v1::GameRatings* out = report.add_games();
+    out->set_game(game);
+    out->set_games(static_cast<int64_t>(games.size()));
+    out->set_bootstrap_samples(options.bootstrap);
+    out->set_resampled_by(deal_sets ? "deal_set" : "match");
+    for (int i = 0; i < n; ++i) {
+      v1::PlayerRating* r = out->add_players();
+      r->set_player(players[i]);
+      r->set_rating(ToRating(theta[i]));
+      r->set_ci_low(samples[i].empty() ? r->rating()
+                                       : Percentile(samples[i], 0.025));
+      r->set_ci_high(samples[i].empty() ? r->rating()
+                                        : Percentile(samples[i], 0.975));
+      r->set_games(games_played[players[i]]);
+    }
+    for (const auto& [x, y] : teams) {
+      v1::PlayerRating* r = out->add_teams();
+      r->set_player(absl::StrCat(players[x], "+", players[y]));
+      r->set_rating(ToRating(theta[x] + theta[y]));
+      std::vector<double> values;
+      for (size_t b = 0; b < resampled_thetas.size(); ++b) {
+        if (resampled_present[b][x] && resampled_present[b][y]) {
+          values.push_back(
+              ToRating(resampled_thetas[b][x] + resampled_thetas[b][y]));
+        }
+      }
+      r->set_ci_low(values.empty() ? r->rating() : Percentile(values, 0.025));
+      r->set_ci_high(values.empty() ? r->rating() : Percentile(values, 0.975));
+      int64_t together = 0;
+      for (const v1::GameSummary* s : games) {
+        if (s->seats_size() != 4) continue;
+        for (int first : {0, 1}) {
+          const std::string k1 = PlayerKey(s->seats(first));
+          const std::string k2 = PlayerKey(s->seats(first + 2));
+          if ((k1 == players[x] && k2 == players[y]) ||
+              (k1 == players[y] && k2 == players[x])) {
+            ++together;
+          }
+        }
+      }
+      r->set_games(together);
+    }
+  }
+  return report;
+}
+
+SprtResult Sprt(const std::vector<double>& unit_scores, double elo0,
+                double elo1, double alpha, double beta) {
+  SprtResult r;
+  r.lower = std::log(beta / (1 - alpha));
+  r.upper = std::log((1 - beta) / alpha);
+  const double n = static_cast<double>(unit_scores.size());
+  if (unit_scores.size() >= 2) {
+    double mean = 0;
+    for (double x : unit_scores) mean += x;
+    mean /= n;
+    double var = 0;
+    for (double x : unit_scores) var += (x - mean) * (x - mean);
+    var /= n;
+    // All units alike: no spread to estimate; a floor keeps the LLR finite.
+    var = std::max(var, 1e-4);
+    const double s0 = ExpectedScore(elo0), s1 = ExpectedScore(elo1);
+    r.llr = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var);
+  }
+  r.verdict = r.llr >= r.upper   ? "H1 accepted"
+              : r.llr <= r.lower ? "H0 accepted"
+                                 : "continue";
+  return r;
+}
+
+absl::StatusOr<v1::CompareReportProto> BuildCompareReport(
+    const std::vector<v1::GameSummary>& summaries,
+    const CompareOptions& options) {
+  const std::string& a = options.player_a;
+  const std::string& b = options.player_b;
+  if (a == b) {
+    return absl::InvalidArgumentError("compare needs two different players");
+  }
+  auto has = [](const v1::GameSummary& s, const std::string& key) {
+    return std::any_of(
+        s.seats().begin(), s.seats().end(),
+        [&](const v1::SeatSummary& x) { return PlayerKey(x) == key; });
+  };
+  std::set<std::string> both;
+  for (const v1::GameSummary& s : summaries) {
+    if (s.audit().verdict() == "OK" && has(s, a) && has(s, b)) {
+      both.insert(s.game());
+    }
+  }
+  std::string game = options.game;
+  if (game.empty()) {
+    if (both.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "no log that audits OK has both '", a, "' and '", b, "'"));
+    }
+    if (both.size() > 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", a, "' and '", b,
+                       "' met in several games; choose one with --game"));
+    }
+    game = *both.begin();
+  } else if (both.count(game) == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "no ", game, " log that audits OK has both '", a, "' and '", b, "'"));
+  }
+  v1::CompareReportProto report;
+  report.set_game(game);
+  report.set_player_a(a);
+  report.set_player_b(b);
+  struct Unit {
+    double sum_a = 0, sum_b = 0;
+    int64_t n_a = 0, n_b = 0;
+    double score = 0;
+    int64_t comparisons = 0;
+  };
+  std::map<std::string, Unit> units;
+  bool deal_sets = false;
+  const std::vector<std::string> pair =
+      a < b ? std::vector<std::string>{a, b} : std::vector<std::string>{b, a};
+  const int ia = a < b ? 0 : 1, ib = 1 - ia;
+  for (const v1::GameSummary& s : summaries) {
+    if (s.audit().verdict() != "OK" || s.game() != game || !has(s, a) ||
+        !has(s, b)) {
+      continue;
+    }
+    deal_sets |= !s.deal_set_id().empty();
+    report.set_higher_score_is_better(s.higher_score_is_better());
+    Unit& u =
+        units[s.deal_set_id().empty() ? absl::StrCat("f:", s.audit().file())
+                                      : absl::StrCat("d:", s.deal_set_id())];
+    for (const v1::SeatSummary& seat : s.seats()) {
+      if (PlayerKey(seat) == a) {
+        u.sum_a += static_cast<double>(seat.score());
+        ++u.n_a;
+      } else if (PlayerKey(seat) == b) {
+        u.sum_b += static_cast<double>(seat.score());
+        ++u.n_b;
+      }
+    }
+    for (const Comparison& c : GameComparisons(s, pair)) {
+      const bool a_left = std::count(c.a.begin(), c.a.end(), ia) > 0 &&
+                          std::count(c.b.begin(), c.b.end(), ib) > 0;
+      const bool a_right = std::count(c.b.begin(), c.b.end(), ia) > 0 &&
+                           std::count(c.a.begin(), c.a.end(), ib) > 0;
+      if (a_left == a_right) continue;  // partners, or not both
+      const double score = a_left ? c.score : 1 - c.score;
+      u.score += score;
+      ++u.comparisons;
+      if (score == 1) report.set_a_ahead(report.a_ahead() + 1);
+      if (score == 0) report.set_b_ahead(report.b_ahead() + 1);
+      if (score == 0.5) report.set_level(report.level() + 1);
+    }
+  }
+  report.set_paired_by(deal_sets ? "deal_set" : "match");
+  report.set_units(static_cast<int64_t>(units.size()));
+  std::vector<double> diffs, scores;
+  for (const auto& [key, u] : units) {
+    diffs.push_back(u.sum_a / u.n_a - u.sum_b / u.n_b);
+    if (u.comparisons > 0) scores.push_back(u.score / u.comparisons);
+  }
+  double mean = 0, sd = 0;
+  for (double d : diffs) mean += d;
+  if (!diffs.empty()) mean /= static_cast<double>(diffs.size());
+  for (double d : diffs) sd += (d - mean) * (d - mean);
+  if (diffs.size() > 1)
+    sd = std::sqrt(sd / static_cast<double>(diffs.size() - 1));
+  const double half =
+      diffs.size() > 1
+          ? kZ95 * sd / std::sqrt(static_cast<double>(diffs.size()))
+          : 0;
+  report.set_score_difference(mean);
+  report.mutable_score_difference_ci()->set_low(mean - half);
+  report.mutable_score_difference_ci()->set_high(mean + half);
+  const SprtResult sprt =
+      Sprt(scores, 0, options.elo1, options.alpha, options.beta);
+  report.set_elo1(options.elo1);
+  report.set_alpha(options.alpha);
+  report.set_beta(options.beta);
+  report.set_llr(sprt.llr);
+  report.set_lower_bound(sprt.lower);
+  report.set_upper_bound(sprt.upper);
+  report.set_verdict(sprt.verdict);
+  return report;
+}
+
+std::string RenderRatings(const v1::RatingsReportProto& report, Format format) {
+  if (format == Format::kJson) return ToJson(report, true);
+  std::string out;
+  if (format == Format::kCsv) {
+    out = "game,player,rating,ci_low,ci_high,games\n";
+    for (const v1::GameRatings& g : report.games()) {
+      for (const v1::PlayerRating& p : g.players()) {
+        absl::StrAppend(&out, CsvField(g.game()), ",", CsvField(p.player()),
+                        ",", Fixed(p.rating(), 1), ",", Fixed(p.ci_low(), 1),
+                        ",", Fixed(p.ci_high(), 1), ",", p.games(), "\n");
+      }
+    }
+    return out;
+  }
+  for (const v1::GameRatings& g : report.games()) {
+    absl::StrAppend(&out, Sanitize(g.game()), ": ", g.games(),
+                    " games; Bradley-Terry ratings, mean 1500; 95% bootstrap "
+                    "interval over ",
+                    g.bootstrap_samples(), " resamples by ", g.resampled_by(),
+                    "\n");
+    size_t width = 6;
+    for (const v1::PlayerRating& p : g.players()) {
+      width = std::max(width, Sanitize(p.player()).size());
+    }
+    for (const v1::PlayerRating& p : g.teams()) {
+      width = std::max(width, Sanitize(p.player()).size());
+    }
+    absl::StrAppend(
+        &out, absl::StrFormat("%-*s  %7s  %17s  %5s\n", static_cast<int>(width),
+                              "player", "rating", "95% interval", "games"));
+    for (const v1::PlayerRating& p : g.players()) {
+      absl::StrAppend(
+          &out,
+          absl::StrFormat(
+              "%-*s  %7.1f  %17s  %5d\n", static_cast<int>(width),
+              Sanitize(p.player()), p.rating(),
+              absl::StrCat(Fixed(p.ci_low(), 1), "..", Fixed(p.ci_high(), 1)),
+              p.games()));
+    }
+    if (g.teams().empty()) continue;
+    absl::StrAppend(&out, "teams (strength = the sum of the partners'):\n");
+    for (const v1::PlayerRating& p : g.teams()) {
+      absl::StrAppend(
+          &out,
+          absl::StrFormat(
+              "%-*s  %7.1f  %17s  %5d\n", static_cast<int>(width),
+              Sanitize(p.player()), p.rating(),
+              absl::StrCat(Fixed(p.ci_low(), 1), "..", Fixed(p.ci_high(), 1)),
+              p.games()));
+    }
+  }
+  return out;
+}
+
+std::string RenderCompare(const v1::CompareReportProto& r, Format format) {
+  if (format == Format::kJson) return ToJson(r, true);
+  if (format == Format::kCsv) {
+    return absl::StrCat(
+        "game,player_a,player_b,paired_by,units,score_difference,ci_low,"
+        "ci_high,a_ahead,b_ahead,level,elo1,alpha,beta,llr,lower_bound,"
+        "upper_bound,verdict,higher_score_is_better\n",
+        CsvField(r.game()), ",", CsvField(r.player_a()), ",",
+        CsvField(r.player_b()), ",", r.paired_by(), ",", r.units(), ",",
+        Fixed(r.score_difference(), 4), ",",
+        Fixed(r.score_difference_ci().low(), 4), ",",
+        Fixed(r.score_difference_ci().high(), 4), ",", r.a_ahead(), ",",
+        r.b_ahead(), ",", r.level(), ",", Fixed(r.elo1(), 1), ",",
+        Fixed(r.alpha(), 3), ",", Fixed(r.beta(), 3), ",", Fixed(r.llr(), 4),
+        ",", Fixed(r.lower_bound(), 4), ",", Fixed(r.upper_bound(), 4), ",",
+        r.verdict(), ",", r.higher_score_is_better() ? "true" : "false", "\n");
+  }
+  return absl::StrCat(
+      Sanitize(r.game()), ": ", Sanitize(r.player_a()), " vs ",
+      Sanitize(r.player_b()), "\n", "  paired by ", r.paired_by(), ": ",
+      r.units(), " units; score difference (A - B) ",
+      Fixed(r.score_difference(), 2), ", 95% interval ",
+      Fixed(r.score_difference_ci().low(), 2), "..",
+      Fixed(r.score_difference_ci().high(), 2),
+      r.higher_score_is_better() ? " (higher scores are better)"
+                                 : " (lower scores are better)",
+      "\n", "  finishing order: A ahead ", r.a_ahead(), ", B ahead ",
+      r.b_ahead(), ", level ", r.level(), "\n",
+      "  SPRT H0: A - B = 0 vs H1: A - B = ", Fixed(r.elo1(), 1), " (alpha ",
+      Fixed(r.alpha(), 3), ", beta ", Fixed(r.beta(), 3), "): LLR ",
+      Fixed(r.llr(), 3), ", bounds [", Fixed(r.lower_bound(), 3), ", ",
+      Fixed(r.upper_bound(), 3), "]: ", r.verdict(), "\n");
+}
+
+}  // namespace cardref::analyzer

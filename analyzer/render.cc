@@ -1,0 +1,413 @@
+#include "analyzer/render.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "google/protobuf/util/json_util.h"
+
+namespace cardref::analyzer {
+namespace {
+
+std::string Hex(unsigned char c) { return absl::StrFormat("\\x%02x", c); }
+
+// Length of the valid UTF-8 sequence at s[i], 0 if invalid.
+size_t Utf8Length(absl::string_view s, size_t i) {
+  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  size_t n = c < 0x80         ? 1
+             : (c >> 5) == 6  ? 2
+             : (c >> 4) == 14 ? 3
+             : (c >> 3) == 30 ? 4
+                              : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    if ((b(i + k) >> 6) != 2) return 0;
+  }
+  return n;
+}
+
+struct Column {
+  std::string title;
+  bool left = false;  // text left-aligned, numbers right
+};
+
+std::string Fixed(double x, int decimals) {
+  return absl::StrFormat("%.*f", decimals, x);
+}
+
+// Aligned columns separated by two spaces, no trailing blanks. Cells are
+// sanitised already.
+std::string RenderTable(const std::vector<Column>& columns,
+                        const std::vector<std::vector<std::string>>& rows) {
+  std::vector<size_t> width(columns.size());
+  for (size_t c = 0; c < columns.size(); ++c) {
+    width[c] = columns[c].title.size();
+    for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
+  }
+  std::string out;
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string text;
+    for (size_t c = 0; c < columns.size(); ++c) {
+      if (c > 0) text += "  ";
+      const std::string pad(width[c] - cells[c].size(), ' ');
+      text += columns[c].left ? cells[c] + pad : pad + cells[c];
+    }
+    text.erase(text.find_last_not_of(' ') + 1);
+    absl::StrAppend(&out, text, "\n");
+  };
+  std::vector<std::string> titles;
+  for (const Column& c : columns) titles.push_back(c.title);
+  line(titles);
+  for (const auto& row : rows) line(row);
+  return out;
+}
+
+std::string CsvRow(const std::vector<std::string>& cells) {
+  std::vector<std::string> fields;
+  for (const std::string& c : cells) fields.push_back(CsvField(c));
+  return absl::StrCat(absl::StrJoin(fields, ","), "\n");
+}
+
+std::string AuditLine(const v1::FileAudit& f) {
+  if (f.verdict() == "OK") {
+    return absl::StrCat("OK ", Sanitize(f.file()), " (", Sanitize(f.game()),
+                        ", ", f.rounds(),
+                        f.rounds() == 1 ? " round, " : " rounds, ", f.records(),
+                        f.records() == 1 ? " record, " : " records, ",
+                        f.integrity(), ")");
+  }
+  return absl::StrCat(f.verdict(), " ", Sanitize(f.file()), ": ",
+                      Sanitize(f.message()));
+}
+
+}  // namespace
+
+std::string Sanitize(absl::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7f) {
+      out += Hex(c);
+    } else if (c >= 0x80) {
+      const size_t n = Utf8Length(s, i);
+      const bool c1 =
+          n == 2 && c == 0xc2 && static_cast<unsigned char>(s[i + 1]) < 0xa0;
+      if (n == 0 || c1) {
+        const size_t bad = n == 0 ? 1 : 2;
+        for (size_t k = 0; k < bad; ++k) {
+          out += Hex(static_cast<unsigned char>(s[i + k]));
+        }
+        i += bad;
+        continue;
+      }
+      out.append(s.data() + i, n);
+      i += n;
+      continue;
+    } else {
+      out += static_cast<char>(c);
+    }
+    ++i;
+  }
+  return out;
+}
+
+std::string CsvField(absl::string_view s) {
+  const std::string clean = Sanitize(s);
+  const bool quote =
+      clean.find_first_of(",\"") != std::string::npos ||
+      (!clean.empty() && (clean.front() == ' ' || clean.back() == ' '));
+  if (!quote) return clean;
+  std::string out = "\"";
+  for (char c : clean) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string ToJson(const google::protobuf::Message& message, bool pretty) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.add_whitespace = pretty;
+  options.always_print_primitive_fields = true;
+  options.preserve_proto_field_names = true;
+  std::string out;
+  // Only fails for messages with Any fields that cannot be resolved; the
+  // report has none.
+  (void)google::protobuf::util::MessageToJsonString(message, &out, options);
+  if (pretty && (out.empty() || out.back() != '\n')) out += '\n';
+  return out;
+}
+
+std::string RenderAudit(const v1::AuditReportProto& report, Format format) {
+  std::string out;
+  switch (format) {
+    case Format::kJson:
+      for (const v1::FileAudit& f : report.files()) {
+        absl::StrAppend(&out, ToJson(f, false), "\n");
+      }
+      return out;
+    case Format::kCsv:
+      out = CsvRow({"file", "verdict", "ending", "game", "rounds", "records",
+                    "consistent_records", "record_index", "byte_offset",
+                    "record_kind", "field", "recorded", "recomputed", "rule",
+                    "message"});
+      for (const v1::FileAudit& f : report.files()) {
+        std::vector<std::string> row = {f.file(),
+                                        f.verdict(),
+                                        f.ending(),
+                                        f.game(),
+                                        absl::StrCat(f.rounds()),
+                                        absl::StrCat(f.records()),
+                                        absl::StrCat(f.consistent_records())};
+        if (f.findings_size() > 0) {
+          const v1::AuditFinding& d = f.findings(0);
+          for (const std::string& cell :
+               {absl::StrCat(d.record_index()), absl::StrCat(d.byte_offset()),
+                d.record_kind(), d.field(), d.recorded(), d.recomputed(),
+                d.rule()}) {
+            row.push_back(cell);
+          }
+        } else {
+          for (int i = 0; i < 7; ++i) row.push_back("");
+        }
+        row.push_back(f.message());
+        absl::StrAppend(&out, CsvRow(row));
+      }
+      return out;
+    case Format::kText:
+      break;
+  }
+  int64_t ok = 0, interrupted = 0, aborted = 0, errors = 0;
+  std::map<std::string, int64_t> error_verdicts;
+  for (const v1::FileAudit& f : report.files()) {
+    absl::StrAppend(&out, AuditLine(f), "\n");
+    if (f.verdict() == "OK") {
+      ++ok;
+    } else if (f.ending() == "interrupted") {
+      ++interrupted;
+    } else if (f.ending() == "aborted") {
+      ++aborted;
+    } else {
+      ++errors;
+      ++error_verdicts[f.verdict()];
+    }
+  }
+  std::vector<std::string> parts;
+  for (const auto& [verdict, n] : error_verdicts) {
+    parts.push_back(absl::StrCat(verdict, " ", n));
+  }
+  absl::StrAppend(
+      &out, "summary: ", report.files_size(),
+      report.files_size() == 1 ? " file: " : " files: ", ok, " OK, ",
+      interrupted, " interrupted, ", aborted, " aborted, ", errors,
+      errors == 1 ? " error" : " errors",
+      parts.empty() ? "" : absl::StrCat(" (", absl::StrJoin(parts, ", "), ")"),
+      "\n");
+  return out;
+}
+
+std::string RenderStats(const v1::StatsReportProto& report, Format format) {
+  if (format == Format::kJson) return ToJson(report, true);
+  auto metric =
+      [](const google::protobuf::RepeatedPtrField<v1::NamedValue>& metrics,
+         const std::string& name) -> std::string {
+    for (const v1::NamedValue& v : metrics) {
+      if (v.name() == name) return Fixed(v.value(), 3);
+    }
+    return "-";
+  };
+  if (format == Format::kCsv) {
+    std::string out = CsvRow({"game",
+                              "player",
+                              "games",
+                              "seats",
+                              "wins",
+                              "draws",
+                              "win_rate",
+                              "win_rate_low",
+                              "win_rate_high",
+                              "score_mean",
+                              "score_stddev",
+                              "score_median",
+                              "decisions",
+                              "own_decisions",
+                              "decision_p50_micros",
+                              "decision_p95_micros",
+                              "decision_max_micros",
+                              "rejected",
+                              "timeouts",
+                              "substitutions",
+                              "forfeits"});
+    for (const v1::GameStatsProto& g : report.games()) {
+      for (const v1::PlayerStatsProto& p : g.players()) {
+        absl::StrAppend(&out, CsvRow({g.game(),
+                                      p.player(),
+                                      absl::StrCat(p.games()),
+                                      absl::StrCat(p.seats()),
+                                      absl::StrCat(p.wins()),
+                                      absl::StrCat(p.draws()),
+                                      Fixed(p.win_rate(), 6),
+                                      Fixed(p.win_rate_ci().low(), 6),
+                                      Fixed(p.win_rate_ci().high(), 6),
+                                      Fixed(p.score_mean(), 6),
+                                      Fixed(p.score_stddev(), 6),
+                                      Fixed(p.score_median(), 1),
+                                      absl::StrCat(p.decisions()),
+                                      absl::StrCat(p.own_decisions()),
+                                      absl::StrCat(p.decision_micros().p50()),
+                                      absl::StrCat(p.decision_micros().p95()),
+                                      absl::StrCat(p.decision_micros().max()),
+                                      absl::StrCat(p.rejected()),
+                                      absl::StrCat(p.timeouts()),
+                                      absl::StrCat(p.substitutions()),
+                                      absl::StrCat(p.forfeits())}));
+      }
+    }
+    return out;
+  }
+  std::string out;
+  const int64_t skipped = report.skipped_size();
+  absl::StrAppend(&out, report.logs_counted(),
+                  report.logs_counted() == 1 ? " log" : " logs", " counted, ",
+                  skipped, " skipped\n");
+  for (const v1::GameStatsProto& g : report.games()) {
+    std::set<std::string> metric_names;
+    for (const v1::PlayerStatsProto& p : g.players()) {
+      for (const v1::NamedValue& v : p.metrics()) metric_names.insert(v.name());
+    }
+    std::vector<Column> columns = {
+        {"player", true}, {"games"},       {"wins"},       {"draws"},
+        {"win%"},         {"win%95"},      {"score"},      {"score_sd"},
+        {"median"},       {"ranks", true}, {"dec_p50_ms"}, {"dec_p95_ms"},
+        {"dec_max_ms"},   {"rejected"},    {"timeouts"},   {"subst"}};
+    for (const std::string& name : metric_names) columns.push_back({name});
+    std::vector<std::vector<std::string>> cells;
+    for (const v1::PlayerStatsProto& p : g.players()) {
+      std::vector<std::string> ranks;
+      for (const v1::ValueCount& r : p.finishing_positions()) {
+        ranks.push_back(absl::StrCat(r.value(), ":", r.count()));
+      }
+      const bool timed = p.own_decisions() > 0;
+      auto ms = [&](int64_t micros) {
+        return timed ? Fixed(micros / 1000.0, 3) : std::string("-");
+      };
+      std::vector<std::string> line = {
+          Sanitize(p.player()),
+          absl::StrCat(p.games()),
+          absl::StrCat(p.wins()),
+          absl::StrCat(p.draws()),
+          Fixed(100 * p.win_rate(), 1),
+          absl::StrCat(Fixed(100 * p.win_rate_ci().low(), 1), "-",
+                       Fixed(100 * p.win_rate_ci().high(), 1)),
+          Fixed(p.score_mean(), 2),
+          Fixed(p.score_stddev(), 2),
+          Fixed(p.score_median(), 1),
+          absl::StrJoin(ranks, " "),
+          ms(p.decision_micros().p50()),
+          ms(p.decision_micros().p95()),
+          ms(p.decision_micros().max()),
+          absl::StrCat(p.rejected()),
+          absl::StrCat(p.timeouts()),
+          absl::StrCat(p.substitutions())};
+      for (const std::string& name : metric_names) {
+        line.push_back(metric(p.metrics(), name));
+      }
+      cells.push_back(std::move(line));
+    }
+    absl::StrAppend(&out, "\n", Sanitize(g.game()), ": ", g.logs(),
+                    g.logs() == 1 ? " log\n" : " logs\n",
+                    RenderTable(columns, cells));
+    // Head to head: ahead-behind-level of the row player.
+    if (!g.head_to_head().empty()) {
+      std::vector<std::string> names;
+      for (const v1::PlayerStatsProto& p : g.players()) {
+        names.push_back(p.player());
+      }
+      std::map<std::pair<std::string, std::string>, const v1::HeadToHead*> h2h;
+      for (const v1::HeadToHead& h : g.head_to_head()) {
+        h2h[{h.player(), h.opponent()}] = &h;
+      }
+      std::vector<Column> hc = {{"ahead-behind-level", true}};
+      for (const std::string& n : names) hc.push_back({Sanitize(n)});
+      std::vector<std::vector<std::string>> rows;
+      for (const std::string& a : names) {
+        std::vector<std::string> row = {Sanitize(a)};
+        for (const std::string& b : names) {
+          auto it = h2h.find({a, b});
+          row.push_back(it == h2h.end()
+                            ? "-"
+                            : absl::StrCat(it->second->ahead(), "-",
+                                           it->second->behind(), "-",
+                                           it->second->level()));
+        }
+        rows.push_back(std::move(row));
+      }
+      absl::StrAppend(&out, "\n", Sanitize(g.game()), " head to head:\n",
+                      RenderTable(hc, rows));
+    }
+    std::vector<std::vector<std::string>> seat_rows;
+    for (const v1::SeatEffect& s : g.seat_effect()) {
+      seat_rows.push_back(
+          {absl::StrCat(s.seat()), absl::StrCat(s.games()),
+           absl::StrCat(s.wins()), Fixed(100 * s.win_rate(), 1),
+           absl::StrCat(Fixed(100 * s.win_rate_ci().low(), 1), "-",
+                        Fixed(100 * s.win_rate_ci().high(), 1)),
+           Fixed(s.score_mean(), 2)});
+    }
+    absl::StrAppend(
+        &out, "\n", Sanitize(g.game()), " by seat:\n",
+        RenderTable(
+            {{"seat"}, {"games"}, {"wins"}, {"win%"}, {"win%95"}, {"score"}},
+            seat_rows));
+    // Game-specific tables, one per table title, in report order.
+    std::vector<std::string> tables;
+    for (const v1::ExtraRowProto& r : g.extra_rows()) {
+      if (std::find(tables.begin(), tables.end(), r.table()) == tables.end()) {
+        tables.push_back(r.table());
+      }
+    }
+    for (const std::string& table : tables) {
+      std::set<std::string> names;
+      for (const v1::ExtraRowProto& r : g.extra_rows()) {
+        if (r.table() != table) continue;
+        for (const v1::NamedValue& v : r.metrics()) names.insert(v.name());
+      }
+      std::vector<Column> ec = {{"row", true}, {"count"}};
+      for (const std::string& n : names) ec.push_back({n});
+      std::vector<std::vector<std::string>> rows;
+      for (const v1::ExtraRowProto& r : g.extra_rows()) {
+        if (r.table() != table) continue;
+        std::vector<std::string> row = {Sanitize(r.label()),
+                                        absl::StrCat(r.count())};
+        for (const std::string& n : names)
+          row.push_back(metric(r.metrics(), n));
+        rows.push_back(std::move(row));
+      }
+      absl::StrAppend(&out, "\n", Sanitize(g.game()), " ", table, ":\n",
+                      RenderTable(ec, rows));
+    }
+  }
+  if (skipped > 0) {
+    absl::StrAppend(&out, "\nskipped:\n");
+    for (const v1::FileAudit& f : report.skipped()) {
+      absl::StrAppend(&out, "  ", AuditLine(f), "\n");
+    }
+  }
+  return out;
+}
+
+}  // namespace cardref::analyzer

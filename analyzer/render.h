@@ -1,0 +1,44 @@
+// The reports printed: aligned text tables (the default), JSON through
+// protobuf's JSON mapping, and CSV. Text and CSV escape control characters
+// in every string taken from a log (Sanitize), so a bot named
+// "x\n\x1b[31mOK" cannot forge a line or colour a terminal. JSON escapes
+// them itself.
+#ifndef CARDREF_ANALYZER_RENDER_H_
+#define CARDREF_ANALYZER_RENDER_H_
+
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "cardref/v1/analysis.pb.h"
+#include "google/protobuf/message.h"
+
+namespace cardref::analyzer {
+
+enum class Format { kText, kJson, kCsv };
+
+// `s` with backslash, C0 controls, DEL and the C1 controls (U+0080..U+009F)
+// escaped C-style: "\\", "\n", "\r", "\t", "\x1b", "\xc2\x9b"; bytes of
+// invalid UTF-8 as "\xNN" too. Printable text is unchanged.
+std::string Sanitize(absl::string_view s);
+
+// One CSV field (RFC 4180): sanitised, quoted when it holds a comma, quote
+// or space at either end.
+std::string CsvField(absl::string_view s);
+
+// Protobuf's JSON mapping with the proto field names and every field
+// printed (zeros included), so the keys are stable. `pretty`: indented and
+// ending in a newline; otherwise one line (no newline).
+std::string ToJson(const google::protobuf::Message& message, bool pretty);
+
+// `audit`: text is one line per file ("OK <file> (<game>, <n> rounds, <m>
+// records)" or "<VERDICT> <file>: <message>") and a last "summary:" line;
+// JSON is one FileAudit object per line (JSON Lines); CSV has a header row
+// and one row per file.
+std::string RenderAudit(const v1::AuditReportProto& report, Format format);
+
+// `stats`.
+std::string RenderStats(const v1::StatsReportProto& report, Format format);
+
+}  // namespace cardref::analyzer
+
+#endif  // CARDREF_ANALYZER_RENDER_H_
