@@ -25,6 +25,10 @@ ABSL_FLAG(int, seat, -1,
           "cat, html: show only what this seat could see (its own cards, the "
           "public events); -1: every seat's cards");
 ABSL_FLAG(std::string, o, "", "html: the page to write (replaced if present)");
+ABSL_FLAG(std::string, referee_key, "",
+          "verify: the referee's Ed25519 public key (64 hex digits, or a file "
+          "holding it) every log must be signed with; empty: each log's own "
+          "header key");
 
 namespace {
 
@@ -45,10 +49,12 @@ constexpr char kFromJson[] =
     "      `json` writes them; json then from-json gives the same bytes.\n"
     "      A bad line is reported as 'line N: <field>: <problem>'.\n";
 constexpr char kVerify[] =
-    "  cardref_log verify FILE|DIR...\n"
-    "      Framing and checksums only, one line per file: 'OK <file> (...)'\n"
-    "      or 'TORN|CORRUPT <file>: <problem> at byte <offset> ...'. A\n"
-    "      directory stands for every *.cardlog file below it.\n";
+    "  cardref_log verify [--referee_key=HEX|FILE] FILE|DIR...\n"
+    "      Framing and checksums, then the hash chain, signature and seed\n"
+    "      commitment (no replay), one line per file: 'OK <file> (...,\n"
+    "      signed|unsigned)', 'TORN|CORRUPT <file>: <problem> at byte\n"
+    "      <offset> ...' or 'TAMPERED <file>: record <i> at byte <offset>\n"
+    "      ...'. A directory stands for every *.cardlog file below it.\n";
 constexpr char kHead[] =
     "  cardref_log head FILE\n"
     "      The header (game, match, seats, parameters) and the result.\n";
@@ -123,7 +129,10 @@ int main(int argc, char** argv) {
   if (command == "json") return lt::RunJson(args, std::cout, std::cerr);
   if (command == "from-json")
     return lt::RunFromJson(args, std::cout, std::cerr);
-  if (command == "verify") return lt::RunVerify(args, std::cout, std::cerr);
+  if (command == "verify") {
+    return lt::RunVerify(args, std::cout, std::cerr,
+                         absl::GetFlag(FLAGS_referee_key));
+  }
   if (command == "head") return lt::RunHead(args, std::cout, std::cerr);
   if (command == "html") {
     return lt::RunHtml(args, page, seat, cardref::AllGames(), std::cout,

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "analyzer/cli.h"
+#include "analyzer/log_tools/integrity_check.h"
 #include "analyzer/log_tools/log_head.h"
 #include "analyzer/log_tools/log_html.h"
 #include "analyzer/log_tools/log_json.h"
@@ -126,16 +127,25 @@ int RunFromJson(const std::vector<std::string>& args, std::ostream& out,
 }
 
 int RunVerify(const std::vector<std::string>& args, std::ostream& out,
-              std::ostream& err) {
+              std::ostream& err, const std::string& referee_key) {
   absl::StatusOr<std::vector<std::string>> files =
       analyzer::ExpandLogPaths(args);
   if (!files.ok()) {
     err << "cardref_log verify: " << files.status().message() << "\n";
     return kExitUsage;
   }
+  analyzer::IntegrityOptions integrity;
+  if (!referee_key.empty()) {
+    absl::StatusOr<std::string> key = analyzer::ReadRefereeKey(referee_key);
+    if (!key.ok()) {
+      err << "cardref_log verify: " << key.status().message() << "\n";
+      return kExitUsage;
+    }
+    integrity.trusted_public_key = *key;
+  }
   bool all_ok = true;
   for (const std::string& file : *files) {
-    const VerifyReport report = VerifyFile(file);
+    const VerifyReport report = VerifyFileIntegrity(file, integrity);
     all_ok &= report.ok();
     out << report.Line() << "\n";
   }

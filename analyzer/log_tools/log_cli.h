@@ -31,8 +31,11 @@ int RunFromJson(const std::vector<std::string>& args, std::ostream& out,
 
 // verify FILE|DIR...: one line per file (log_verify.h). `checks` are run on
 // every file's records (reset between files by the caller's factory).
+// The hash chain, signature and seed commitment are checked too
+// (integrity_check.h), against `referee_key` (analyzer::ReadRefereeKey's
+// input) when given.
 int RunVerify(const std::vector<std::string>& args, std::ostream& out,
-              std::ostream& err);
+              std::ostream& err, const std::string& referee_key = "");
 
 // head FILE: header and result (log_head.h).
 int RunHead(const std::vector<std::string>& args, std::ostream& out,

@@ -21,6 +21,7 @@
 #include "absl/strings/str_split.h"
 #include "analyzer/audit.h"
 #include "analyzer/cli.h"
+#include "analyzer/log_tools/integrity_check.h"
 #include "analyzer/log_tools/log_head.h"
 #include "analyzer/log_tools/log_html.h"
 #include "analyzer/log_tools/log_json.h"
@@ -586,12 +587,70 @@ TEST(VerifyTest, ChecksSeeEveryRawPayloadWithItsOffset) {
                                   ": refused on purpose (5 intact records)")));
 }
 
+// Signed logs (format 2): verify checks the hash chain, the signature and
+// the seed without a replay, and reports the first changed record exactly
+// where the audit's integrity check does.
+TEST(VerifyTest, ChangedBytesOfASignedLogAreFoundAtTheAuditsRecord) {
+  testlogs::RandomMatchOptions options;
+  options.params = testlogs::CraitsParams(2, true);
+  options.illegal_per_mille = 30;
+  absl::StatusOr<testlogs::PlayedLog> played = testlogs::PlayAndRead(options);
+  ASSERT_TRUE(played.ok()) << played.status();
+  const VerifyReport honest = VerifyFileIntegrity(played->path, {});
+  EXPECT_TRUE(honest.ok()) << honest.Line();
+  EXPECT_THAT(honest.Line(), HasSubstr(", signed)"));
+  analyzer::IntegrityOptions trusted;
+  trusted.trusted_public_key = testlogs::TestSigningKey()->public_key();
+  EXPECT_THAT(VerifyFileIntegrity(played->path, trusted).Line(),
+              HasSubstr("signed by the trusted key)"));
+  analyzer::IntegrityOptions other;
+  other.trusted_public_key = std::string(32, '\x07');
+  EXPECT_EQ(VerifyFileIntegrity(played->path, other).fault,
+            VerifyFault::kTampered);
+
+  // One byte changed in each of several records (CRCs made right again):
+  // a name, a timing, a refused submission, the last record.
+  const std::string dir = testlogs::MakeTempDir();
+  const size_t n = played->payloads.size();
+  int flipped = 0;
+  for (size_t k : {size_t{0}, size_t{1}, n / 3, n / 2, n - 2, n - 1}) {
+    for (size_t at : {size_t{2}, played->payloads[k].size() - 1}) {
+      std::vector<std::string> payloads = played->payloads;
+      payloads[k][at] ^= 0x01;
+      const std::string path =
+          absl::StrCat(dir, "/flip_", k, "_", at, ".cardlog");
+      ASSERT_TRUE(testlogs::WriteFile(path, testlogs::Frame(payloads)).ok());
+      const VerifyReport report = VerifyFileIntegrity(path, {});
+      const analyzer::AuditReport audit =
+          analyzer::AuditFile(path, {}, AllGames());
+      SCOPED_TRACE(report.Line());
+      EXPECT_FALSE(report.ok());
+      EXPECT_NE(audit.verdict, analyzer::Verdict::kOk);
+      if (report.fault == VerifyFault::kTampered) {
+        ++flipped;
+        ASSERT_TRUE(audit.integrity_finding.has_value());
+        EXPECT_EQ(report.fault_offset, audit.integrity_finding->byte_offset);
+        EXPECT_THAT(report.Line(),
+                    HasSubstr(absl::StrCat(
+                        "record ", audit.integrity_finding->record_index,
+                        " at byte ")));
+      }
+    }
+  }
+  EXPECT_GE(flipped, 8);  // the rest no longer parse as records (CHECK)
+  const CliRun cli = RunLog(absl::StrCat("verify --referee_key=",
+                                         std::string(64, '0'), " '",
+                                         played->path, "'"));
+  EXPECT_EQ(cli.exit_code, 1);
+  EXPECT_THAT(cli.out, StartsWith("TAMPERED "));
+}
+
 TEST(VerifyTest, BinaryPrintsOneLinePerFileAndExitsZeroIffAllOk) {
   const CliRun good = RunLog(absl::StrCat("verify '", kGoldenDir, "'"));
   EXPECT_EQ(good.exit_code, 0) << good.err;
   std::string expected;
   for (const std::string& path : GoldenLogs()) {
-    expected += VerifyFile(path).Line() + "\n";
+    expected += VerifyFileIntegrity(path, {}).Line() + "\n";
   }
   EXPECT_EQ(good.out, expected);
   EXPECT_THAT(good.out, StartsWith("OK "));
@@ -695,7 +754,7 @@ TEST(CliTest, HelpPerSubcommandVersionAndUsageErrors) {
       {"cat", "cardref_log cat [--seat=N] FILE"},
       {"json", "cardref_log json FILE"},
       {"from-json", "cardref_log from-json FILE.jsonl OUT"},
-      {"verify", "cardref_log verify FILE|DIR..."},
+      {"verify", "cardref_log verify [--referee_key=HEX|FILE] FILE|DIR..."},
       {"head", "cardref_log head FILE"},
       {"html", "cardref_log html [--seat=N] FILE -o PAGE.html"}};
   for (const auto& [command, usage] : commands) {

@@ -18,6 +18,8 @@ absl::string_view VerifyFaultName(VerifyFault fault) {
       return "CORRUPT";
     case VerifyFault::kCheck:
       return "CHECK";
+    case VerifyFault::kTampered:
+      return "TAMPERED";
   }
   return "?";
 }
@@ -25,10 +27,11 @@ absl::string_view VerifyFaultName(VerifyFault fault) {
 std::string VerifyReport::Line() const {
   if (ok()) {
     return absl::StrCat("OK ", file, " (", records, " records, ", file_size,
-                        " bytes)");
+                        " bytes", integrity.empty() ? "" : ", ", integrity,
+                        ")");
   }
-  if (fault == VerifyFault::kUnreadable) {
-    return absl::StrCat("UNREADABLE ", file, ": ", message);
+  if (fault == VerifyFault::kUnreadable || fault == VerifyFault::kTampered) {
+    return absl::StrCat(VerifyFaultName(fault), " ", file, ": ", message);
   }
   // Framing messages name their byte offset already (record_io.cc).
   const std::string where =

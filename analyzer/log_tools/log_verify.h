@@ -41,6 +41,8 @@ enum class VerifyFault {
   kTornTail,    // the file ends inside a record (record::FileEnd::kTornTail)
   kCorrupt,     // a checksum or a length that cannot be right
   kCheck,       // a RecordCheck refused a record (or the file's end)
+  kTampered,    // intact framing, but the hash chain, signature or seed
+                // commitment says the log was changed (integrity_check.h)
 };
 
 struct VerifyReport {
@@ -48,6 +50,9 @@ struct VerifyReport {
   VerifyFault fault = VerifyFault::kNone;
   uint64_t fault_offset = 0;  // start of the record at fault
   std::string message;        // empty when fault == kNone
+  // For an OK line: "signed by the trusted key", "signed", "unsigned";
+  // empty when no integrity check ran.
+  std::string integrity;
   int64_t records = 0;        // intact records before the fault
   uint64_t file_size = 0;
 
@@ -59,7 +64,7 @@ struct VerifyReport {
   std::string Line() const;
 };
 
-// "OK", "UNREADABLE", "TORN", "CORRUPT", "CHECK".
+// "OK", "UNREADABLE", "TORN", "CORRUPT", "CHECK", "TAMPERED".
 absl::string_view VerifyFaultName(VerifyFault fault);
 
 // Verifies one file image. `checks` (not owned, may be empty) see every
