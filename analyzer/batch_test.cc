@@ -18,6 +18,7 @@
 #include "analyzer/test_logs.h"
 #include "cardref/v1/analysis.pb.h"
 #include "gmock/gmock.h"
+#include "referee/games/craits/craits.h"
 #include "google/protobuf/unknown_field_set.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
@@ -453,6 +454,41 @@ TEST_F(BatchTest, GameSpecificMetricsFollowFromTheLog) {
     const auto it = seat.metrics().find("crank_length");
     if (it == seat.metrics().end()) continue;
     EXPECT_GE(it->second.sum(), 2 * it->second.count());  // C starts at 2
+  }
+  // Craits cards drawn, per seat: the sum of the engine's own draw records
+  // (CraitsState::last_draws) over the replayed log. An action's (or a
+  // deal's starter card's) draws are complete once the next action or deal
+  // comes: a reshuffle (CR-9.2) can fall in the middle of them.
+  std::vector<int64_t> drawn(craits.seats_size(), 0);
+  LogAudit replay(logs_[0], &AllGames(), false);
+  int rounds = 0;
+  bool pending = false;
+  auto take_draws = [&] {
+    const auto* state =
+        dynamic_cast<const craits::CraitsState*>(replay.state());
+    ASSERT_NE(state, nullptr);
+    if (pending) {
+      for (const craits::DrawRecord& d : state->last_draws()) {
+        drawn[d.seat] += d.drawn;
+      }
+    }
+    pending = false;
+  };
+  for (const std::string& payload : Payloads(logs_[0])) {
+    const v1::LogRecord r = ParseRecord(payload);
+    const bool deal =
+        r.has_chance() && r.chance().kind() == v1::CHANCE_KIND_DEAL;
+    if (r.has_action() || deal) take_draws();
+    replay.Add(payload, r, 0, false);
+    rounds += r.has_round_result();
+    if (r.has_action() || deal) pending = true;
+  }
+  take_draws();
+  for (int s = 0; s < craits.seats_size(); ++s) {
+    const v1::Moments& m = craits.seats(s).metrics().at("cards_drawn");
+    EXPECT_EQ(m.count(), rounds);
+    EXPECT_EQ(m.sum(), drawn[s]) << "seat " << s;
+    EXPECT_GT(m.sum(), 0);
   }
 }
 

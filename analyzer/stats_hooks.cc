@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "analyzer/stats.h"
+#include "referee/games/craits/craits.h"
 
 namespace cardref::analyzer {
 namespace {
@@ -22,6 +23,7 @@ class CraitsStatsHook final : public GameStatsHook {
     return {{"empty_hand_rate", "empty_hand"},
             {"round_score", "round_score"},
             {"draw_rate", "draw_rate"},
+            {"cards_drawn", "cards_drawn"},
             {"fool_call_rate", "fool_calls"},
             {"crank_length", "crank_len"}};
   }
@@ -38,6 +40,41 @@ class CraitsStatsHook final : public GameStatsHook {
     out["fool_call_rate"].Add(a.has_call_fool() ? 1 : 0);
     if (a.has_draw() && before.craits().phase() == v1::CRAITS_PHASE_CRANK) {
       out["crank_length"].Add(before.craits().crank_count());
+    }
+  }
+
+  // Cards drawn per round and seat (draws, crank losses CR-7, fives,
+  // sevens, fool penalties: whatever made them), by conservation of cards
+  // (CR-1.1): held at the end (the round result's hands) = dealt h(r) +
+  // drawn - played. A view is no help at the end: after the last action
+  // the engine shows the next round's empty hands.
+  struct Plays : LogState {
+    std::vector<int> per_seat;  // this round so far
+  };
+
+  std::unique_ptr<LogState> NewLogState() const override {
+    return std::make_unique<Plays>();
+  }
+
+  void OnView(const v1::Observation& /*view*/, const v1::LogRecord& record,
+              LogState& state, std::vector<Metrics>& seats) const override {
+    std::vector<int>& plays = static_cast<Plays&>(state).per_seat;
+    plays.resize(seats.size(), 0);
+    if (record.has_action() && record.action().action().craits().has_play()) {
+      const int seat = record.action().seat();
+      if (seat >= 0 && seat < static_cast<int>(plays.size())) ++plays[seat];
+    }
+    if (!record.has_round_result() || !record.round_result().has_craits()) {
+      return;
+    }
+    const v1::RoundResult& result = record.round_result();
+    const int dealt = craits::HandSizeForRound(result.round());
+    for (size_t s = 0; s < seats.size(); ++s) {
+      if (static_cast<int>(s) >= result.craits().hands_size()) break;
+      seats[s]["cards_drawn"].Add(
+          result.craits().hands(static_cast<int>(s)).cards_size() + plays[s] -
+          dealt);
+      plays[s] = 0;
     }
   }
 
