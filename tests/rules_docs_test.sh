@@ -15,7 +15,8 @@ top=$1
 
 ids() {  # ids PREFIX FILES... -> sorted unique rule IDs
   local prefix=$1; shift
-  grep -ohE "\\b${prefix}-[0-9]+(\\.[0-9]+[a-z]?)?" "$@" 2>/dev/null | sort -u || true
+  grep -ohE "\\b${prefix}-[0-9]+(\\.[0-9]+[a-z]?)?" "$@" 2>/dev/null |
+    sort -u || true
 }
 
 check() {
@@ -27,29 +28,37 @@ check() {
       echo "MISSING: $doc"; status=1; continue
     fi
     local engine_tests
-    engine_tests=$(ls "$top"/referee/games/"$game"/*_test.cc "$top"/referee/games/"$game"/*test_util.h 2>/dev/null || true)
+    local dir="$top/referee/games/$game"
+    engine_tests=$(ls "$dir"/*_test.cc "$dir"/*test_util.h 2>/dev/null || true)
     if [ -z "$engine_tests" ]; then
-      echo "MISSING: no engine tests under referee/games/$game"; status=1; continue
+      echo "MISSING: no engine tests in referee/games/$game"
+      status=1
+      continue
     fi
     local doc_ids test_ids all_test_ids
     doc_ids=$(ids "$prefix" "$doc")
     # shellcheck disable=SC2086
     test_ids=$(ids "$prefix" $engine_tests)
-    all_test_ids=$(find "$top/referee" "$top/analyzer" "$top/tests" -name '*_test.cc' -print0 |
-                   xargs -0 grep -ohE "\\b${prefix}-[0-9]+(\\.[0-9]+)?" | sort -u)
+    all_test_ids=$(find "$top/referee" "$top/analyzer" "$top/tests" \
+                     -name '*_test.cc' -print0 |
+                   xargs -0 grep -ohE "\\b${prefix}-[0-9]+(\\.[0-9]+)?" |
+                   sort -u)
     local undocumented
     undocumented=$(comm -13 <(echo "$doc_ids") <(echo "$test_ids"))
     if [ -n "$undocumented" ]; then
-      echo "UNDOCUMENTED in docs/rules/$game.md (named by the engine tests):" $undocumented
+      echo "UNDOCUMENTED in docs/rules/$game.md (named by the engine" \
+           "tests):" $undocumented
       status=1
     fi
     local unknown
-    unknown=$(comm -23 <(echo "$doc_ids" | sed -E 's/[a-z]$//' | sort -u) <(echo "$all_test_ids"))
+    unknown=$(comm -23 <(echo "$doc_ids" | sed -E 's/[a-z]$//' | sort -u) \
+                       <(echo "$all_test_ids"))
     if [ -n "$unknown" ]; then
-      echo "UNKNOWN to the tests but named in docs/rules/$game.md:" $unknown
+      echo "UNKNOWN to the tests, named in docs/rules/$game.md:" $unknown
       status=1
     fi
-    echo "$game: $(echo "$doc_ids" | wc -l) rule IDs documented, $(echo "$test_ids" | wc -l) named by the engine tests"
+    echo "$game: $(echo "$doc_ids" | wc -l) rule IDs documented," \
+         "$(echo "$test_ids" | wc -l) named by the engine tests"
   done
   return $status
 }
@@ -61,12 +70,16 @@ if [ "${2:-}" = "--expect_failure" ]; then
   cp -r "$top/docs/rules" "$tmp/docs/"
   cp -r "$top/referee/games" "$tmp/referee/"
   mkdir -p "$tmp/analyzer" "$tmp/tests"
-  echo "// KR-99.1 a rule nobody documented" >> "$tmp/referee/games/kraken/kraken_test.cc"
+  echo "// KR-99.1 a rule nobody documented" \
+    >> "$tmp/referee/games/kraken/kraken_test.cc"
   if out=$(check "$tmp"); then
-    echo "FAIL: the check passed although kraken_test.cc names an undocumented KR-99.1"
+    echo "FAIL: the check passed although kraken_test.cc names KR-99.1"
     exit 1
   fi
-  echo "$out" | grep -q "UNDOCUMENTED.*KR-99.1" || { echo "FAIL: unexpected output: $out"; exit 1; }
+  if ! echo "$out" | grep -q "UNDOCUMENTED.*KR-99.1"; then
+    echo "FAIL: unexpected output: $out"
+    exit 1
+  fi
   echo "$out" | grep "UNDOCUMENTED"
   echo "ok: an undocumented rule ID fails the check"
   exit 0

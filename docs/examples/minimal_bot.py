@@ -26,7 +26,7 @@ from cardref.v1 import referee_pb2_grpc
 
 
 def submit(stub, joined, obs, sequence):
-    """Sends obs.legal_actions[0]; retries a lost call with the same sequence."""
+    """Sends obs.legal_actions[0]; resends lost calls with the same sequence."""
     request = referee_pb2.SubmitActionRequest(
         match_id=joined.match_id, seat=joined.seat, token=joined.token,
         action=obs.legal_actions[0],   # typed form and notation, as sent
@@ -80,7 +80,8 @@ def main():
                 sequence += 1
                 submit(stub, joined, obs, sequence)
 
-    finished = last is not None and last.status == game_pb2.MATCH_STATUS_FINISHED
+    finished = (last is not None and
+                last.status == game_pb2.MATCH_STATUS_FINISHED)
     print(f"{joined.match_id} seat {joined.seat}: "
           f"{'finished' if finished else 'ended'}, scores "
           f"{list(last.result.scores) if last else []}")

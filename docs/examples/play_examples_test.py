@@ -58,7 +58,8 @@ def start_referee(referee_bin, tmp):
         if os.path.exists(port_file) and open(port_file).read().strip():
             return referee, f"localhost:{open(port_file).read().strip()}"
         if referee.poll() is not None:
-            raise AssertionError(f"the referee exited with {referee.returncode}")
+            raise AssertionError(
+                f"the referee exited with {referee.returncode}")
         time.sleep(0.05)
     referee.kill()
     raise AssertionError("the referee wrote no port file")
