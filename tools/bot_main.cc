@@ -4,8 +4,9 @@
 //
 // It joins a match (--match_id, or any open match of --game), watches its
 // observations and answers each decision. Strategies: "random" (uniform over
-// the legal actions, seeded by --seed) and "first" (always the first legal
-// action). A bot for another language needs only referee.proto: the
+// the legal actions, seeded by --seed), "first" (always the first legal
+// action) and "heuristic" (a simple rule set per game, bot_heuristic.h).
+// The ticket of an invited seat comes from $CARDREF_JOIN_TICKET. A bot for another language needs only referee.proto: the
 // observation lists the legal actions, each with its notation.
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +21,7 @@
 #include "cardref/v1/referee.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "referee/base/rng.h"
+#include "tools/bot_heuristic.h"
 #include "tools/cli_flags.h"
 #include "tools/version.h"
 
@@ -29,7 +31,7 @@ ABSL_FLAG(std::string, game, "craits",
 ABSL_FLAG(std::string, match_id, "", "Match to join; empty = any open match");
 ABSL_FLAG(int, seat, -1, "Seat to take; -1 = the lowest free seat");
 ABSL_FLAG(std::string, name, "random", "Player name written into the log");
-ABSL_FLAG(std::string, strategy, "random", "random | first");
+ABSL_FLAG(std::string, strategy, "random", "random | first | heuristic");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the random strategy");
 ABSL_FLAG(int, matches, 1, "Matches to play one after the other");
 ABSL_FLAG(int, join_timeout_s, 30,
@@ -129,9 +131,10 @@ class Bot {
   void Answer(const cardref::v1::JoinMatchResponse& joined,
               const Observation& obs) {
     const int n = obs.legal_actions_size();
-    const int pick = absl::GetFlag(FLAGS_strategy) == "first"
-                         ? 0
-                         : static_cast<int>(rng_.Uniform(n));
+    const std::string& strategy = absl::GetFlag(FLAGS_strategy);
+    const int pick = strategy == "first"       ? 0
+                     : strategy == "heuristic" ? cardref::bot::HeuristicChoice(obs)
+                                               : static_cast<int>(rng_.Uniform(n));
     cardref::v1::SubmitActionRequest submit;
     submit.set_match_id(joined.match_id());
     submit.set_seat(joined.seat());
@@ -163,8 +166,8 @@ int main(int argc, char** argv) {
       "An example cardref bot.\nUsage: cardref_bot --server=localhost:50051 "
       "--game=craits --strategy=random [--match_id=ID] [--seat=N]");
   const std::string strategy = absl::GetFlag(FLAGS_strategy);
-  if (strategy != "random" && strategy != "first") {
-    std::fprintf(stderr, "unknown --strategy=%s (random | first)\n",
+  if (strategy != "random" && strategy != "first" && strategy != "heuristic") {
+    std::fprintf(stderr, "unknown --strategy=%s (random | first | heuristic)\n",
                  strategy.c_str());
     return cardref::cli::kExitUsage;
   }
