@@ -1,5 +1,6 @@
 #include "tools/tournament/match_runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -211,8 +212,31 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     if (stub.GetMatch(&context, get, &latest).ok()) info = latest;
   }
 
-  // Bots get a moment to see the end and exit; then they are killed.
-  const Clock::time_point grace = After(options.exit_grace_s);
+  // Who failed while the match was on: a bot that exited unsuccessfully,
+  // or, when seats were not all taken, a bot that never joined.
+  std::vector<std::string> fault(bots.size());
+  std::vector<bool> joined(bots.size(), false);
+  for (const cardref::v1::SeatInfo& seat : info.seats()) {
+    if (seat.seat() >= 0 && seat.seat() < static_cast<int>(bots.size())) {
+      joined[seat.seat()] = true;
+    }
+  }
+  for (size_t seat = 0; seat < bots.size(); ++seat) {
+    if (!bots[seat].has_value()) {
+      fault[seat] = "could not be started (fork or its stderr file failed)";
+    } else if (bots[seat]->exited() && !bots[seat]->succeeded()) {
+      fault[seat] = bots[seat]->Describe();
+    } else if (!bots[seat]->exited() && !joined[seat] &&
+               !end_reason.empty()) {
+      fault[seat] = "running but never joined; killed";
+    }
+  }
+
+  // Bots get a moment to see the end and exit; then they are killed. After
+  // a match the tournament ended itself, a short moment.
+  const Clock::time_point grace =
+      After(end_reason.empty() ? options.exit_grace_s
+                               : std::min(1.0, options.exit_grace_s));
   for (;;) {
     bool all_exited = true;
     for (std::optional<ChildProcess>& bot : bots) {
@@ -226,20 +250,30 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     SeatOutcome seat_outcome;
     seat_outcome.seat = static_cast<int>(seat);
     seat_outcome.bot = config.bots[match.seats[seat]].name;
-    if (!bots[seat].has_value()) {
-      seat_outcome.exit = "could not be started (fork or stderr file failed)";
-      seat_outcome.failed = true;
-    } else {
-      const bool hung = !bots[seat]->exited();
+    if (bots[seat].has_value()) {
+      const bool running = !bots[seat]->exited();
       bots[seat]->Kill();
       seat_outcome.exit = bots[seat]->Describe();
-      if (hung) seat_outcome.exit = "still running after the match; killed";
-      seat_outcome.failed = hung || !bots[seat]->succeeded();
-      if (seat_outcome.failed) seat_outcome.stderr_tail = bots[seat]->StderrTail();
+      if (running) {
+        seat_outcome.exit = "still running after the match ended; killed";
+        // A bot that does not leave a match that ended normally is at
+        // fault; one in a match the tournament ended is merely stopped.
+        if (fault[seat].empty() && end_reason.empty()) {
+          fault[seat] = seat_outcome.exit;
+        }
+      } else if (fault[seat].empty() && end_reason.empty() &&
+                 !bots[seat]->succeeded()) {
+        fault[seat] = seat_outcome.exit;
+      }
     }
-    if (seat_outcome.failed) {
+    if (!fault[seat].empty()) {
+      seat_outcome.failed = true;
+      if (!bots[seat].has_value()) seat_outcome.exit = fault[seat];
+      if (bots[seat].has_value()) {
+        seat_outcome.stderr_tail = bots[seat]->StderrTail();
+      }
       faults.push_back(absl::StrCat("seat ", seat, " (", seat_outcome.bot,
-                                    "): ", seat_outcome.exit));
+                                    "): ", fault[seat]));
     }
     outcome.seats.push_back(std::move(seat_outcome));
   }
@@ -248,7 +282,9 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
   outcome.record.log_path = info.log_path();
   std::vector<std::string> reasons;
   if (!end_reason.empty()) reasons.push_back(end_reason);
-  if (!info.end_reason().empty() && info.end_reason() != end_reason) {
+  if (!info.end_reason().empty() &&
+      (end_reason.empty() ||
+       info.end_reason().find(end_reason) == std::string::npos)) {
     reasons.push_back(info.end_reason());
   }
   if (!faults.empty()) reasons.push_back(absl::StrJoin(faults, "; "));

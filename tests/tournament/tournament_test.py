@@ -1,0 +1,248 @@
+#!/usr/bin/python3
+"""End-to-end tests of cardref_tournament (docs/tournament.md).
+
+    tournament_test.py MODE BUILD_TOOLS_DIR SOURCE_DIR
+
+MODE is one of:
+  round_robin  random and heuristic C++ bots and the Python bot in every
+               game, duplicate deals, --concurrency=4: every bot in every
+               seat, the same deck orders across each deal set, standings
+               equal to `cardref_analyze ratings` on the same logs.
+  resume       SIGKILL half-way, then the same event again: every scheduled
+               match played exactly once.
+  faults       bots that crash at start, hang, or reject their flags: the
+               event finishes and their matches say why.
+  heuristic    the heuristic bot beats the random bot: the analyzer's 95%
+               interval of the paired score difference excludes zero in
+               every game.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+PARAMS = "--params=game_length=SHORT,rounds=4"
+
+
+def fail(message):
+    print("FAIL:", message)
+    sys.exit(1)
+
+
+def run_tournament(tools, out, bots, extra, check=None):
+    args = [f"{tools}/cardref_tournament", f"--out={out}", "--trust_bots",
+            PARAMS] + [f"--bot={b}" for b in bots] + extra
+    print("$", " ".join(args), flush=True)
+    result = subprocess.run(args, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    print(result.stdout[-6000:])
+    if check is not None and result.returncode != check:
+        fail(f"cardref_tournament exited {result.returncode}, not {check}")
+    return result
+
+
+def load(out, name):
+    with open(os.path.join(out, name)) as f:
+        return json.load(f)
+
+
+def records(out):
+    with open(os.path.join(out, "matches.tsv")) as f:
+        return [line.rstrip("\n").split("\t") for line in f if line.strip()]
+
+
+def log_records(tools, path):
+    text = subprocess.run([f"{tools}/cardref_log", "json", path], check=True,
+                          stdout=subprocess.PIPE, text=True).stdout
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def deck_orders(tools, path):
+    """The chance records of a log: every deck order dealt."""
+    deals = [json.dumps(r["chance"], sort_keys=True)
+             for r in log_records(tools, path) if "chance" in r]
+    if not deals:
+        fail(f"{path} has no chance records")
+    return deals
+
+
+def cpp_bots(tools):
+    return [f"random={tools}/cardref_bot --quiet --strategy=random",
+            f"heuristic={tools}/cardref_bot --quiet --strategy=heuristic"]
+
+
+def round_robin(tools, src, tmp):
+    out = os.path.join(tmp, "event")
+    bots = cpp_bots(tools) + [
+        f"python=/usr/bin/python3 {src}/tools/python/cardref_bot.py "
+        "--quiet --strategy=heuristic"]
+    run_tournament(tools, out, bots,
+                   ["--games=craits:3,krass_kariert:3,kraken:4", "--duplicate",
+                    "--concurrency=4"], check=0)
+    report = load(out, "report.json")
+    matches = report["matches"]
+    if report["scheduled"] != len(matches) or not matches:
+        fail("not every scheduled match was played")
+    seats_seen = {}
+    deal_sets = {}
+    for m in matches:
+        if m["outcome"] != "finished":
+            fail(f"{m['key']}: {m['outcome']}: {m['reason']}")
+        for s in m["seats"]:
+            seats_seen.setdefault(m["game"], set()).add((s["bot"], s["seat"]))
+        deal_sets.setdefault(m["deal_set"], []).append(m)
+    for game, players in (("craits", 3), ("krass_kariert", 3), ("kraken", 4)):
+        want = {(b, s) for b in ("random", "heuristic", "python")
+                for s in range(players)}
+        if seats_seen.get(game) != want:
+            fail(f"{game}: bot/seat pairs {sorted(seats_seen.get(game, []))}")
+    for deal_set, ms in deal_sets.items():
+        if len(ms) < 2:
+            fail(f"deal set {deal_set} has one match only")
+        orders = [deck_orders(tools, m["log"]) for m in ms]
+        headers = [log_records(tools, m["log"])[0] for m in ms]
+        if any(h["header"].get("dealSetId") != deal_set
+               for h in headers):
+            fail(f"{deal_set}: a log header lacks deal_set_id {deal_set}")
+        # The first deal of every round is the same deck order; later
+        # reshuffles depend on play, so only the first is compared.
+        if len({o[0] for o in orders}) != 1:
+            fail(f"{deal_set}: the deck orders differ")
+    logs = [m["log"] for m in matches]
+    analyzer = subprocess.run(
+        [f"{tools}/cardref_analyze", "ratings", "--format=json"] + logs,
+        check=True, stdout=subprocess.PIPE, text=True).stdout
+    with open(os.path.join(out, "standings.json")) as f:
+        if json.load(f) != json.loads(analyzer):
+            fail("standings.json differs from cardref_analyze ratings")
+    print("PASS: every bot in every seat, equal deals per deal set, "
+          "standings as the analyzer's")
+
+
+def resume(tools, src, tmp):
+    out = os.path.join(tmp, "event")
+    bots = cpp_bots(tools) + [
+        f"first={tools}/cardref_bot --quiet --strategy=first"]
+    args = [f"{tools}/cardref_tournament", f"--out={out}", "--trust_bots",
+            PARAMS, "--games=craits:3,kraken", "--duplicate",
+            "--concurrency=2"] + [f"--bot={b}" for b in bots]
+    first = subprocess.Popen(args, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    tsv = os.path.join(out, "matches.tsv")
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if os.path.exists(tsv) and len(records(out)) >= 4:
+            break
+        if first.poll() is not None:
+            fail("the first run ended before it could be killed")
+        time.sleep(0.05)
+    first.send_signal(signal.SIGKILL)
+    first.wait()
+    done_before = {r[0] for r in records(out)}
+    print(f"killed after {len(done_before)} matches", flush=True)
+    second = run_tournament(tools, out, bots,
+                            ["--games=craits:3,kraken", "--duplicate",
+                             "--concurrency=2"], check=0)
+    report = load(out, "report.json")
+    keys = [r[0] for r in records(out)]
+    if len(keys) != len(set(keys)) or len(keys) != report["scheduled"]:
+        fail(f"{len(keys)} records for {report['scheduled']} scheduled")
+    if f"{len(done_before)} already played" not in second.stdout:
+        fail("the second run did not skip the matches already played")
+    logs = sorted(r[3] for r in records(out))
+    if len(set(logs)) != len(logs):
+        fail("two matches share a log")
+    # Every finished log in the folder is one recorded match: nothing twice.
+    audit = subprocess.run(
+        [f"{tools}/cardref_analyze", "audit", os.path.join(out, "logs")],
+        stdout=subprocess.PIPE, text=True).stdout
+    ok = sorted(line.split()[1] for line in audit.splitlines()
+                if line.startswith("OK "))
+    if ok != logs:
+        fail(f"finished logs {len(ok)} != recorded matches {len(logs)}")
+    print(f"PASS: {len(keys)} matches, each played once, after a SIGKILL")
+
+
+def faults(tools, src, tmp):
+    out = os.path.join(tmp, "event")
+    crash = os.path.join(tmp, "crash.sh")
+    hang = os.path.join(tmp, "hang.sh")
+    picky = os.path.join(tmp, "picky.py")
+    with open(crash, "w") as f:
+        f.write("#!/bin/sh\necho 'crash bot: out of luck' >&2\nexit 3\n")
+    with open(hang, "w") as f:
+        f.write("#!/bin/sh\necho 'hang bot: thinking' >&2\nexec sleep 600\n")
+    with open(picky, "w") as f:
+        f.write("#!/usr/bin/python3\nimport argparse\n"
+                "p = argparse.ArgumentParser()\n"
+                "p.add_argument('--server')\np.parse_args()\n")
+    for path in (crash, hang, picky):
+        os.chmod(path, 0o755)
+    bots = [f"random={tools}/cardref_bot --quiet",
+            f"crash={crash}", f"hang={hang}", f"picky={picky}"]
+    start = time.time()
+    run_tournament(tools, out, bots,
+                   ["--games=craits:2", "--schedule=gauntlet",
+                    "--concurrency=4", "--join_timeout_s=3",
+                    "--decision_time_limit_ms=300"], check=3)
+    if time.time() - start > 60:
+        fail("the faulty bots stalled the event")
+    report = load(out, "report.json")
+    if report["played"] != report["scheduled"] or report["scheduled"] != 6:
+        fail(f"played {report['played']} of {report['scheduled']}")
+    expect = {"crash": ("exit status 3", "out of luck"),
+              "hang": ("killed", "thinking"),
+              "picky": ("exit status 2", "unrecognized arguments")}
+    for m in report["matches"]:
+        if m["outcome"] not in ("cancelled", "aborted"):
+            fail(f"{m['key']}: {m['outcome']}, expected it cancelled")
+        for s in m["seats"]:
+            if s["bot"] == "random":
+                if s["failed"]:
+                    fail(f"{m['key']}: the innocent bot is blamed: {s}")
+                continue
+            exit_text, stderr_text = expect[s["bot"]]
+            if not s["failed"] or exit_text not in s["exit"]:
+                fail(f"{m['key']} seat {s['seat']}: exit {s['exit']!r}")
+            if stderr_text not in s.get("stderr_tail", ""):
+                fail(f"{m['key']} seat {s['seat']}: stderr "
+                     f"{s.get('stderr_tail')!r}")
+            if f"seat {s['seat']} ({s['bot']})" not in m["reason"]:
+                fail(f"{m['key']}: reason {m['reason']!r} names no seat")
+    print("PASS: faulty bots cost their own matches, with the reason")
+
+
+def heuristic(tools, src, tmp):
+    out = os.path.join(tmp, "event")
+    run_tournament(tools, out, cpp_bots(tools),
+                   ["--games=craits:2,krass_kariert:3,kraken:4",
+                    "--duplicate", "--matches=8", "--concurrency=4"], check=0)
+    logs = os.path.join(out, "logs")
+    for game in ("craits", "krass_kariert", "kraken"):
+        text = subprocess.run(
+            [f"{tools}/cardref_analyze", "compare", "--format=json",
+             f"--game={game}", "heuristic@cardref_bot 0.1.0 heuristic",
+             "random@cardref_bot 0.1.0 random", logs],
+            check=True, stdout=subprocess.PIPE, text=True).stdout
+        c = json.loads(text)
+        ci = c["score_difference_ci"]
+        better_high = c.get("higher_score_is_better", False)
+        low, high = ci.get("low", 0), ci.get("high", 0)
+        print(game, c.get("score_difference"), low, high, better_high)
+        if not (low > 0 if better_high else high < 0):
+            fail(f"{game}: the heuristic bot does not beat random: {ci}")
+    print("PASS: the heuristic bot beats the random bot in every game")
+
+
+def main():
+    mode, tools, src = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
+    with tempfile.TemporaryDirectory() as tmp:
+        {"round_robin": round_robin, "resume": resume, "faults": faults,
+         "heuristic": heuristic}[mode](tools, src, tmp)
+
+
+if __name__ == "__main__":
+    main()
