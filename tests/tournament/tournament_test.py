@@ -219,7 +219,7 @@ def heuristic(tools, src, tmp):
     out = os.path.join(tmp, "event")
     run_tournament(tools, out, cpp_bots(tools),
                    ["--games=craits:2,krass_kariert:3,kraken:4",
-                    "--duplicate", "--matches=8", "--concurrency=4"], check=0)
+                    "--duplicate", "--matches=6", "--concurrency=4"], check=0)
     logs = os.path.join(out, "logs")
     for game in ("craits", "krass_kariert", "kraken"):
         text = subprocess.run(
