@@ -18,11 +18,11 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "referee/grpc/organiser_token.h"
 #include "tools/cli_flags.h"
+#include "tools/tournament/config.h"
 #include "tools/tournament/event.h"
 #include "tools/tournament/local_referee.h"
 
@@ -41,6 +41,9 @@ std::string AbslUnparseFlag(const BotFlags& flags) {
   return absl::StrJoin(flags.values, " ");
 }
 
+ABSL_FLAG(std::string, config, "",
+          "A TournamentConfig in protobuf text format "
+          "(proto/cardref/v1/tournament.proto); flags override it");
 ABSL_FLAG(BotFlags, bot, {},
           "A bot, NAME=COMMAND ARGS... (repeat for each bot). Each seat's "
           "process gets --server=, --match_id=, --seat=, --name= and the "
@@ -104,6 +107,15 @@ int main(int argc, char** argv) {
       "--trust_bots|--bot_user=USER");
   namespace t = cardref::tournament;
   t::EventOptions options;
+  if (const std::string path = absl::GetFlag(FLAGS_config); !path.empty()) {
+    absl::StatusOr<cardref::v1::TournamentConfig> config =
+        t::ReadConfigFile(path);
+    if (!config.ok()) return Usage(std::string(config.status().message()));
+    if (absl::Status s = t::ApplyConfig(*config, &options); !s.ok()) {
+      return Usage(absl::StrCat(path, ": ", s.message()));
+    }
+  }
+  // A flag overrides the file when it differs from its default.
   for (const std::string& text : absl::GetFlag(FLAGS_bot).values) {
     absl::StatusOr<t::BotSpec> bot = t::ParseBotSpec(text);
     if (!bot.ok()) return Usage(std::string(bot.status().message()));
@@ -112,40 +124,51 @@ int main(int argc, char** argv) {
   if (options.schedule.bots.empty()) {
     return Usage("no bots: give --bot='NAME=COMMAND ARGS...' for each");
   }
-  absl::StatusOr<t::ScheduleKind> kind =
-      t::ParseScheduleKind(absl::GetFlag(FLAGS_schedule));
-  if (!kind.ok()) return Usage(std::string(kind.status().message()));
-  options.schedule.kind = *kind;
-  options.schedule.duplicate = absl::GetFlag(FLAGS_duplicate);
-  options.schedule.matches = absl::GetFlag(FLAGS_matches);
-  for (const std::string& g : absl::GetFlag(FLAGS_games)) {
-    std::vector<std::string> parts = absl::StrSplit(g, ':');
-    t::GameSpec game{parts[0], 0};
-    if (parts.size() > 2 ||
-        (parts.size() == 2 && (!absl::SimpleAtoi(parts[1], &game.players) ||
-                               game.players < 1))) {
-      return Usage("--games wants id or id:players, e.g. craits:3,kraken; got '" +
-                   g + "'");
-    }
-    options.schedule.games.push_back(game);
+  if (const std::string text = absl::GetFlag(FLAGS_schedule);
+      text != "round_robin") {
+    absl::StatusOr<t::ScheduleKind> kind = t::ParseScheduleKind(text);
+    if (!kind.ok()) return Usage(std::string(kind.status().message()));
+    options.schedule.kind = *kind;
   }
-  options.out_dir = absl::GetFlag(FLAGS_out);
+  if (absl::GetFlag(FLAGS_duplicate)) options.schedule.duplicate = true;
+  if (absl::GetFlag(FLAGS_matches) != 1) {
+    options.schedule.matches = absl::GetFlag(FLAGS_matches);
+  }
+  if (!absl::GetFlag(FLAGS_games).empty()) options.schedule.games.clear();
+  for (const std::string& g : absl::GetFlag(FLAGS_games)) {
+    absl::StatusOr<t::GameSpec> game = t::ParseGameSpec(g);
+    if (!game.ok()) return Usage(std::string(game.status().message()));
+    options.schedule.games.push_back(*game);
+  }
+  if (!absl::GetFlag(FLAGS_out).empty()) options.out_dir = absl::GetFlag(FLAGS_out);
   if (options.out_dir.empty()) {
     return Usage("--out=DIR is required: the event's folder, for resuming");
   }
-  options.concurrency = absl::GetFlag(FLAGS_concurrency);
+  if (absl::GetFlag(FLAGS_concurrency) != 1) {
+    options.concurrency = absl::GetFlag(FLAGS_concurrency);
+  }
   if (options.concurrency < 1) return Usage("--concurrency must be 1 or more");
-  options.shard = absl::GetFlag(FLAGS_shard);
-  options.server = absl::GetFlag(FLAGS_server);
+  if (!absl::GetFlag(FLAGS_shard).empty()) options.shard = absl::GetFlag(FLAGS_shard);
+  if (!absl::GetFlag(FLAGS_server).empty()) {
+    options.server = absl::GetFlag(FLAGS_server);
+  }
   options.referee_binary = absl::GetFlag(FLAGS_referee_bin);
   if (options.referee_binary.empty()) {
     options.referee_binary = t::DefaultRefereeBinary();
   }
-  options.match.params = absl::GetFlag(FLAGS_params);
-  options.match.decision_time_limit_ms =
-      absl::GetFlag(FLAGS_decision_time_limit_ms);
-  options.match.join_timeout_s = absl::GetFlag(FLAGS_join_timeout_s);
-  options.match.match_budget_s = absl::GetFlag(FLAGS_match_budget_s);
+  if (!absl::GetFlag(FLAGS_params).empty()) {
+    options.match.params = absl::GetFlag(FLAGS_params);
+  }
+  if (absl::GetFlag(FLAGS_decision_time_limit_ms) != 5000) {
+    options.match.decision_time_limit_ms =
+        absl::GetFlag(FLAGS_decision_time_limit_ms);
+  }
+  if (absl::GetFlag(FLAGS_join_timeout_s) != 30) {
+    options.match.join_timeout_s = absl::GetFlag(FLAGS_join_timeout_s);
+  }
+  if (absl::GetFlag(FLAGS_match_budget_s) != 600) {
+    options.match.match_budget_s = absl::GetFlag(FLAGS_match_budget_s);
+  }
   if (!options.server.empty()) {
     absl::StatusOr<std::optional<std::string>> token =
         cardref::grpc_service::LoadOrganiserToken(

@@ -181,12 +181,21 @@ def faults(tools, src, tmp):
                 "p.add_argument('--server')\np.parse_args()\n")
     for path in (crash, hang, picky):
         os.chmod(path, 0o755)
-    bots = [f"random={tools}/cardref_bot --quiet",
-            f"crash={crash}", f"hang={hang}", f"picky={picky}"]
+    # The bots and the schedule from a config file (tournament.proto),
+    # the rest from flags.
+    config = os.path.join(tmp, "event.textproto")
+    with open(config, "w") as f:
+        f.write(f"""
+            bots {{ name: "random" command: ["{tools}/cardref_bot", "--quiet"] }}
+            bots {{ name: "crash" command: "{crash}" }}
+            bots {{ name: "hang" command: "{hang}" }}
+            games: "craits:2"
+            schedule: "gauntlet"
+            join_timeout_s: 3
+        """)
     start = time.time()
-    run_tournament(tools, out, bots,
-                   ["--games=craits:2", "--schedule=gauntlet",
-                    "--concurrency=4", "--join_timeout_s=3",
+    run_tournament(tools, out, [f"picky={picky}"],
+                   [f"--config={config}", "--concurrency=4",
                     "--decision_time_limit_ms=300"], check=3)
     if time.time() - start > 60:
         fail("the faulty bots stalled the event")

@@ -151,6 +151,7 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
   const Clock::time_point join_deadline = After(options.join_timeout_s);
   const Clock::time_point budget_deadline = After(options.match_budget_s);
   std::string end_reason;
+  bool join_timed_out = false;
   MatchInfo info;
   Clock::time_point next_check = Clock::now();
   for (;;) {
@@ -173,6 +174,7 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
         const bool waiting =
             info.status() == cardref::v1::MATCH_STATUS_WAITING_FOR_PLAYERS;
         if (waiting && (any_failed || Clock::now() >= join_deadline)) {
+          join_timed_out = !any_failed;
           end_reason = any_failed ? "a bot failed before every seat was taken"
                                   : "not every seat was taken in time";
         } else if (Clock::now() >= budget_deadline) {
@@ -184,6 +186,26 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
       if (!end_reason.empty()) break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+
+  // Who failed while the match was on (before it is ended here: bots
+  // that fail because it was cancelled are not at fault): a bot that exited unsuccessfully,
+  // or, when seats were not all taken, a bot that never joined.
+  std::vector<std::string> fault(bots.size());
+  std::vector<bool> joined(bots.size(), false);
+  for (const cardref::v1::SeatInfo& seat : info.seats()) {
+    if (seat.seat() >= 0 && seat.seat() < static_cast<int>(bots.size())) {
+      joined[seat.seat()] = true;
+    }
+  }
+  for (size_t seat = 0; seat < bots.size(); ++seat) {
+    if (!bots[seat].has_value()) {
+      fault[seat] = "could not be started (fork or its stderr file failed)";
+    } else if (bots[seat]->exited() && !bots[seat]->succeeded()) {
+      fault[seat] = bots[seat]->Describe();
+    } else if (!bots[seat]->exited() && !joined[seat] && join_timed_out) {
+      fault[seat] = "running but never joined; killed";
+    }
   }
 
   if (!end_reason.empty()) {
@@ -210,26 +232,6 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     get.set_match_id(created.match_id());
     MatchInfo latest;
     if (stub.GetMatch(&context, get, &latest).ok()) info = latest;
-  }
-
-  // Who failed while the match was on: a bot that exited unsuccessfully,
-  // or, when seats were not all taken, a bot that never joined.
-  std::vector<std::string> fault(bots.size());
-  std::vector<bool> joined(bots.size(), false);
-  for (const cardref::v1::SeatInfo& seat : info.seats()) {
-    if (seat.seat() >= 0 && seat.seat() < static_cast<int>(bots.size())) {
-      joined[seat.seat()] = true;
-    }
-  }
-  for (size_t seat = 0; seat < bots.size(); ++seat) {
-    if (!bots[seat].has_value()) {
-      fault[seat] = "could not be started (fork or its stderr file failed)";
-    } else if (bots[seat]->exited() && !bots[seat]->succeeded()) {
-      fault[seat] = bots[seat]->Describe();
-    } else if (!bots[seat]->exited() && !joined[seat] &&
-               !end_reason.empty()) {
-      fault[seat] = "running but never joined; killed";
-    }
   }
 
   // Bots get a moment to see the end and exit; then they are killed. After
