@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cardref/v1/referee.grpc.pb.h"
@@ -25,11 +26,14 @@
 #include "tools/cli_flags.h"
 #include "tools/version.h"
 
-ABSL_FLAG(std::string, server, "localhost:50051", "Referee address");
+ABSL_FLAG(std::string, server, "",
+          "Referee address; empty = $CARDREF_SERVER, else localhost:50051");
 ABSL_FLAG(std::string, game, "craits",
           "Game of the match to join when --match_id is empty");
-ABSL_FLAG(std::string, match_id, "", "Match to join; empty = any open match");
-ABSL_FLAG(int, seat, -1, "Seat to take; -1 = the lowest free seat");
+ABSL_FLAG(std::string, match_id, "",
+          "Match to join; empty = $CARDREF_MATCH_ID, else any open match");
+ABSL_FLAG(int, seat, -1,
+          "Seat to take; -1 = $CARDREF_SEAT, else the lowest free seat");
 ABSL_FLAG(std::string, name, "random", "Player name written into the log");
 ABSL_FLAG(std::string, strategy, "random", "random | first | heuristic");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the random strategy");
@@ -42,6 +46,13 @@ namespace {
 
 using cardref::v1::Observation;
 using cardref::v1::Referee;
+
+// Flags left empty fall back to the environment cardref_tournament sets
+// (docs/tournament.md).
+std::string FlagOrEnv(const std::string& flag, const char* name) {
+  const char* env = std::getenv(name);
+  return flag.empty() && env != nullptr ? std::string(env) : flag;
+}
 
 std::string StatusText(const grpc::Status& s) {
   return absl::StrCat("code ", s.error_code(), ": ", s.error_message());
@@ -99,9 +110,15 @@ class Bot {
  private:
   bool Join(cardref::v1::JoinMatchResponse* joined) {
     cardref::v1::JoinMatchRequest request;
-    request.set_match_id(absl::GetFlag(FLAGS_match_id));
+    request.set_match_id(FlagOrEnv(absl::GetFlag(FLAGS_match_id),
+                                   "CARDREF_MATCH_ID"));
     request.set_game(absl::GetFlag(FLAGS_game));
-    if (absl::GetFlag(FLAGS_seat) >= 0) request.set_seat(absl::GetFlag(FLAGS_seat));
+    int seat = absl::GetFlag(FLAGS_seat);
+    if (const char* env = std::getenv("CARDREF_SEAT");
+        seat < 0 && env != nullptr && !absl::SimpleAtoi(env, &seat)) {
+      seat = -1;
+    }
+    if (seat >= 0) request.set_seat(seat);
     request.set_player_name(absl::GetFlag(FLAGS_name));
     // An invited seat's ticket: from the environment, where the tournament
     // runner puts it (a command line is visible to every user).
@@ -171,7 +188,9 @@ int main(int argc, char** argv) {
                  strategy.c_str());
     return cardref::cli::kExitUsage;
   }
-  Bot bot(grpc::CreateChannel(absl::GetFlag(FLAGS_server),
+  std::string server = FlagOrEnv(absl::GetFlag(FLAGS_server), "CARDREF_SERVER");
+  if (server.empty()) server = "localhost:50051";
+  Bot bot(grpc::CreateChannel(server,
                               grpc::InsecureChannelCredentials()),
           absl::GetFlag(FLAGS_seed));
   int failures = 0;
