@@ -12,6 +12,8 @@ MODE is one of:
                match played exactly once.
   faults       bots that crash at start, hang, or reject their flags: the
                event finishes and their matches say why.
+  stall        a bot that joins and never answers: its match is aborted at
+               the wall-clock budget.
   heuristic    the heuristic bot beats the random bot: the analyzer's 95%
                interval of the paired score difference excludes zero in
                every game.
@@ -224,6 +226,52 @@ def faults(tools, src, tmp):
     print("PASS: faulty bots cost their own matches, with the reason")
 
 
+STALL_BOT = """#!/usr/bin/python3
+import argparse, os, sys, time
+import grpc
+from cardref.v1 import referee_pb2, referee_pb2_grpc
+p = argparse.ArgumentParser()
+for f in ("--server", "--match_id", "--name"):
+    p.add_argument(f)
+p.add_argument("--seat", type=int)
+a = p.parse_args()
+stub = referee_pb2_grpc.RefereeStub(grpc.insecure_channel(a.server))
+stub.JoinMatch(referee_pb2.JoinMatchRequest(
+    match_id=a.match_id, seat=a.seat, player_name=a.name,
+    ticket=os.environ["CARDREF_JOIN_TICKET"]))
+print("stall bot: joined, now silent", file=sys.stderr, flush=True)
+time.sleep(600)
+"""
+
+
+def stall(tools, src, tmp):
+    """A bot that joins and never answers: the match is aborted at its
+    wall-clock budget, and the event goes on."""
+    out = os.path.join(tmp, "event")
+    bot = os.path.join(tmp, "stall.py")
+    with open(bot, "w") as f:
+        f.write(STALL_BOT)
+    os.chmod(bot, 0o755)
+    start = time.time()
+    run_tournament(tools, out, [f"random={tools}/cardref_bot --quiet",
+                                f"stall={bot}"],
+                   ["--games=craits:2", "--concurrency=2",
+                    "--decision_time_limit_ms=1000", "--match_budget_s=3"],
+                   check=3)
+    if time.time() - start > 30:
+        fail("the silent bot stalled the event")
+    report = load(out, "report.json")
+    if report["played"] != 2:
+        fail(f"played {report['played']} of 2")
+    for m in report["matches"]:
+        if m["outcome"] != "aborted" or "budget" not in m["reason"]:
+            fail(f"{m['key']}: {m['outcome']}: {m['reason']!r}")
+        exits = {s["bot"]: s["exit"] for s in m["seats"]}
+        if "killed" not in exits["stall"] or "running" == exits["random"]:
+            fail(f"{m['key']}: bots left running? {exits}")
+    print("PASS: a silent bot's match is aborted at its budget")
+
+
 def heuristic(tools, src, tmp):
     out = os.path.join(tmp, "event")
     run_tournament(tools, out, cpp_bots(tools),
@@ -250,7 +298,7 @@ def main():
     mode, tools, src = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
     with tempfile.TemporaryDirectory() as tmp:
         {"round_robin": round_robin, "resume": resume, "faults": faults,
-         "heuristic": heuristic}[mode](tools, src, tmp)
+         "stall": stall, "heuristic": heuristic}[mode](tools, src, tmp)
 
 
 if __name__ == "__main__":
