@@ -109,9 +109,12 @@ def round_robin(tools, src, tmp):
         if any(h["header"].get("dealSetId") != deal_set
                for h in headers):
             fail(f"{deal_set}: a log header lacks deal_set_id {deal_set}")
-        # The first deal of every round is the same deck order; later
-        # reshuffles depend on play, so only the first is compared.
-        if len({o[0] for o in orders}) != 1:
+        # Every round's deal is the same deck order (cardref-deal-v1 labels
+        # each by its round); reshuffles and the number of rounds depend on
+        # play, so the deals of the rounds every match played are compared.
+        deals = [[d for d in o if "CHANCE_KIND_DEAL" in d] for o in orders]
+        rounds = min(len(d) for d in deals)
+        if rounds == 0 or len({tuple(d[:rounds]) for d in deals}) != 1:
             fail(f"{deal_set}: the deck orders differ")
     logs = [m["log"] for m in matches]
     analyzer = subprocess.run(
