@@ -1,7 +1,7 @@
 // cardref_bot --strategy=heuristic: one simple, sensible rule set per game,
 // chosen from the observation and the legal actions' notation alone
 // (docs/notation.md). Not strong; strong enough to beat random play
-// (tests/tournament/heuristic_beats_random_test.py).
+// (tests/tournament/tournament_test.py heuristic).
 #ifndef CARDREF_TOOLS_BOT_HEURISTIC_H_
 #define CARDREF_TOOLS_BOT_HEURISTIC_H_
 

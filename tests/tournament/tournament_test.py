@@ -14,12 +14,15 @@ MODE is one of:
                event finishes and their matches say why.
   stall        a bot that joins and never answers: its match is aborted at
                the wall-clock budget.
+  referee_lost the referee dies mid-event: unplayed matches stay unrecorded
+               and a second run on a new referee plays them, each once.
   heuristic    the heuristic bot beats the random bot: the analyzer's 95%
                interval of the paired score difference excludes zero in
                every game.
 """
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -146,7 +149,7 @@ def resume(tools, src, tmp):
         time.sleep(0.05)
     first.send_signal(signal.SIGKILL)
     first.wait()
-    done_before = {r[0] for r in records(out)}
+    done_before = {r[0] for r in records(out) if r[1] != "started"}
     print(f"killed after {len(done_before)} matches", flush=True)
     second = run_tournament(tools, out, bots,
                             ["--games=craits:3,kraken", "--duplicate",
@@ -155,8 +158,13 @@ def resume(tools, src, tmp):
     keys = [r[0] for r in records(out)]
     if len(keys) != len(set(keys)) or len(keys) != report["scheduled"]:
         fail(f"{len(keys)} records for {report['scheduled']} scheduled")
-    if f"{len(done_before)} already played" not in second.stdout:
+    # Matches that finished on the referee just before the kill, but were
+    # only recorded as started, are recovered from their logs.
+    skipped = re.search(r"(\d+) already played", second.stdout)
+    if not skipped or int(skipped.group(1)) < len(done_before):
         fail("the second run did not skip the matches already played")
+    if any(r[1] != "finished" for r in records(out)):
+        fail("a match is left unfinished or started")
     logs = sorted(r[3] for r in records(out))
     if len(set(logs)) != len(logs):
         fail("two matches share a log")
@@ -275,6 +283,68 @@ def stall(tools, src, tmp):
     print("PASS: a silent bot's match is aborted at its budget")
 
 
+def start_referee(tools, tmp, name):
+    port_file = os.path.join(tmp, f"{name}.port")
+    referee = subprocess.Popen(
+        [f"{tools}/cardref_referee", "--port=0", f"--port_file={port_file}",
+         f"--log_dir={tmp}/{name}-logs"], stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        if os.path.exists(port_file) and open(port_file).read().strip():
+            return referee, f"localhost:{open(port_file).read().strip()}"
+        time.sleep(0.05)
+    fail("the referee did not start")
+
+
+def referee_lost(tools, src, tmp):
+    """The referee dies mid-event: the event ends without recording the
+    matches it could not play, and a second run on a new referee plays
+    exactly those."""
+    out = os.path.join(tmp, "event")
+    bots = cpp_bots(tools)
+    referee, server = start_referee(tools, tmp, "first")
+    args = [f"{tools}/cardref_tournament", f"--out={out}", "--trust_bots",
+            PARAMS, "--games=craits:2", "--matches=5", "--concurrency=2",
+            f"--server={server}"] + [f"--bot={b}" for b in bots]
+    first = subprocess.Popen(args, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+    tsv = os.path.join(out, "matches.tsv")
+    deadline = time.time() + 60
+    while not (os.path.exists(tsv) and len(records(out)) >= 3):
+        if time.time() > deadline or first.poll() is not None:
+            fail("the first run ended before the referee could be killed")
+        time.sleep(0.05)
+    referee.kill()
+    referee.wait()
+    start = time.time()
+    output, _ = first.communicate(timeout=120)
+    print(output[-3000:])
+    if first.returncode != 3 or "not played" not in output:
+        fail(f"exit {first.returncode}; expected 3 and matches not played")
+    if time.time() - start > 30:
+        fail("a lost referee stalled the event")
+    played_first = len([r for r in records(out) if r[1] != "started"])
+    if any(r[1] == "not played" for r in records(out)):
+        fail("a match that was not played is recorded")
+    referee, server = start_referee(tools, tmp, "second")
+    try:
+        args[-len(bots) - 1] = f"--server={server}"
+        second = subprocess.run(args, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        print(second.stdout[-3000:])
+    finally:
+        referee.kill()
+        referee.wait()
+    keys = [r[0] for r in records(out)]
+    report = load(out, "report.json")
+    if second.returncode != 0 or len(keys) != len(set(keys)) or \
+            len(keys) != report["scheduled"] or \
+            any(r[1] != "finished" for r in records(out)):
+        fail(f"second run: exit {second.returncode}, {len(keys)} records")
+    print(f"PASS: {played_first} matches before the referee died, the rest "
+          "after, each once")
+
+
 def heuristic(tools, src, tmp):
     out = os.path.join(tmp, "event")
     run_tournament(tools, out, cpp_bots(tools),
@@ -301,7 +371,8 @@ def main():
     mode, tools, src = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
     with tempfile.TemporaryDirectory() as tmp:
         {"round_robin": round_robin, "resume": resume, "faults": faults,
-         "stall": stall, "heuristic": heuristic}[mode](tools, src, tmp)
+         "stall": stall, "referee_lost": referee_lost,
+         "heuristic": heuristic}[mode](tools, src, tmp)
 
 
 if __name__ == "__main__":

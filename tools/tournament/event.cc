@@ -7,11 +7,14 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "analyzer/cli.h"
 #include "grpcpp/grpcpp.h"
+#include "referee/games/all_games.h"
 #include "referee/base/hex.h"
 #include "referee/grpc/organiser_token.h"
 #include "tools/tournament/event_state.h"
@@ -71,6 +74,71 @@ class Progress {
   std::map<std::string, int> wins_;
 };
 
+// A match recorded as started by a run that was stopped: true (and
+// recorded as finished) if the referee or its log says it finished; else
+// it is ended on the referee if still there, and false: play it again.
+absl::StatusOr<bool> RecoverStarted(cardref::v1::Referee::Stub& stub,
+                                    const MatchOptions& options,
+                                    const ScheduleConfig& config,
+                                    const ScheduledMatch& match,
+                                    const MatchRecord& started,
+                                    const std::string& referee_key,
+                                    const std::string& dir,
+                                    EventState& state) {
+  MatchOutcome outcome;
+  outcome.record = started;
+  cardref::v1::GetMatchRequest get;
+  get.set_match_id(started.match_id);
+  grpc::ClientContext context;
+  grpc_service::AddOrganiserCredential(options.organiser_token, &context);
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::seconds(10));
+  cardref::v1::MatchInfo info;
+  bool finished = false;
+  if (stub.GetMatch(&context, get, &info).ok()) {
+    finished = info.status() == cardref::v1::MATCH_STATUS_FINISHED;
+    if (!finished && info.status() != cardref::v1::MATCH_STATUS_ABORTED &&
+        info.status() != cardref::v1::MATCH_STATUS_CANCELLED) {
+      // Its bots died with the stopped run: never leave it open.
+      cardref::v1::EndMatchRequest end;
+      end.set_match_id(started.match_id);
+      end.set_reason("the tournament was interrupted; the match is replayed");
+      for (bool cancel : {true, false}) {
+        grpc::ClientContext end_context;
+        grpc_service::AddOrganiserCredential(options.organiser_token,
+                                             &end_context);
+        cardref::v1::MatchInfo ended;
+        if ((cancel ? stub.CancelMatch(&end_context, end, &ended)
+                    : stub.AbortMatch(&end_context, end, &ended))
+                .ok()) {
+          break;
+        }
+      }
+    }
+    if (!info.log_path().empty()) outcome.record.log_path = info.log_path();
+    outcome.info = info;
+  } else if (!started.log_path.empty() &&
+             access(started.log_path.c_str(), R_OK) == 0) {
+    // The referee is another one now: the log says whether it finished.
+    std::ostringstream out, err;
+    finished = analyzer::RunAudit({started.log_path}, false, AllGames(), out,
+                                  err, referee_key) == analyzer::kExitOk;
+  }
+  if (!finished) return false;
+  outcome.record.outcome = "finished";
+  outcome.record.reason =
+      "recovered: it finished before the run that played it was stopped";
+  for (size_t seat = 0; seat < match.seats.size(); ++seat) {
+    outcome.seats.push_back({static_cast<int>(seat),
+                             config.bots[match.seats[seat]].name,
+                             "unknown (the run was stopped)", "", false});
+  }
+  absl::Status s = WriteMatchFile(dir, config, match, outcome);
+  if (s.ok()) s = state.Record(outcome.record);
+  if (!s.ok()) return s;
+  return true;
+}
+
 }  // namespace
 
 int RunEvent(EventOptions options, std::FILE* progress) {
@@ -121,8 +189,10 @@ int RunEvent(EventOptions options, std::FILE* progress) {
       return kEventError;
     }
   }
+  // The logs of our own referee must carry its (kept) key; with --server
+  // the event may span referees, and each log is checked against its own.
   std::string referee_key;
-  {
+  if (local.has_value()) {
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() +
                          std::chrono::seconds(10));
@@ -181,6 +251,27 @@ int RunEvent(EventOptions options, std::FILE* progress) {
                  std::string(schedule.status().message()).c_str());
     return kEventUsage;
   }
+  // Matches a killed run left "started": finished ones are recorded from
+  // the referee or their log, the others ended and played again.
+  options.match.on_started = [&state](const MatchRecord& r) {
+    return state->Record(r);
+  };
+  const std::map<std::string, MatchRecord> before = state->records();
+  for (const ScheduledMatch& m : *schedule) {
+    auto it = before.find(m.key);
+    if (it == before.end() || it->second.outcome != "started") continue;
+    absl::StatusOr<bool> recovered = RecoverStarted(
+        *stub, options.match, config, m, it->second, referee_key, dir, *state);
+    if (!recovered.ok()) {
+      std::fprintf(stderr, "cardref_tournament: %s\n",
+                   std::string(recovered.status().message()).c_str());
+      return kEventError;
+    }
+    if (*recovered) {
+      std::fprintf(progress, "%s: recovered, it finished before the last run "
+                   "was stopped\n", m.key.c_str());
+    }
+  }
   std::vector<const ScheduledMatch*> pending;
   for (const ScheduledMatch& m : *schedule) {
     if (!state->Played(m.key)) pending.push_back(&m);
@@ -195,6 +286,7 @@ int RunEvent(EventOptions options, std::FILE* progress) {
   Progress bar(progress, schedule->size(), schedule->size() - pending.size());
   std::atomic<size_t> next{0};
   std::atomic<bool> failed_to_record{false};
+  std::atomic<int> unplayed{0};
   auto worker = [&] {
     for (;;) {
       const size_t i = next.fetch_add(1);
@@ -202,6 +294,11 @@ int RunEvent(EventOptions options, std::FILE* progress) {
       const ScheduledMatch& match = *pending[i];
       MatchOutcome outcome = RunMatch(*stub, infos[match.game], config, match,
                                       *secret, options.match);
+      if (!outcome.played) {
+        unplayed.fetch_add(1);
+        bar.Done(outcome, match, config);
+        continue;
+      }
       // The match file first: once matches.tsv names the match, its
       // details are there too.
       absl::Status s = WriteMatchFile(dir, config, match, outcome);
@@ -261,7 +358,14 @@ int RunEvent(EventOptions options, std::FILE* progress) {
                logs.size(), standings->text.c_str());
   std::fflush(progress);
   if (local.has_value()) local->process.Kill();
-  return *not_finished == 0 ? kEventComplete : kEventIncomplete;
+  if (unplayed > 0) {
+    std::fprintf(progress,
+                 "event %s: %d matches not played (the referee was "
+                 "unreachable); run the same command again to play them\n",
+                 dir.c_str(), unplayed.load());
+  }
+  return *not_finished == 0 && unplayed == 0 ? kEventComplete
+                                             : kEventIncomplete;
 }
 
 }  // namespace cardref::tournament

@@ -118,7 +118,8 @@ EventState::EventState(EventState&& other) noexcept
 
 bool EventState::Played(const std::string& key) const {
   std::lock_guard<std::mutex> lock(mu_);
-  return records_.count(key) > 0;
+  auto it = records_.find(key);
+  return it != records_.end() && it->second.outcome != "started";
 }
 
 absl::Status EventState::Record(const MatchRecord& record) {

@@ -24,7 +24,9 @@ namespace cardref::tournament {
 // What became of one scheduled match.
 struct MatchRecord {
   std::string key;
-  std::string outcome;  // "finished", "aborted", "cancelled", "failed"
+  // "finished", "aborted", "cancelled", "failed"; "started" while it is
+  // played (a run killed then leaves it, and the next run looks it up).
+  std::string outcome;
   std::string match_id;
   std::string log_path;
   std::string reason;  // why it did not finish, bot faults; may be empty
@@ -51,6 +53,7 @@ class EventState {
 
   EventState(EventState&& other) noexcept;
 
+  // Recorded with an outcome other than "started".
   bool Played(const std::string& key) const;
   // Records `record` and rewrites the file; thread-safe.
   absl::Status Record(const MatchRecord& record);

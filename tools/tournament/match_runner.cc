@@ -119,10 +119,42 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     if (!s.ok()) {
       outcome.record.reason =
           absl::StrCat("CreateMatch refused: ", s.error_message());
+      outcome.played = s.error_code() != grpc::StatusCode::UNAVAILABLE &&
+                       s.error_code() != grpc::StatusCode::DEADLINE_EXCEEDED;
+      if (!outcome.played) {
+        outcome.record.outcome = "not played";
+        outcome.record.reason = absl::StrCat(
+            "the referee is unreachable (", s.error_message(),
+            "); run the event again to play it");
+      }
       return outcome;
     }
   }
   outcome.record.match_id = created.match_id();
+  if (options.on_started) {
+    MatchRecord started = outcome.record;
+    started.outcome = "started";
+    cardref::v1::GetMatchRequest get;
+    get.set_match_id(created.match_id());
+    grpc::ClientContext context;
+    AddCredential(options, &context);
+    MatchInfo info;
+    if (stub.GetMatch(&context, get, &info).ok()) {
+      started.log_path = info.log_path();
+    }
+    if (absl::Status s = options.on_started(started); !s.ok()) {
+      cardref::v1::EndMatchRequest end;
+      end.set_match_id(created.match_id());
+      end.set_reason("the tournament cannot record its state");
+      grpc::ClientContext end_context;
+      AddCredential(options, &end_context);
+      MatchInfo ended;
+      stub.CancelMatch(&end_context, end, &ended);
+      outcome.record.outcome = "cancelled";
+      outcome.record.reason = std::string(s.message());
+      return outcome;
+    }
+  }
 
   // One process per seat; the seat's ticket only in its environment.
   std::vector<std::optional<ChildProcess>> bots(match.seats.size());
@@ -152,16 +184,19 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
   const Clock::time_point budget_deadline = After(options.match_budget_s);
   std::string end_reason;
   bool join_timed_out = false;
+  bool referee_lost = false;
   MatchInfo info;
   Clock::time_point next_check = Clock::now();
   for (;;) {
     bool any_failed = false;
+    bool all_exited = true;
     for (std::optional<ChildProcess>& bot : bots) {
       if (!bot.has_value()) {
         any_failed = true;
       } else if (bot->Poll() && !bot->succeeded()) {
         any_failed = true;
       }
+      if (bot.has_value() && !bot->exited()) all_exited = false;
     }
     if (Clock::now() >= next_check) {
       next_check = After(0.2);
@@ -180,7 +215,10 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
         } else if (Clock::now() >= budget_deadline) {
           end_reason = "the match ran past its wall-clock budget";
         }
-      } else if (Clock::now() >= budget_deadline) {
+      } else if (Clock::now() >= budget_deadline || all_exited) {
+        // Without a referee the match cannot go on; it is not recorded,
+        // so running the event again plays it.
+        referee_lost = true;
         end_reason = "the referee does not answer about the match";
       }
       if (!end_reason.empty()) break;
@@ -281,6 +319,10 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
   }
   outcome.info = info;
   outcome.record.outcome = OutcomeName(info.status());
+  if (referee_lost && !Over(info.status())) {
+    outcome.played = false;
+    outcome.record.outcome = "not played";
+  }
   outcome.record.log_path = info.log_path();
   std::vector<std::string> reasons;
   if (!end_reason.empty()) reasons.push_back(end_reason);

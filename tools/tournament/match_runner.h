@@ -5,6 +5,7 @@
 #ifndef CARDREF_TOOLS_TOURNAMENT_MATCH_RUNNER_H_
 #define CARDREF_TOOLS_TOURNAMENT_MATCH_RUNNER_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,10 @@ struct MatchOptions {
   double exit_grace_s = 5;
   std::string bot_output_dir;  // stderr files: <key>.seat<N>.stderr
   RunAs run_as;
+  // Called once the match exists on the referee, before any bot starts,
+  // with outcome "started" (the event records it, so that a killed run's
+  // match is found again). An error ends the match before it starts.
+  std::function<absl::Status(const MatchRecord&)> on_started;
 };
 
 // What one seat's bot did, for the report.
@@ -42,6 +47,9 @@ struct SeatOutcome {
 
 struct MatchOutcome {
   MatchRecord record;
+  // False when the referee could not be reached to create the match: it
+  // is not recorded, so running the event again plays it.
+  bool played = true;
   std::vector<SeatOutcome> seats;
   cardref::v1::MatchInfo info;  // the referee's last word on the match
 };
