@@ -36,15 +36,26 @@ int Best(const v1::Observation& obs, Score score) {
 // CR-13.1 card points; 3s cancel other cards (CR-13.2), so they are kept.
 int CraitsPoints(char rank) {
   switch (rank) {
-    case 'A': return 1;
-    case '2': return 20;
-    case '3': return -30;
-    case '4': return 15;
-    case '5': case '6': case '9': return 30;
-    case '7': return 20;
-    case '8': return 50;
-    case 'T': return 25;
-    default: return 10;  // J Q K
+    case 'A':
+      return 1;
+    case '2':
+      return 20;
+    case '3':
+      return -30;
+    case '4':
+      return 15;
+    case '5':
+    case '6':
+    case '9':
+      return 30;
+    case '7':
+      return 20;
+    case '8':
+      return 50;
+    case 'T':
+      return 25;
+    default:
+      return 10;  // J Q K
   }
 }
 
@@ -56,9 +67,7 @@ double CraitsScore(const v1::CraitsObservation& view, absl::string_view text) {
   if (text == "draw") return -1000;
   int suit_count[4] = {0, 0, 0, 0};
   for (uint32_t card : view.hand()) ++suit_count[(card / 13) % 4];
-  auto suit_index = [](char s) {
-    return std::string("CDHS").find(s);
-  };
+  auto suit_index = [](char s) { return std::string("CDHS").find(s); };
   if (absl::StartsWith(text, "suit ") && text.size() >= 6) {
     const size_t s = suit_index(text[5]);
     return s < 4 ? suit_count[s] : 0;
@@ -130,8 +139,8 @@ double KrassKariertScore(const v1::KrassKariertObservation& view,
 // ---- Kraken: a trick-taking game in partnerships ----
 
 // Ids 8*suit + rank, rank 7=0 8=1 9=2 T=3 J=4 Q=5 K=6 A=7.
-constexpr int kPlainOrder[8] = {0, 1, 2, 6, 3, 4, 5, 7};   // 7 8 9 T J Q K A
-constexpr int kTrumpOrder[8] = {0, 1, 6, 4, 7, 2, 3, 5};   // 7 8 Q K T A 9 J
+constexpr int kPlainOrder[8] = {0, 1, 2, 6, 3, 4, 5, 7};  // 7 8 9 T J Q K A
+constexpr int kTrumpOrder[8] = {0, 1, 6, 4, 7, 2, 3, 5};  // 7 8 Q K T A 9 J
 constexpr int kPlainPoints[8] = {0, 0, 0, 10, 2, 3, 4, 11};
 constexpr int kTrumpPoints[8] = {0, 0, 14, 10, 20, 3, 4, 11};
 
@@ -200,9 +209,9 @@ int KrakenChoice(const v1::Observation& obs) {
     suit_strength[(card / 8) % 4] += 1 + kTrumpPoints[card % 8] / 5;
   }
   return Best(obs, [&](absl::string_view text) -> double {
-    if (absl::StartsWith(text, "claim")) return 100;   // valid by construction
+    if (absl::StartsWith(text, "claim")) return 100;  // valid by construction
     if (text == "decline") return -100;
-    if (text == "pass-challenge") return 10;           // no doubling gambles
+    if (text == "pass-challenge") return 10;  // no doubling gambles
     if (text == "challenge") return -10;
     if (absl::StartsWith(text, "declare")) return text.size();  // the most
     if (absl::StartsWith(text, "trump ") && text.size() >= 7) {
@@ -212,7 +221,7 @@ int KrakenChoice(const v1::Observation& obs) {
     if (text == "accept") {
       const int proposed = view.proposed_suit() - 1;
       return proposed >= 0 && proposed < 4 && suit_strength[proposed] >= 8 ? 20
-                                                                         : 0;
+                                                                           : 0;
     }
     return 1;  // pass
   });
@@ -222,9 +231,8 @@ int KrakenChoice(const v1::Observation& obs) {
 
 int HeuristicChoice(const v1::Observation& obs) {
   if (obs.has_craits()) {
-    return Best(obs, [&](absl::string_view t) {
-      return CraitsScore(obs.craits(), t);
-    });
+    return Best(
+        obs, [&](absl::string_view t) { return CraitsScore(obs.craits(), t); });
   }
   if (obs.has_krass_kariert()) {
     return Best(obs, [&](absl::string_view t) {

@@ -49,7 +49,8 @@ ABSL_FLAG(BotFlags, bot, {},
           "process gets --server=, --match_id=, --seat=, --name= and the "
           "environment CARDREF_SERVER, CARDREF_MATCH_ID, CARDREF_SEAT, "
           "CARDREF_PLAYER_NAME, CARDREF_JOIN_TICKET");
-ABSL_FLAG(std::string, schedule, "round_robin", "round_robin | gauntlet "
+ABSL_FLAG(std::string, schedule, "round_robin",
+          "round_robin | gauntlet "
           "(the first --bot against every group of the others)");
 ABSL_FLAG(bool, duplicate, false,
           "Duplicate deals: each deal set's seed replayed with the seats "
@@ -140,7 +141,8 @@ int main(int argc, char** argv) {
     if (!game.ok()) return Usage(std::string(game.status().message()));
     options.schedule.games.push_back(*game);
   }
-  if (!absl::GetFlag(FLAGS_out).empty()) options.out_dir = absl::GetFlag(FLAGS_out);
+  if (!absl::GetFlag(FLAGS_out).empty())
+    options.out_dir = absl::GetFlag(FLAGS_out);
   if (options.out_dir.empty()) {
     return Usage("--out=DIR is required: the event's folder, for resuming");
   }
@@ -148,7 +150,8 @@ int main(int argc, char** argv) {
     options.concurrency = absl::GetFlag(FLAGS_concurrency);
   }
   if (options.concurrency < 1) return Usage("--concurrency must be 1 or more");
-  if (!absl::GetFlag(FLAGS_shard).empty()) options.shard = absl::GetFlag(FLAGS_shard);
+  if (!absl::GetFlag(FLAGS_shard).empty())
+    options.shard = absl::GetFlag(FLAGS_shard);
   if (!absl::GetFlag(FLAGS_server).empty()) {
     options.server = absl::GetFlag(FLAGS_server);
   }

@@ -13,15 +13,16 @@ namespace cardref::tournament {
 
 // Reads `path`. INVALID_ARGUMENT naming the file, line and column of a
 // syntax error; NOT_FOUND if it cannot be read.
-absl::StatusOr<v1::TournamentConfig> ReadConfigFile(const std::string& path);
+[[nodiscard]] absl::StatusOr<v1::TournamentConfig> ReadConfigFile(
+    const std::string& path);
 
 // `config` as event options (the fields left 0 or empty keep the
 // defaults). INVALID_ARGUMENT for a bad bot, game, or schedule, naming it.
-absl::Status ApplyConfig(const v1::TournamentConfig& config,
-                         EventOptions* options);
+[[nodiscard]] absl::Status ApplyConfig(const v1::TournamentConfig& config,
+                                       EventOptions* options);
 
 // "craits" or "craits:3"; INVALID_ARGUMENT otherwise.
-absl::StatusOr<GameSpec> ParseGameSpec(const std::string& text);
+[[nodiscard]] absl::StatusOr<GameSpec> ParseGameSpec(const std::string& text);
 
 }  // namespace cardref::tournament
 

@@ -14,8 +14,8 @@
 #include "absl/strings/str_join.h"
 #include "analyzer/cli.h"
 #include "grpcpp/grpcpp.h"
-#include "referee/games/all_games.h"
 #include "referee/base/hex.h"
+#include "referee/games/all_games.h"
 #include "referee/grpc/organiser_token.h"
 #include "tools/tournament/event_state.h"
 #include "tools/tournament/local_referee.h"
@@ -35,7 +35,9 @@ int DefaultPlayers(const cardref::v1::GameInfo& info) {
 class Progress {
  public:
   Progress(std::FILE* out, size_t total, size_t already)
-      : out_(out), total_(total), done_(already),
+      : out_(out),
+        total_(total),
+        done_(already),
         start_(std::chrono::steady_clock::now()) {}
 
   void Done(const MatchOutcome& outcome, const ScheduledMatch& match,
@@ -54,13 +56,14 @@ class Progress {
     const double rate = seconds > 0 ? played_now_ / seconds : 0;
     const double eta = rate > 0 ? (total_ - done_) / rate : 0;
     std::vector<std::string> wins;
-    for (const auto& [name, n] : wins_) wins.push_back(absl::StrCat(name, " ", n));
-    std::fprintf(out_, "[%zu/%zu] %s %s%s%s  %.2f matches/s  ETA %.0f s  wins: %s\n",
-                 done_, total_, match.key.c_str(),
-                 outcome.record.outcome.c_str(),
-                 outcome.record.reason.empty() ? "" : " - ",
-                 outcome.record.reason.c_str(), rate, eta,
-                 wins.empty() ? "none yet" : absl::StrJoin(wins, ", ").c_str());
+    for (const auto& [name, n] : wins_)
+      wins.push_back(absl::StrCat(name, " ", n));
+    std::fprintf(
+        out_, "[%zu/%zu] %s %s%s%s  %.2f matches/s  ETA %.0f s  wins: %s\n",
+        done_, total_, match.key.c_str(), outcome.record.outcome.c_str(),
+        outcome.record.reason.empty() ? "" : " - ",
+        outcome.record.reason.c_str(), rate, eta,
+        wins.empty() ? "none yet" : absl::StrJoin(wins, ", ").c_str());
     std::fflush(out_);
   }
 
@@ -83,8 +86,7 @@ absl::StatusOr<bool> RecoverStarted(cardref::v1::Referee::Stub& stub,
                                     const ScheduledMatch& match,
                                     const MatchRecord& started,
                                     const std::string& referee_key,
-                                    const std::string& dir,
-                                    EventState& state) {
+                                    const std::string& dir, EventState& state) {
   MatchOutcome outcome;
   outcome.record = started;
   cardref::v1::GetMatchRequest get;
@@ -184,7 +186,8 @@ int RunEvent(EventOptions options, std::FILE* progress) {
     grpc::Status s =
         stub->ListGames(&context, cardref::v1::ListGamesRequest(), &listed);
     if (!s.ok()) {
-      std::fprintf(stderr, "cardref_tournament: cannot reach the referee at %s: %s\n",
+      std::fprintf(stderr,
+                   "cardref_tournament: cannot reach the referee at %s: %s\n",
                    options.server.c_str(), s.error_message().c_str());
       return kEventError;
     }
@@ -223,10 +226,9 @@ int RunEvent(EventOptions options, std::FILE* progress) {
     }
     if (game.players == 0) game.players = DefaultPlayers(*info);
     if (game.players < info->min_seats() || game.players > info->max_seats()) {
-      std::fprintf(stderr,
-                   "cardref_tournament: %s is for %d to %d players, not %d\n",
-                   game.id.c_str(), info->min_seats(), info->max_seats(),
-                   game.players);
+      std::fprintf(
+          stderr, "cardref_tournament: %s is for %d to %d players, not %d\n",
+          game.id.c_str(), info->min_seats(), info->max_seats(), game.players);
       return kEventUsage;
     }
     cardref::v1::CreateMatchRequest probe;
@@ -268,8 +270,10 @@ int RunEvent(EventOptions options, std::FILE* progress) {
       return kEventError;
     }
     if (*recovered) {
-      std::fprintf(progress, "%s: recovered, it finished before the last run "
-                   "was stopped\n", m.key.c_str());
+      std::fprintf(progress,
+                   "%s: recovered, it finished before the last run "
+                   "was stopped\n",
+                   m.key.c_str());
     }
   }
   std::vector<const ScheduledMatch*> pending;

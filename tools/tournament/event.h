@@ -17,18 +17,19 @@ struct EventOptions {
   ScheduleConfig schedule;  // games may leave players 0: the game's default
   MatchOptions match;       // server and organiser token filled by RunEvent
   std::string out_dir;
-  std::string shard;         // "I/N" or ""
+  std::string shard;  // "I/N" or ""
   int concurrency = 1;
-  std::string server;        // empty: start a referee of our own
+  std::string server;  // empty: start a referee of our own
   std::string referee_binary;
   std::optional<std::string> organiser_token;  // for --server
 };
 
 // Exit codes of cardref_tournament.
-inline constexpr int kEventComplete = 0;    // every match finished
-inline constexpr int kEventError = 1;       // the event could not run
+inline constexpr int kEventComplete = 0;  // every match finished
+inline constexpr int kEventError = 1;     // the event could not run
 inline constexpr int kEventUsage = 2;
-inline constexpr int kEventIncomplete = 3;  // it ran; some matches did not finish
+inline constexpr int kEventIncomplete =
+    3;  // it ran; some matches did not finish
 
 // Runs the event; progress lines go to `progress`.
 int RunEvent(EventOptions options, std::FILE* progress);

@@ -37,8 +37,8 @@ std::string Clean(const std::string& field) {
 absl::Status WriteFileAtomically(const std::string& path,
                                  const std::string& contents, int mode) {
   const std::string temp = absl::StrCat(path, ".tmp");
-  const int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                      mode);
+  const int fd =
+      open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
   if (fd < 0) return ErrnoError(absl::StrCat("cannot write ", temp));
   size_t done = 0;
   while (done < contents.size()) {
@@ -59,7 +59,8 @@ absl::Status WriteFileAtomically(const std::string& path,
     return ErrnoError(absl::StrCat("cannot rename ", temp, " to ", path));
   }
   const size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  const std::string dir =
+      slash == std::string::npos ? "." : path.substr(0, slash);
   const int dir_fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir_fd >= 0) {
     fsync(dir_fd);
@@ -88,8 +89,8 @@ absl::StatusOr<std::string> LoadOrCreateSecret(const std::string& dir) {
 }
 
 std::string DealSeed(const std::string& secret, const std::string& deal_set) {
-  return crypto::Sha256(absl::StrCat("cardref-tournament-deal-v1", std::string(1, '\0'),
-                             secret, deal_set));
+  return crypto::Sha256(absl::StrCat("cardref-tournament-deal-v1",
+                                     std::string(1, '\0'), secret, deal_set));
 }
 
 absl::StatusOr<EventState> EventState::Open(const std::string& dir) {
@@ -127,15 +128,14 @@ absl::Status EventState::Record(const MatchRecord& record) {
   records_[record.key] = record;
   std::string text;
   for (const auto& [key, r] : records_) {
-    absl::StrAppend(&text,
-                    absl::StrJoin({Clean(r.key), Clean(r.outcome),
-                                   Clean(r.match_id), Clean(r.log_path),
-                                   Clean(r.reason)},
-                                  "\t"),
-                    "\n");
+    absl::StrAppend(
+        &text,
+        absl::StrJoin({Clean(r.key), Clean(r.outcome), Clean(r.match_id),
+                       Clean(r.log_path), Clean(r.reason)},
+                      "\t"),
+        "\n");
   }
-  return WriteFileAtomically(absl::StrCat(dir_, "/", kMatchesFile), text,
-                             0644);
+  return WriteFileAtomically(absl::StrCat(dir_, "/", kMatchesFile), text, 0644);
 }
 
 std::map<std::string, MatchRecord> EventState::records() const {

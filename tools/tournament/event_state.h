@@ -33,7 +33,8 @@ struct MatchRecord {
 };
 
 // The event secret of `dir`, created (with `dir`) on the first run.
-absl::StatusOr<std::string> LoadOrCreateSecret(const std::string& dir);
+[[nodiscard]] absl::StatusOr<std::string> LoadOrCreateSecret(
+    const std::string& dir);
 
 // The 32-byte dealing seed of a deal set: SHA-256 of a domain tag, the
 // secret and the deal set's key. Unguessable without the secret, the same
@@ -42,21 +43,22 @@ std::string DealSeed(const std::string& secret, const std::string& deal_set);
 
 // Writes `contents` to `path` atomically (temp file, fsync, rename, fsync
 // of the folder) with `mode`.
-absl::Status WriteFileAtomically(const std::string& path,
-                                 const std::string& contents, int mode);
+[[nodiscard]] absl::Status WriteFileAtomically(const std::string& path,
+                                               const std::string& contents,
+                                               int mode);
 
 class EventState {
  public:
   // Reads DIR/matches.tsv if there is one. INVALID_ARGUMENT naming the line
   // if it is damaged.
-  static absl::StatusOr<EventState> Open(const std::string& dir);
+  [[nodiscard]] static absl::StatusOr<EventState> Open(const std::string& dir);
 
   EventState(EventState&& other) noexcept;
 
   // Recorded with an outcome other than "started".
   bool Played(const std::string& key) const;
   // Records `record` and rewrites the file; thread-safe.
-  absl::Status Record(const MatchRecord& record);
+  [[nodiscard]] absl::Status Record(const MatchRecord& record);
   std::map<std::string, MatchRecord> records() const;
 
  private:

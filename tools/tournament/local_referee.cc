@@ -40,9 +40,7 @@ absl::StatusOr<LocalReferee> StartLocalReferee(const std::string& binary,
   const std::string port_path = absl::StrCat(dir, "/referee.port");
   unlink(port_path.c_str());
   ChildSpec spec;
-  spec.argv = {binary,
-               "--port=0",
-               absl::StrCat("--port_file=", port_path),
+  spec.argv = {binary, "--port=0", absl::StrCat("--port_file=", port_path),
                absl::StrCat("--log_dir=", dir, "/logs"),
                absl::StrCat("--organiser_token_file=", token_path)};
   spec.stderr_path = absl::StrCat(dir, "/referee.out");

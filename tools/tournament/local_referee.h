@@ -26,8 +26,8 @@ struct LocalReferee {
 
 // Starts `binary` for the event in `dir` and waits until it serves.
 // UNAVAILABLE with the tail of its output if it does not within 20 s.
-absl::StatusOr<LocalReferee> StartLocalReferee(const std::string& binary,
-                                               const std::string& dir);
+[[nodiscard]] absl::StatusOr<LocalReferee> StartLocalReferee(
+    const std::string& binary, const std::string& dir);
 
 // cardref_referee beside this program's own binary.
 std::string DefaultRefereeBinary();

@@ -25,8 +25,8 @@ void AddCredential(const MatchOptions& options, grpc::ClientContext* context) {
 }
 
 Clock::time_point After(double seconds) {
-  return Clock::now() + std::chrono::milliseconds(
-                            static_cast<int64_t>(seconds * 1000));
+  return Clock::now() +
+         std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
 }
 
 bool Over(MatchStatus s) {
@@ -58,8 +58,8 @@ absl::Status AddParams(const cardref::v1::GameInfo& info,
     std::vector<std::string> kv = absl::StrSplit(item, absl::MaxSplits('=', 1));
     if (kv.size() != 2 || kv[0].empty()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "--params wants name=value,... (e.g. game_length=SHORT), got '",
-          item, "'"));
+          "--params wants name=value,... (e.g. game_length=SHORT), got '", item,
+          "'"));
     }
     for (const cardref::v1::ParamInfo& p : info.params()) {
       if (p.name() != kv[0]) continue;
@@ -87,9 +87,8 @@ absl::Status AddParams(const cardref::v1::GameInfo& info,
 
 MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
                       const cardref::v1::GameInfo& game_info,
-                      const ScheduleConfig& config,
-                      const ScheduledMatch& match, const std::string& secret,
-                      const MatchOptions& options) {
+                      const ScheduleConfig& config, const ScheduledMatch& match,
+                      const std::string& secret, const MatchOptions& options) {
   MatchOutcome outcome;
   outcome.record.key = match.key;
   outcome.record.outcome = "failed";
@@ -123,9 +122,9 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
                        s.error_code() != grpc::StatusCode::DEADLINE_EXCEEDED;
       if (!outcome.played) {
         outcome.record.outcome = "not played";
-        outcome.record.reason = absl::StrCat(
-            "the referee is unreachable (", s.error_message(),
-            "); run the event again to play it");
+        outcome.record.reason =
+            absl::StrCat("the referee is unreachable (", s.error_message(),
+                         "); run the event again to play it");
       }
       return outcome;
     }
@@ -227,8 +226,8 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
   }
 
   // Who failed while the match was on (before it is ended here: bots
-  // that fail because it was cancelled are not at fault): a bot that exited unsuccessfully,
-  // or, when seats were not all taken, a bot that never joined.
+  // that fail because it was cancelled are not at fault): a bot that exited
+  // unsuccessfully, or, when seats were not all taken, a bot that never joined.
   std::vector<std::string> fault(bots.size());
   std::vector<bool> joined(bots.size(), false);
   for (const cardref::v1::SeatInfo& seat : info.seats()) {

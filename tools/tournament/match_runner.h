@@ -57,16 +57,15 @@ struct MatchOutcome {
 // Plays `match` of `config`; never throws, never blocks past the budget.
 MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
                       const cardref::v1::GameInfo& game_info,
-                      const ScheduleConfig& config,
-                      const ScheduledMatch& match, const std::string& secret,
-                      const MatchOptions& options);
+                      const ScheduleConfig& config, const ScheduledMatch& match,
+                      const std::string& secret, const MatchOptions& options);
 
 // Sets name=value pairs of `params` on `request` for the parameters the
 // game has, typed by its parameter table. INVALID_ARGUMENT on a malformed
 // pair or a value of the wrong type.
-absl::Status AddParams(const cardref::v1::GameInfo& info,
-                       const std::string& params,
-                       cardref::v1::CreateMatchRequest* request);
+[[nodiscard]] absl::Status AddParams(const cardref::v1::GameInfo& info,
+                                     const std::string& params,
+                                     cardref::v1::CreateMatchRequest* request);
 
 }  // namespace cardref::tournament
 

@@ -12,7 +12,8 @@
 
 namespace cardref::tournament {
 
-absl::Status WriteMatchFile(const std::string& dir, const ScheduleConfig& config,
+absl::Status WriteMatchFile(const std::string& dir,
+                            const ScheduleConfig& config,
                             const ScheduledMatch& match,
                             const MatchOutcome& outcome) {
   const std::string folder = absl::StrCat(dir, "/matches");
@@ -44,11 +45,10 @@ absl::Status WriteMatchFile(const std::string& dir, const ScheduleConfig& config
     }
     j["seats"].push_back(s);
   }
-  return WriteFileAtomically(absl::StrCat(folder, "/", match.key, ".json"),
-                             j.dump(2, ' ', false,
-                                    nlohmann::json::error_handler_t::replace) +
-                                 "\n",
-                             0644);
+  return WriteFileAtomically(
+      absl::StrCat(folder, "/", match.key, ".json"),
+      j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+      0644);
 }
 
 absl::StatusOr<int> WriteEventReport(
@@ -86,8 +86,8 @@ absl::StatusOr<int> WriteEventReport(
   return not_finished;
 }
 
-absl::StatusOr<Standings> ComputeStandings(
-    const std::vector<std::string>& logs, const std::string& referee_key) {
+absl::StatusOr<Standings> ComputeStandings(const std::vector<std::string>& logs,
+                                           const std::string& referee_key) {
   Standings standings;
   if (logs.empty()) return standings;
   analyzer::CliOptions options;

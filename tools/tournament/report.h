@@ -20,13 +20,14 @@
 namespace cardref::tournament {
 
 // DIR/matches/<key>.json for one match.
-absl::Status WriteMatchFile(const std::string& dir, const ScheduleConfig& config,
-                            const ScheduledMatch& match,
-                            const MatchOutcome& outcome);
+[[nodiscard]] absl::Status WriteMatchFile(const std::string& dir,
+                                          const ScheduleConfig& config,
+                                          const ScheduledMatch& match,
+                                          const MatchOutcome& outcome);
 
 // DIR/report.json over `schedule` (this shard's matches), from the match
 // files. Returns the number of matches recorded as not finished.
-absl::StatusOr<int> WriteEventReport(
+[[nodiscard]] absl::StatusOr<int> WriteEventReport(
     const std::string& dir, const std::vector<ScheduledMatch>& schedule,
     const std::map<std::string, MatchRecord>& records);
 
@@ -38,7 +39,7 @@ struct Standings {
 // Ratings with 95% bootstrap intervals of the logs (analyzer/ratings.h, the
 // same as `cardref_analyze ratings --format=json LOGS`); `referee_key` as
 // cardref_analyze --referee_key (empty: each log's own key).
-absl::StatusOr<Standings> ComputeStandings(
+[[nodiscard]] absl::StatusOr<Standings> ComputeStandings(
     const std::vector<std::string>& logs, const std::string& referee_key);
 
 }  // namespace cardref::tournament

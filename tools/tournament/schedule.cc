@@ -25,14 +25,15 @@ absl::StatusOr<BotSpec> ParseBotSpec(const std::string& text) {
   if (bot.name.empty() || bot.command.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--bot wants NAME=COMMAND ARGS... (e.g. 'random=cardref_bot "
-        "--strategy=random'), got '", text, "'"));
+        "--strategy=random'), got '",
+        text, "'"));
   }
   for (char c : bot.name) {
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
-          c == '-' || c == '.')) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "bot name '", bot.name,
-          "': use letters, digits, '_', '-' and '.' only"));
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
+          c == '.')) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("bot name '", bot.name,
+                       "': use letters, digits, '_', '-' and '.' only"));
     }
   }
   return bot;
@@ -69,8 +70,7 @@ std::vector<int> Filled(std::vector<int> bots, int players) {
 
 }  // namespace
 
-std::vector<std::vector<int>> Groups(int bots, int players,
-                                     ScheduleKind kind) {
+std::vector<std::vector<int>> Groups(int bots, int players, ScheduleKind kind) {
   std::vector<std::vector<int>> groups;
   std::vector<int> current;
   if (kind == ScheduleKind::kGauntlet && bots >= 2) {
@@ -141,8 +141,8 @@ absl::StatusOr<std::vector<ScheduledMatch>> BuildSchedule(
   for (int g = 0; g < static_cast<int>(config.games.size()); ++g) {
     const GameSpec& game = config.games[g];
     const std::string game_key = absl::StrCat(game.id, game.players);
-    const std::vector<std::vector<int>> groups = Groups(
-        static_cast<int>(config.bots.size()), game.players, config.kind);
+    const std::vector<std::vector<int>> groups =
+        Groups(static_cast<int>(config.bots.size()), game.players, config.kind);
     const std::vector<std::vector<int>> orders =
         SeatOrders(game.id, game.players, config.duplicate);
     for (size_t gi = 0; gi < groups.size(); ++gi) {

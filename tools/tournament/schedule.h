@@ -39,18 +39,19 @@ struct ScheduleConfig {
 // One match of the schedule. `key` names it in the event folder; matches of
 // one deal set share `deal_set` and are dealt from the same seed.
 struct ScheduledMatch {
-  std::string key;       // "craits3-g001-d00-s0"
-  std::string deal_set;  // "craits3-g001-d00"
-  int game = 0;          // index into ScheduleConfig::games
+  std::string key;         // "craits3-g001-d00-s0"
+  std::string deal_set;    // "craits3-g001-d00"
+  int game = 0;            // index into ScheduleConfig::games
   std::vector<int> seats;  // bot index per seat
 };
 
 // `--bot` value: "NAME=COMMAND ARGS..." (arguments split on spaces).
 // INVALID_ARGUMENT naming what was expected otherwise.
-absl::StatusOr<BotSpec> ParseBotSpec(const std::string& text);
+[[nodiscard]] absl::StatusOr<BotSpec> ParseBotSpec(const std::string& text);
 
 // "round_robin" or "gauntlet".
-absl::StatusOr<ScheduleKind> ParseScheduleKind(const std::string& text);
+[[nodiscard]] absl::StatusOr<ScheduleKind> ParseScheduleKind(
+    const std::string& text);
 
 // Groups of bots that meet in a game of `players` seats. Round robin: every
 // set of `players` distinct bots (with fewer bots than seats, the bots in
@@ -68,12 +69,12 @@ std::vector<std::vector<int>> SeatOrders(const std::string& game, int n,
 
 // The whole schedule, in a fixed order. INVALID_ARGUMENT without bots or
 // games.
-absl::StatusOr<std::vector<ScheduledMatch>> BuildSchedule(
+[[nodiscard]] absl::StatusOr<std::vector<ScheduledMatch>> BuildSchedule(
     const ScheduleConfig& config);
 
 // --shard=I/N: the matches whose index in the schedule is I modulo N;
 // "" keeps all. INVALID_ARGUMENT for anything but 0 <= I < N.
-absl::StatusOr<std::vector<ScheduledMatch>> SelectShard(
+[[nodiscard]] absl::StatusOr<std::vector<ScheduledMatch>> SelectShard(
     const std::vector<ScheduledMatch>& schedule, const std::string& shard);
 
 }  // namespace cardref::tournament
