@@ -45,8 +45,9 @@ export SPY_LOG_DIR="$TMP/logs" SPY_TOKEN="$TMP/token" SPY_OUT="$TMP/spy/out"
 export SPY_BOT="$TMP/cardref_bot"
 export CARDREF_ORGANISER_TOKEN="must-not-reach-the-bots-0123456789"
 "$BIN/cardref_tournament" --server="localhost:$(cat "$TMP/port")" \
-  --organiser_token_file="$TMP/token" --bot="$TMP/spy_bot.sh" \
-  --bot_user=nobody --games=craits:2 --matches=1 --params=game_length=SHORT
+  --organiser_token_file="$TMP/token" --bot="spy=$TMP/spy_bot.sh" \
+  --bot_user=nobody --games=craits:2 --shard=0/2 --params=game_length=SHORT \
+  --out="$TMP/event"
 cat "$SPY_OUT"
 [ "$(grep -c '^user nobody$' "$SPY_OUT")" = 2 ] || { echo "FAIL: bots did not run as nobody"; exit 1; }
 [ "$(grep -c '^has a ticket$' "$SPY_OUT")" = 2 ] || { echo "FAIL: bots got no ticket"; exit 1; }

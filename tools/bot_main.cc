@@ -4,8 +4,9 @@
 //
 // It joins a match (--match_id, or any open match of --game), watches its
 // observations and answers each decision. Strategies: "random" (uniform over
-// the legal actions, seeded by --seed) and "first" (always the first legal
-// action). A bot for another language needs only referee.proto: the
+// the legal actions, seeded by --seed), "first" (always the first legal
+// action) and "heuristic" (a simple rule set per game, bot_heuristic.h).
+// The ticket of an invited seat comes from $CARDREF_JOIN_TICKET. A bot for another language needs only referee.proto: the
 // observation lists the legal actions, each with its notation.
 #include <cstdio>
 #include <cstdlib>
@@ -15,21 +16,26 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cardref/v1/referee.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "referee/base/rng.h"
+#include "tools/bot_heuristic.h"
 #include "tools/cli_flags.h"
 #include "tools/version.h"
 
-ABSL_FLAG(std::string, server, "localhost:50051", "Referee address");
+ABSL_FLAG(std::string, server, "",
+          "Referee address; empty = $CARDREF_SERVER, else localhost:50051");
 ABSL_FLAG(std::string, game, "craits",
           "Game of the match to join when --match_id is empty");
-ABSL_FLAG(std::string, match_id, "", "Match to join; empty = any open match");
-ABSL_FLAG(int, seat, -1, "Seat to take; -1 = the lowest free seat");
+ABSL_FLAG(std::string, match_id, "",
+          "Match to join; empty = $CARDREF_MATCH_ID, else any open match");
+ABSL_FLAG(int, seat, -1,
+          "Seat to take; -1 = $CARDREF_SEAT, else the lowest free seat");
 ABSL_FLAG(std::string, name, "random", "Player name written into the log");
-ABSL_FLAG(std::string, strategy, "random", "random | first");
+ABSL_FLAG(std::string, strategy, "random", "random | first | heuristic");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the random strategy");
 ABSL_FLAG(int, matches, 1, "Matches to play one after the other");
 ABSL_FLAG(int, join_timeout_s, 30,
@@ -40,6 +46,13 @@ namespace {
 
 using cardref::v1::Observation;
 using cardref::v1::Referee;
+
+// Flags left empty fall back to the environment cardref_tournament sets
+// (docs/tournament.md).
+std::string FlagOrEnv(const std::string& flag, const char* name) {
+  const char* env = std::getenv(name);
+  return flag.empty() && env != nullptr ? std::string(env) : flag;
+}
 
 std::string StatusText(const grpc::Status& s) {
   return absl::StrCat("code ", s.error_code(), ": ", s.error_message());
@@ -97,9 +110,15 @@ class Bot {
  private:
   bool Join(cardref::v1::JoinMatchResponse* joined) {
     cardref::v1::JoinMatchRequest request;
-    request.set_match_id(absl::GetFlag(FLAGS_match_id));
+    request.set_match_id(FlagOrEnv(absl::GetFlag(FLAGS_match_id),
+                                   "CARDREF_MATCH_ID"));
     request.set_game(absl::GetFlag(FLAGS_game));
-    if (absl::GetFlag(FLAGS_seat) >= 0) request.set_seat(absl::GetFlag(FLAGS_seat));
+    int seat = absl::GetFlag(FLAGS_seat);
+    if (const char* env = std::getenv("CARDREF_SEAT");
+        seat < 0 && env != nullptr && !absl::SimpleAtoi(env, &seat)) {
+      seat = -1;
+    }
+    if (seat >= 0) request.set_seat(seat);
     request.set_player_name(absl::GetFlag(FLAGS_name));
     // An invited seat's ticket: from the environment, where the tournament
     // runner puts it (a command line is visible to every user).
@@ -129,9 +148,10 @@ class Bot {
   void Answer(const cardref::v1::JoinMatchResponse& joined,
               const Observation& obs) {
     const int n = obs.legal_actions_size();
-    const int pick = absl::GetFlag(FLAGS_strategy) == "first"
-                         ? 0
-                         : static_cast<int>(rng_.Uniform(n));
+    const std::string& strategy = absl::GetFlag(FLAGS_strategy);
+    const int pick = strategy == "first"       ? 0
+                     : strategy == "heuristic" ? cardref::bot::HeuristicChoice(obs)
+                                               : static_cast<int>(rng_.Uniform(n));
     cardref::v1::SubmitActionRequest submit;
     submit.set_match_id(joined.match_id());
     submit.set_seat(joined.seat());
@@ -163,12 +183,14 @@ int main(int argc, char** argv) {
       "An example cardref bot.\nUsage: cardref_bot --server=localhost:50051 "
       "--game=craits --strategy=random [--match_id=ID] [--seat=N]");
   const std::string strategy = absl::GetFlag(FLAGS_strategy);
-  if (strategy != "random" && strategy != "first") {
-    std::fprintf(stderr, "unknown --strategy=%s (random | first)\n",
+  if (strategy != "random" && strategy != "first" && strategy != "heuristic") {
+    std::fprintf(stderr, "unknown --strategy=%s (random | first | heuristic)\n",
                  strategy.c_str());
     return cardref::cli::kExitUsage;
   }
-  Bot bot(grpc::CreateChannel(absl::GetFlag(FLAGS_server),
+  std::string server = FlagOrEnv(absl::GetFlag(FLAGS_server), "CARDREF_SERVER");
+  if (server.empty()) server = "localhost:50051";
+  Bot bot(grpc::CreateChannel(server,
                               grpc::InsecureChannelCredentials()),
           absl::GetFlag(FLAGS_seed));
   int failures = 0;

@@ -35,9 +35,15 @@ echo "== tournament"
 # Short variants keep the demo quick; every game that has them uses them.
 # The example bots are ours, so they may run as this user (--trust_bots);
 # see the README for running untrusted bots as another user.
-"$BIN/cardref_tournament" --server="$SERVER" --bot="$BIN/cardref_bot" \
+# A round-robin of the random and the heuristic example bots, duplicate
+# deals (each deal replayed with the seats permuted), 2 matches at once;
+# report and standings go to $OUT/event.
+"$BIN/cardref_tournament" --server="$SERVER" \
+  --bot="random=$BIN/cardref_bot --quiet --strategy=random" \
+  --bot="heuristic=$BIN/cardref_bot --quiet --strategy=heuristic" \
   --organiser_token_file="$OUT/organiser.token" --trust_bots \
-  --matches=2 --params=game_length=SHORT,rounds=4 "$@"
+  --duplicate --concurrency=2 --out="$OUT/event" \
+  --params=game_length=SHORT,rounds=4 "$@"
 echo "== tournament took $(( $(date +%s) - t1 )) s"
 
 # The referee printed its public key; the audit checks every signature

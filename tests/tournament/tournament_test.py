@@ -1,0 +1,379 @@
+#!/usr/bin/python3
+"""End-to-end tests of cardref_tournament (docs/tournament.md).
+
+    tournament_test.py MODE BUILD_TOOLS_DIR SOURCE_DIR
+
+MODE is one of:
+  round_robin  random and heuristic C++ bots and the Python bot in every
+               game, duplicate deals, --concurrency=4: every bot in every
+               seat, the same deck orders across each deal set, standings
+               equal to `cardref_analyze ratings` on the same logs.
+  resume       SIGKILL half-way, then the same event again: every scheduled
+               match played exactly once.
+  faults       bots that crash at start, hang, or reject their flags: the
+               event finishes and their matches say why.
+  stall        a bot that joins and never answers: its match is aborted at
+               the wall-clock budget.
+  referee_lost the referee dies mid-event: unplayed matches stay unrecorded
+               and a second run on a new referee plays them, each once.
+  heuristic    the heuristic bot beats the random bot: the analyzer's 95%
+               interval of the paired score difference excludes zero in
+               every game.
+"""
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+PARAMS = "--params=game_length=SHORT,rounds=4"
+
+
+def fail(message):
+    print("FAIL:", message)
+    sys.exit(1)
+
+
+def run_tournament(tools, out, bots, extra, check=None):
+    args = [f"{tools}/cardref_tournament", f"--out={out}", "--trust_bots",
+            PARAMS] + [f"--bot={b}" for b in bots] + extra
+    print("$", " ".join(args), flush=True)
+    result = subprocess.run(args, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    print(result.stdout[-6000:])
+    if check is not None and result.returncode != check:
+        fail(f"cardref_tournament exited {result.returncode}, not {check}")
+    return result
+
+
+def load(out, name):
+    with open(os.path.join(out, name)) as f:
+        return json.load(f)
+
+
+def records(out):
+    with open(os.path.join(out, "matches.tsv")) as f:
+        return [line.rstrip("\n").split("\t") for line in f if line.strip()]
+
+
+def log_records(tools, path):
+    text = subprocess.run([f"{tools}/cardref_log", "json", path], check=True,
+                          stdout=subprocess.PIPE, text=True).stdout
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def deck_orders(tools, path):
+    """The chance records of a log: every deck order dealt."""
+    deals = [json.dumps(r["chance"], sort_keys=True)
+             for r in log_records(tools, path) if "chance" in r]
+    if not deals:
+        fail(f"{path} has no chance records")
+    return deals
+
+
+def cpp_bots(tools):
+    return [f"random={tools}/cardref_bot --quiet --strategy=random",
+            f"heuristic={tools}/cardref_bot --quiet --strategy=heuristic"]
+
+
+def round_robin(tools, src, tmp):
+    out = os.path.join(tmp, "event")
+    bots = cpp_bots(tools) + [
+        f"python=/usr/bin/python3 {src}/tools/python/cardref_bot.py "
+        "--quiet --strategy=heuristic"]
+    run_tournament(tools, out, bots,
+                   ["--games=craits:3,krass_kariert:3,kraken:4", "--duplicate",
+                    "--concurrency=4"], check=0)
+    report = load(out, "report.json")
+    matches = report["matches"]
+    if report["scheduled"] != len(matches) or not matches:
+        fail("not every scheduled match was played")
+    seats_seen = {}
+    deal_sets = {}
+    for m in matches:
+        if m["outcome"] != "finished":
+            fail(f"{m['key']}: {m['outcome']}: {m['reason']}")
+        for s in m["seats"]:
+            seats_seen.setdefault(m["game"], set()).add((s["bot"], s["seat"]))
+        deal_sets.setdefault(m["deal_set"], []).append(m)
+    for game, players in (("craits", 3), ("krass_kariert", 3), ("kraken", 4)):
+        want = {(b, s) for b in ("random", "heuristic", "python")
+                for s in range(players)}
+        if seats_seen.get(game) != want:
+            fail(f"{game}: bot/seat pairs {sorted(seats_seen.get(game, []))}")
+    for deal_set, ms in deal_sets.items():
+        if len(ms) < 2:
+            fail(f"deal set {deal_set} has one match only")
+        orders = [deck_orders(tools, m["log"]) for m in ms]
+        headers = [log_records(tools, m["log"])[0] for m in ms]
+        if any(h["header"].get("dealSetId") != deal_set
+               for h in headers):
+            fail(f"{deal_set}: a log header lacks deal_set_id {deal_set}")
+        # Every round's deal is the same deck order (cardref-deal-v1 labels
+        # each by its round); reshuffles and the number of rounds depend on
+        # play, so the deals of the rounds every match played are compared.
+        deals = [[d for d in o if "CHANCE_KIND_DEAL" in d] for o in orders]
+        rounds = min(len(d) for d in deals)
+        if rounds == 0 or len({tuple(d[:rounds]) for d in deals}) != 1:
+            fail(f"{deal_set}: the deck orders differ")
+    logs = [m["log"] for m in matches]
+    analyzer = subprocess.run(
+        [f"{tools}/cardref_analyze", "ratings", "--format=json"] + logs,
+        check=True, stdout=subprocess.PIPE, text=True).stdout
+    with open(os.path.join(out, "standings.json")) as f:
+        if json.load(f) != json.loads(analyzer):
+            fail("standings.json differs from cardref_analyze ratings")
+    print("PASS: every bot in every seat, equal deals per deal set, "
+          "standings as the analyzer's")
+
+
+def resume(tools, src, tmp):
+    out = os.path.join(tmp, "event")
+    bots = cpp_bots(tools) + [
+        f"first={tools}/cardref_bot --quiet --strategy=first"]
+    args = [f"{tools}/cardref_tournament", f"--out={out}", "--trust_bots",
+            PARAMS, "--games=craits:3,kraken", "--duplicate",
+            "--concurrency=2"] + [f"--bot={b}" for b in bots]
+    first = subprocess.Popen(args, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    tsv = os.path.join(out, "matches.tsv")
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if os.path.exists(tsv) and len(records(out)) >= 4:
+            break
+        if first.poll() is not None:
+            fail("the first run ended before it could be killed")
+        time.sleep(0.05)
+    first.send_signal(signal.SIGKILL)
+    first.wait()
+    done_before = {r[0] for r in records(out) if r[1] != "started"}
+    print(f"killed after {len(done_before)} matches", flush=True)
+    second = run_tournament(tools, out, bots,
+                            ["--games=craits:3,kraken", "--duplicate",
+                             "--concurrency=2"], check=0)
+    report = load(out, "report.json")
+    keys = [r[0] for r in records(out)]
+    if len(keys) != len(set(keys)) or len(keys) != report["scheduled"]:
+        fail(f"{len(keys)} records for {report['scheduled']} scheduled")
+    # Matches that finished on the referee just before the kill, but were
+    # only recorded as started, are recovered from their logs.
+    skipped = re.search(r"(\d+) already played", second.stdout)
+    if not skipped or int(skipped.group(1)) < len(done_before):
+        fail("the second run did not skip the matches already played")
+    if any(r[1] != "finished" for r in records(out)):
+        fail("a match is left unfinished or started")
+    logs = sorted(r[3] for r in records(out))
+    if len(set(logs)) != len(logs):
+        fail("two matches share a log")
+    # Every finished log in the folder is one recorded match: nothing twice.
+    audit = subprocess.run(
+        [f"{tools}/cardref_analyze", "audit", os.path.join(out, "logs")],
+        stdout=subprocess.PIPE, text=True).stdout
+    ok = sorted(line.split()[1] for line in audit.splitlines()
+                if line.startswith("OK "))
+    if ok != logs:
+        fail(f"finished logs {len(ok)} != recorded matches {len(logs)}")
+    print(f"PASS: {len(keys)} matches, each played once, after a SIGKILL")
+
+
+def faults(tools, src, tmp):
+    out = os.path.join(tmp, "event")
+    crash = os.path.join(tmp, "crash.sh")
+    hang = os.path.join(tmp, "hang.sh")
+    picky = os.path.join(tmp, "picky.py")
+    with open(crash, "w") as f:
+        f.write("#!/bin/sh\necho 'crash bot: out of luck' >&2\nexit 3\n")
+    with open(hang, "w") as f:
+        f.write("#!/bin/sh\necho 'hang bot: thinking' >&2\nexec sleep 600\n")
+    with open(picky, "w") as f:
+        f.write("#!/usr/bin/python3\nimport argparse\n"
+                "p = argparse.ArgumentParser()\n"
+                "p.add_argument('--server')\np.parse_args()\n")
+    for path in (crash, hang, picky):
+        os.chmod(path, 0o755)
+    # The bots and the schedule from a config file (tournament.proto),
+    # the rest from flags.
+    config = os.path.join(tmp, "event.textproto")
+    with open(config, "w") as f:
+        f.write(f"""
+            bots {{ name: "random" command: ["{tools}/cardref_bot", "--quiet"] }}
+            bots {{ name: "crash" command: "{crash}" }}
+            bots {{ name: "hang" command: "{hang}" }}
+            games: "craits:2"
+            schedule: "gauntlet"
+            join_timeout_s: 3
+        """)
+    start = time.time()
+    run_tournament(tools, out, [f"picky={picky}"],
+                   [f"--config={config}", "--concurrency=4",
+                    "--decision_time_limit_ms=300"], check=3)
+    if time.time() - start > 60:
+        fail("the faulty bots stalled the event")
+    report = load(out, "report.json")
+    if report["played"] != report["scheduled"] or report["scheduled"] != 6:
+        fail(f"played {report['played']} of {report['scheduled']}")
+    expect = {"crash": ("exit status 3", "out of luck"),
+              "hang": ("killed", "thinking"),
+              "picky": ("exit status 2", "unrecognized arguments")}
+    for m in report["matches"]:
+        if m["outcome"] not in ("cancelled", "aborted"):
+            fail(f"{m['key']}: {m['outcome']}, expected it cancelled")
+        for s in m["seats"]:
+            if s["bot"] == "random":
+                if s["failed"]:
+                    fail(f"{m['key']}: the innocent bot is blamed: {s}")
+                continue
+            exit_text, stderr_text = expect[s["bot"]]
+            if not s["failed"] or exit_text not in s["exit"]:
+                fail(f"{m['key']} seat {s['seat']}: exit {s['exit']!r}")
+            if stderr_text not in s.get("stderr_tail", ""):
+                fail(f"{m['key']} seat {s['seat']}: stderr "
+                     f"{s.get('stderr_tail')!r}")
+            if f"seat {s['seat']} ({s['bot']})" not in m["reason"]:
+                fail(f"{m['key']}: reason {m['reason']!r} names no seat")
+    print("PASS: faulty bots cost their own matches, with the reason")
+
+
+STALL_BOT = """#!/usr/bin/python3
+import argparse, os, sys, time
+import grpc
+from cardref.v1 import referee_pb2, referee_pb2_grpc
+p = argparse.ArgumentParser()
+for f in ("--server", "--match_id", "--name"):
+    p.add_argument(f)
+p.add_argument("--seat", type=int)
+a = p.parse_args()
+stub = referee_pb2_grpc.RefereeStub(grpc.insecure_channel(a.server))
+stub.JoinMatch(referee_pb2.JoinMatchRequest(
+    match_id=a.match_id, seat=a.seat, player_name=a.name,
+    ticket=os.environ["CARDREF_JOIN_TICKET"]))
+print("stall bot: joined, now silent", file=sys.stderr, flush=True)
+time.sleep(600)
+"""
+
+
+def stall(tools, src, tmp):
+    """A bot that joins and never answers: the match is aborted at its
+    wall-clock budget, and the event goes on."""
+    out = os.path.join(tmp, "event")
+    bot = os.path.join(tmp, "stall.py")
+    with open(bot, "w") as f:
+        f.write(STALL_BOT)
+    os.chmod(bot, 0o755)
+    start = time.time()
+    run_tournament(tools, out, [f"random={tools}/cardref_bot --quiet",
+                                f"stall={bot}"],
+                   ["--games=craits:2", "--concurrency=2",
+                    "--decision_time_limit_ms=1000", "--match_budget_s=3"],
+                   check=3)
+    if time.time() - start > 30:
+        fail("the silent bot stalled the event")
+    report = load(out, "report.json")
+    if report["played"] != 2:
+        fail(f"played {report['played']} of 2")
+    for m in report["matches"]:
+        if m["outcome"] != "aborted" or "budget" not in m["reason"]:
+            fail(f"{m['key']}: {m['outcome']}: {m['reason']!r}")
+        exits = {s["bot"]: s["exit"] for s in m["seats"]}
+        if "killed" not in exits["stall"] or "running" == exits["random"]:
+            fail(f"{m['key']}: bots left running? {exits}")
+    print("PASS: a silent bot's match is aborted at its budget")
+
+
+def start_referee(tools, tmp, name):
+    port_file = os.path.join(tmp, f"{name}.port")
+    referee = subprocess.Popen(
+        [f"{tools}/cardref_referee", "--port=0", f"--port_file={port_file}",
+         f"--log_dir={tmp}/{name}-logs"], stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        if os.path.exists(port_file) and open(port_file).read().strip():
+            return referee, f"localhost:{open(port_file).read().strip()}"
+        time.sleep(0.05)
+    fail("the referee did not start")
+
+
+def referee_lost(tools, src, tmp):
+    """The referee dies mid-event: the event ends without recording the
+    matches it could not play, and a second run on a new referee plays
+    exactly those."""
+    out = os.path.join(tmp, "event")
+    bots = cpp_bots(tools)
+    referee, server = start_referee(tools, tmp, "first")
+    args = [f"{tools}/cardref_tournament", f"--out={out}", "--trust_bots",
+            PARAMS, "--games=craits:2", "--matches=5", "--concurrency=2",
+            f"--server={server}"] + [f"--bot={b}" for b in bots]
+    first = subprocess.Popen(args, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+    tsv = os.path.join(out, "matches.tsv")
+    deadline = time.time() + 60
+    while not (os.path.exists(tsv) and len(records(out)) >= 3):
+        if time.time() > deadline or first.poll() is not None:
+            fail("the first run ended before the referee could be killed")
+        time.sleep(0.05)
+    referee.kill()
+    referee.wait()
+    start = time.time()
+    output, _ = first.communicate(timeout=120)
+    print(output[-3000:])
+    if first.returncode != 3 or "not played" not in output:
+        fail(f"exit {first.returncode}; expected 3 and matches not played")
+    if time.time() - start > 30:
+        fail("a lost referee stalled the event")
+    played_first = len([r for r in records(out) if r[1] != "started"])
+    if any(r[1] == "not played" for r in records(out)):
+        fail("a match that was not played is recorded")
+    referee, server = start_referee(tools, tmp, "second")
+    try:
+        args[-len(bots) - 1] = f"--server={server}"
+        second = subprocess.run(args, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        print(second.stdout[-3000:])
+    finally:
+        referee.kill()
+        referee.wait()
+    keys = [r[0] for r in records(out)]
+    report = load(out, "report.json")
+    if second.returncode != 0 or len(keys) != len(set(keys)) or \
+            len(keys) != report["scheduled"] or \
+            any(r[1] != "finished" for r in records(out)):
+        fail(f"second run: exit {second.returncode}, {len(keys)} records")
+    print(f"PASS: {played_first} matches before the referee died, the rest "
+          "after, each once")
+
+
+def heuristic(tools, src, tmp):
+    out = os.path.join(tmp, "event")
+    run_tournament(tools, out, cpp_bots(tools),
+                   ["--games=craits:2,krass_kariert:3,kraken:4",
+                    "--duplicate", "--matches=6", "--concurrency=4"], check=0)
+    logs = os.path.join(out, "logs")
+    for game in ("craits", "krass_kariert", "kraken"):
+        text = subprocess.run(
+            [f"{tools}/cardref_analyze", "compare", "--format=json",
+             f"--game={game}", "heuristic@cardref_bot 0.1.0 heuristic",
+             "random@cardref_bot 0.1.0 random", logs],
+            check=True, stdout=subprocess.PIPE, text=True).stdout
+        c = json.loads(text)
+        ci = c["score_difference_ci"]
+        better_high = c.get("higher_score_is_better", False)
+        low, high = ci.get("low", 0), ci.get("high", 0)
+        print(game, c.get("score_difference"), low, high, better_high)
+        if not (low > 0 if better_high else high < 0):
+            fail(f"{game}: the heuristic bot does not beat random: {ci}")
+    print("PASS: the heuristic bot beats the random bot in every game")
+
+
+def main():
+    mode, tools, src = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
+    with tempfile.TemporaryDirectory() as tmp:
+        {"round_robin": round_robin, "resume": resume, "faults": faults,
+         "stall": stall, "referee_lost": referee_lost,
+         "heuristic": heuristic}[mode](tools, src, tmp)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,140 @@
+#include "tools/tournament/bot_process.h"
+
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+
+extern char** environ;
+
+namespace cardref::tournament {
+namespace {
+
+constexpr char kOrganiserTokenEnv[] = "CARDREF_ORGANISER_TOKEN";
+
+void WriteError(const char* message, size_t size) {
+  (void)!write(2, message, size);
+}
+
+}  // namespace
+
+std::optional<ChildProcess> ChildProcess::Start(const ChildSpec& spec) {
+  // Everything the child needs is prepared before fork(): gRPC's threads
+  // may hold locks (malloc's too) the child would wait on.
+  std::vector<char*> argv;
+  for (const std::string& a : spec.argv) {
+    argv.push_back(const_cast<char*>(a.c_str()));
+  }
+  argv.push_back(nullptr);
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const absl::string_view entry(*e);
+    bool drop = absl::StartsWith(entry, "CARDREF_JOIN_TICKET=") ||
+                absl::StartsWith(entry, absl::StrCat(kOrganiserTokenEnv, "="));
+    for (const auto& [name, value] : spec.env) {
+      drop = drop || absl::StartsWith(entry, absl::StrCat(name, "="));
+    }
+    if (!drop) env_strings.emplace_back(entry);
+  }
+  for (const auto& [name, value] : spec.env) {
+    env_strings.push_back(absl::StrCat(name, "=", value));
+  }
+  std::vector<char*> envp;
+  for (std::string& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  const int err_fd = open(spec.stderr_path.c_str(),
+                          O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (err_fd < 0) return std::nullopt;
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(err_fd);
+    return std::nullopt;
+  }
+  if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(125);  // the parent died before prctl
+    dup2(err_fd, 1);
+    dup2(err_fd, 2);
+    const int null_fd = open("/dev/null", O_RDONLY);
+    if (null_fd >= 0) dup2(null_fd, 0);
+    setpgid(0, 0);
+    // Drop privileges for good, then run the program.
+    if (spec.user.set &&
+        (setgroups(0, nullptr) != 0 || setgid(spec.user.gid) != 0 ||
+         setuid(spec.user.uid) != 0)) {
+      static constexpr char kMessage[] =
+          "cardref_tournament: cannot switch to --bot_user\n";
+      WriteError(kMessage, sizeof(kMessage) - 1);
+      _exit(126);
+    }
+    execvpe(argv[0], argv.data(), envp.data());
+    static constexpr char kMessage[] =
+        "cardref_tournament: cannot execute the program\n";
+    WriteError(kMessage, sizeof(kMessage) - 1);
+    _exit(127);
+  }
+  close(err_fd);
+  ChildProcess child;
+  child.pid_ = pid;
+  child.stderr_path_ = spec.stderr_path;
+  return child;
+}
+
+bool ChildProcess::Poll() {
+  if (exited_ || pid_ < 0) return true;
+  int status = 0;
+  const pid_t r = waitpid(pid_, &status, WNOHANG);
+  if (r == pid_) {
+    exited_ = true;
+    status_ = status;
+  }
+  return exited_;
+}
+
+void ChildProcess::Kill() {
+  if (Poll()) return;
+  killed_by_us_ = true;
+  kill(-pid_, SIGKILL);  // its process group: a shell's children too
+  kill(pid_, SIGKILL);
+  int status = 0;
+  if (waitpid(pid_, &status, 0) == pid_) status_ = status;
+  exited_ = true;
+}
+
+bool ChildProcess::succeeded() const {
+  return exited_ && WIFEXITED(status_) && WEXITSTATUS(status_) == 0;
+}
+
+std::string ChildProcess::Describe() const {
+  if (!exited_) return "running";
+  std::string text;
+  if (WIFEXITED(status_)) {
+    text = absl::StrCat("exit status ", WEXITSTATUS(status_));
+    if (WEXITSTATUS(status_) == 127) absl::StrAppend(&text, " (cannot start)");
+  } else if (WIFSIGNALED(status_)) {
+    text = absl::StrCat("killed by signal ", WTERMSIG(status_));
+  } else {
+    text = "ended";
+  }
+  if (killed_by_us_) absl::StrAppend(&text, ", by the tournament");
+  return text;
+}
+
+std::string ChildProcess::StderrTail(size_t bytes) const {
+  std::ifstream in(stderr_path_, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string all = buffer.str();
+  return all.size() <= bytes ? all : all.substr(all.size() - bytes);
+}
+
+}  // namespace cardref::tournament

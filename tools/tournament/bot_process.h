@@ -1,0 +1,61 @@
+// Child processes of the tournament: the bots of a match (and a referee it
+// starts itself). Each dies with the tournament (PR_SET_PDEATHSIG), so a
+// killed event leaves no bot behind.
+#ifndef CARDREF_TOOLS_TOURNAMENT_BOT_PROCESS_H_
+#define CARDREF_TOOLS_TOURNAMENT_BOT_PROCESS_H_
+
+#include <sys/types.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cardref::tournament {
+
+// The user bots run as (--bot_user), resolved once.
+struct RunAs {
+  bool set = false;
+  uid_t uid = 0;
+  gid_t gid = 0;
+};
+
+struct ChildSpec {
+  std::vector<std::string> argv;
+  // Set in the child's environment, over the inherited one. The organiser
+  // credential and any inherited CARDREF_JOIN_TICKET are always removed.
+  std::vector<std::pair<std::string, std::string>> env;
+  std::string stderr_path;  // stdout and stderr go here (created, 0600)
+  RunAs user;
+};
+
+class ChildProcess {
+ public:
+  // Starts `spec`. A program that cannot be executed still gives a child,
+  // which exits with status 127 after writing why to its stderr file.
+  // nullopt only if fork() or opening the stderr file fails.
+  static std::optional<ChildProcess> Start(const ChildSpec& spec);
+
+  pid_t pid() const { return pid_; }
+  // Reaps the child if it has exited; true once it has.
+  bool Poll();
+  bool exited() const { return exited_; }
+  // SIGKILL, then waits for it.
+  void Kill();
+  // "exit status 3", "killed by signal 9", "running".
+  std::string Describe() const;
+  bool succeeded() const;
+  // The last `bytes` bytes of the stderr file.
+  std::string StderrTail(size_t bytes = 800) const;
+
+ private:
+  pid_t pid_ = -1;
+  bool exited_ = false;
+  int status_ = 0;
+  bool killed_by_us_ = false;
+  std::string stderr_path_;
+};
+
+}  // namespace cardref::tournament
+
+#endif  // CARDREF_TOOLS_TOURNAMENT_BOT_PROCESS_H_

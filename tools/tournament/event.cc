@@ -1,0 +1,375 @@
+#include "tools/tournament/event.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "analyzer/cli.h"
+#include "grpcpp/grpcpp.h"
+#include "referee/base/hex.h"
+#include "referee/games/all_games.h"
+#include "referee/grpc/organiser_token.h"
+#include "tools/tournament/event_state.h"
+#include "tools/tournament/local_referee.h"
+#include "tools/tournament/report.h"
+
+namespace cardref::tournament {
+namespace {
+
+int DefaultPlayers(const cardref::v1::GameInfo& info) {
+  for (const cardref::v1::ParamInfo& p : info.params()) {
+    if (p.name() == "num_players") return p.default_value().int_value();
+  }
+  return info.min_seats();
+}
+
+// Matches done, rate, ETA and wins so far, one line per match.
+class Progress {
+ public:
+  Progress(std::FILE* out, size_t total, size_t already)
+      : out_(out),
+        total_(total),
+        done_(already),
+        start_(std::chrono::steady_clock::now()) {}
+
+  void Done(const MatchOutcome& outcome, const ScheduledMatch& match,
+            const ScheduleConfig& config) {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++done_;
+    ++played_now_;
+    for (int w : outcome.info.result().winners()) {
+      if (w >= 0 && w < static_cast<int>(match.seats.size())) {
+        ++wins_[config.bots[match.seats[w]].name];
+      }
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
+            .count();
+    const double rate = seconds > 0 ? played_now_ / seconds : 0;
+    const double eta = rate > 0 ? (total_ - done_) / rate : 0;
+    std::vector<std::string> wins;
+    for (const auto& [name, n] : wins_)
+      wins.push_back(absl::StrCat(name, " ", n));
+    std::fprintf(
+        out_, "[%zu/%zu] %s %s%s%s  %.2f matches/s  ETA %.0f s  wins: %s\n",
+        done_, total_, match.key.c_str(), outcome.record.outcome.c_str(),
+        outcome.record.reason.empty() ? "" : " - ",
+        outcome.record.reason.c_str(), rate, eta,
+        wins.empty() ? "none yet" : absl::StrJoin(wins, ", ").c_str());
+    std::fflush(out_);
+  }
+
+ private:
+  std::mutex mu_;
+  std::FILE* out_;
+  size_t total_;
+  size_t done_;
+  size_t played_now_ = 0;
+  std::chrono::steady_clock::time_point start_;
+  std::map<std::string, int> wins_;
+};
+
+// A match recorded as started by a run that was stopped: true (and
+// recorded as finished) if the referee or its log says it finished; else
+// it is ended on the referee if still there, and false: play it again.
+absl::StatusOr<bool> RecoverStarted(cardref::v1::Referee::Stub& stub,
+                                    const MatchOptions& options,
+                                    const ScheduleConfig& config,
+                                    const ScheduledMatch& match,
+                                    const MatchRecord& started,
+                                    const std::string& referee_key,
+                                    const std::string& dir, EventState& state) {
+  MatchOutcome outcome;
+  outcome.record = started;
+  cardref::v1::GetMatchRequest get;
+  get.set_match_id(started.match_id);
+  grpc::ClientContext context;
+  grpc_service::AddOrganiserCredential(options.organiser_token, &context);
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::seconds(10));
+  cardref::v1::MatchInfo info;
+  bool finished = false;
+  if (stub.GetMatch(&context, get, &info).ok()) {
+    finished = info.status() == cardref::v1::MATCH_STATUS_FINISHED;
+    if (!finished && info.status() != cardref::v1::MATCH_STATUS_ABORTED &&
+        info.status() != cardref::v1::MATCH_STATUS_CANCELLED) {
+      // Its bots died with the stopped run: never leave it open.
+      cardref::v1::EndMatchRequest end;
+      end.set_match_id(started.match_id);
+      end.set_reason("the tournament was interrupted; the match is replayed");
+      for (bool cancel : {true, false}) {
+        grpc::ClientContext end_context;
+        grpc_service::AddOrganiserCredential(options.organiser_token,
+                                             &end_context);
+        cardref::v1::MatchInfo ended;
+        if ((cancel ? stub.CancelMatch(&end_context, end, &ended)
+                    : stub.AbortMatch(&end_context, end, &ended))
+                .ok()) {
+          break;
+        }
+      }
+    }
+    if (!info.log_path().empty()) outcome.record.log_path = info.log_path();
+    outcome.info = info;
+  } else if (!started.log_path.empty() &&
+             access(started.log_path.c_str(), R_OK) == 0) {
+    // The referee is another one now: the log says whether it finished.
+    std::ostringstream out, err;
+    finished = analyzer::RunAudit({started.log_path}, false, AllGames(), out,
+                                  err, referee_key) == analyzer::kExitOk;
+  }
+  if (!finished) return false;
+  outcome.record.outcome = "finished";
+  outcome.record.reason =
+      "recovered: it finished before the run that played it was stopped";
+  for (size_t seat = 0; seat < match.seats.size(); ++seat) {
+    outcome.seats.push_back({static_cast<int>(seat),
+                             config.bots[match.seats[seat]].name,
+                             "unknown (the run was stopped)", "", false});
+  }
+  absl::Status s = WriteMatchFile(dir, config, match, outcome);
+  if (s.ok()) s = state.Record(outcome.record);
+  if (!s.ok()) return s;
+  return true;
+}
+
+}  // namespace
+
+int RunEvent(EventOptions options, std::FILE* progress) {
+  const std::string& dir = options.out_dir;
+  absl::StatusOr<std::string> secret = LoadOrCreateSecret(dir);
+  if (!secret.ok()) {
+    std::fprintf(stderr, "cardref_tournament: %s\n",
+                 std::string(secret.status().message()).c_str());
+    return kEventError;
+  }
+  absl::StatusOr<EventState> state = EventState::Open(dir);
+  if (!state.ok()) {
+    std::fprintf(stderr, "cardref_tournament: %s\n",
+                 std::string(state.status().message()).c_str());
+    return kEventError;
+  }
+  std::optional<LocalReferee> local;
+  if (options.server.empty()) {
+    absl::StatusOr<LocalReferee> started =
+        StartLocalReferee(options.referee_binary, dir);
+    if (!started.ok()) {
+      std::fprintf(stderr, "cardref_tournament: %s\n",
+                   std::string(started.status().message()).c_str());
+      return kEventError;
+    }
+    local = *std::move(started);
+    options.server = local->address;
+    options.organiser_token = local->token;
+  }
+  options.match.server = options.server;
+  options.match.organiser_token = options.organiser_token;
+  options.match.bot_output_dir = absl::StrCat(dir, "/bots");
+  mkdir(options.match.bot_output_dir.c_str(), 0700);
+
+  auto channel =
+      grpc::CreateChannel(options.server, grpc::InsecureChannelCredentials());
+  auto stub = cardref::v1::Referee::NewStub(channel);
+  cardref::v1::ListGamesResponse listed;
+  {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::seconds(10));
+    grpc::Status s =
+        stub->ListGames(&context, cardref::v1::ListGamesRequest(), &listed);
+    if (!s.ok()) {
+      std::fprintf(stderr,
+                   "cardref_tournament: cannot reach the referee at %s: %s\n",
+                   options.server.c_str(), s.error_message().c_str());
+      return kEventError;
+    }
+  }
+  // The logs of our own referee must carry its (kept) key; with --server
+  // the event may span referees, and each log is checked against its own.
+  std::string referee_key;
+  if (local.has_value()) {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::seconds(10));
+    cardref::v1::RefereeKey key;
+    if (stub->GetRefereeKey(&context, cardref::v1::GetRefereeKeyRequest(), &key)
+            .ok()) {
+      referee_key = ToHex(key.public_key());
+    }
+  }
+  ScheduleConfig& config = options.schedule;
+  if (config.games.empty()) {
+    for (const auto& g : listed.games()) config.games.push_back({g.id(), 0});
+  }
+  std::vector<cardref::v1::GameInfo> infos;
+  for (GameSpec& game : config.games) {
+    const cardref::v1::GameInfo* info = nullptr;
+    for (const auto& g : listed.games()) {
+      if (g.id() == game.id) info = &g;
+    }
+    if (info == nullptr) {
+      std::vector<std::string> known;
+      for (const auto& g : listed.games()) known.push_back(g.id());
+      std::fprintf(stderr,
+                   "cardref_tournament: the referee has no game '%s' (it has "
+                   "%s)\n",
+                   game.id.c_str(), absl::StrJoin(known, ", ").c_str());
+      return kEventUsage;
+    }
+    if (game.players == 0) game.players = DefaultPlayers(*info);
+    if (game.players < info->min_seats() || game.players > info->max_seats()) {
+      std::fprintf(
+          stderr, "cardref_tournament: %s is for %d to %d players, not %d\n",
+          game.id.c_str(), info->min_seats(), info->max_seats(), game.players);
+      return kEventUsage;
+    }
+    cardref::v1::CreateMatchRequest probe;
+    if (absl::Status s = AddParams(*info, options.match.params, &probe);
+        !s.ok()) {
+      std::fprintf(stderr, "cardref_tournament: %s\n",
+                   std::string(s.message()).c_str());
+      return kEventUsage;
+    }
+    infos.push_back(*info);
+  }
+  absl::StatusOr<std::vector<ScheduledMatch>> all = BuildSchedule(config);
+  if (!all.ok()) {
+    std::fprintf(stderr, "cardref_tournament: %s\n",
+                 std::string(all.status().message()).c_str());
+    return kEventUsage;
+  }
+  absl::StatusOr<std::vector<ScheduledMatch>> schedule =
+      SelectShard(*all, options.shard);
+  if (!schedule.ok()) {
+    std::fprintf(stderr, "cardref_tournament: %s\n",
+                 std::string(schedule.status().message()).c_str());
+    return kEventUsage;
+  }
+  // Matches a killed run left "started": finished ones are recorded from
+  // the referee or their log, the others ended and played again.
+  options.match.on_started = [&state](const MatchRecord& r) {
+    return state->Record(r);
+  };
+  const std::map<std::string, MatchRecord> before = state->records();
+  for (const ScheduledMatch& m : *schedule) {
+    auto it = before.find(m.key);
+    if (it == before.end() || it->second.outcome != "started") continue;
+    absl::StatusOr<bool> recovered = RecoverStarted(
+        *stub, options.match, config, m, it->second, referee_key, dir, *state);
+    if (!recovered.ok()) {
+      std::fprintf(stderr, "cardref_tournament: %s\n",
+                   std::string(recovered.status().message()).c_str());
+      return kEventError;
+    }
+    if (*recovered) {
+      std::fprintf(progress,
+                   "%s: recovered, it finished before the last run "
+                   "was stopped\n",
+                   m.key.c_str());
+    }
+  }
+  std::vector<const ScheduledMatch*> pending;
+  for (const ScheduledMatch& m : *schedule) {
+    if (!state->Played(m.key)) pending.push_back(&m);
+  }
+  std::fprintf(progress,
+               "event %s: %zu matches scheduled, %zu already played, %zu to "
+               "play on %s, %d at a time\n",
+               dir.c_str(), schedule->size(), schedule->size() - pending.size(),
+               pending.size(), options.server.c_str(), options.concurrency);
+  std::fflush(progress);
+
+  Progress bar(progress, schedule->size(), schedule->size() - pending.size());
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed_to_record{false};
+  std::atomic<int> unplayed{0};
+  auto worker = [&] {
+    for (;;) {
+      const size_t i = next.fetch_add(1);
+      if (i >= pending.size() || failed_to_record) return;
+      const ScheduledMatch& match = *pending[i];
+      MatchOutcome outcome = RunMatch(*stub, infos[match.game], config, match,
+                                      *secret, options.match);
+      if (!outcome.played) {
+        unplayed.fetch_add(1);
+        bar.Done(outcome, match, config);
+        continue;
+      }
+      // The match file first: once matches.tsv names the match, its
+      // details are there too.
+      absl::Status s = WriteMatchFile(dir, config, match, outcome);
+      if (s.ok()) s = state->Record(outcome.record);
+      if (!s.ok()) {
+        std::fprintf(stderr, "cardref_tournament: %s\n",
+                     std::string(s.message()).c_str());
+        failed_to_record = true;
+        return;
+      }
+      bar.Done(outcome, match, config);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < std::max(1, options.concurrency); ++t) {
+    threads.emplace_back(worker);
+  }
+  for (std::thread& t : threads) t.join();
+  if (failed_to_record) return kEventError;
+
+  const std::map<std::string, MatchRecord> records = state->records();
+  absl::StatusOr<int> not_finished = WriteEventReport(dir, *schedule, records);
+  if (!not_finished.ok()) {
+    std::fprintf(stderr, "cardref_tournament: %s\n",
+                 std::string(not_finished.status().message()).c_str());
+    return kEventError;
+  }
+  std::vector<std::string> logs;
+  for (const ScheduledMatch& m : *schedule) {
+    auto it = records.find(m.key);
+    if (it != records.end() && it->second.outcome == "finished" &&
+        !it->second.log_path.empty()) {
+      logs.push_back(it->second.log_path);
+    }
+  }
+  absl::StatusOr<Standings> standings = ComputeStandings(logs, referee_key);
+  if (!standings.ok()) {
+    std::fprintf(stderr, "cardref_tournament: %s\n",
+                 std::string(standings.status().message()).c_str());
+    return kEventError;
+  }
+  for (const auto& [name, text] :
+       {std::pair{"standings.json", standings->json},
+        std::pair{"standings.txt", standings->text}}) {
+    absl::Status s =
+        WriteFileAtomically(absl::StrCat(dir, "/", name), text, 0644);
+    if (!s.ok()) {
+      std::fprintf(stderr, "cardref_tournament: %s\n",
+                   std::string(s.message()).c_str());
+      return kEventError;
+    }
+  }
+  std::fprintf(progress,
+               "event %s: %zu of %zu matches finished; report %s/report.json\n"
+               "standings (ratings with 95%% intervals, from %zu logs):\n%s",
+               dir.c_str(), logs.size(), schedule->size(), dir.c_str(),
+               logs.size(), standings->text.c_str());
+  std::fflush(progress);
+  if (local.has_value()) local->process.Kill();
+  if (unplayed > 0) {
+    std::fprintf(progress,
+                 "event %s: %d matches not played (the referee was "
+                 "unreachable); run the same command again to play them\n",
+                 dir.c_str(), unplayed.load());
+  }
+  return *not_finished == 0 && unplayed == 0 ? kEventComplete
+                                             : kEventIncomplete;
+}
+
+}  // namespace cardref::tournament

@@ -1,0 +1,72 @@
+// Plays one scheduled match: creates it on the referee, starts one bot
+// process per seat, watches both, and ends the match if its bots cannot
+// (CancelMatch before it started, AbortMatch after), so no match is ever
+// left open for a stranger to join.
+#ifndef CARDREF_TOOLS_TOURNAMENT_MATCH_RUNNER_H_
+#define CARDREF_TOOLS_TOURNAMENT_MATCH_RUNNER_H_
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cardref/v1/referee.grpc.pb.h"
+#include "tools/tournament/bot_process.h"
+#include "tools/tournament/event_state.h"
+#include "tools/tournament/schedule.h"
+
+namespace cardref::tournament {
+
+struct MatchOptions {
+  std::string server;  // what bots are told to connect to
+  std::optional<std::string> organiser_token;
+  std::string params;  // name=value,... for every game that has them
+  int64_t decision_time_limit_ms = 5000;
+  // Every seat must be taken by then, else the match is cancelled.
+  double join_timeout_s = 30;
+  // Wall-clock budget of a whole match; past it, the match is aborted.
+  double match_budget_s = 600;
+  // After the match ends, how long bots may take to exit before SIGKILL.
+  double exit_grace_s = 5;
+  std::string bot_output_dir;  // stderr files: <key>.seat<N>.stderr
+  RunAs run_as;
+  // Called once the match exists on the referee, before any bot starts,
+  // with outcome "started" (the event records it, so that a killed run's
+  // match is found again). An error ends the match before it starts.
+  std::function<absl::Status(const MatchRecord&)> on_started;
+};
+
+// What one seat's bot did, for the report.
+struct SeatOutcome {
+  int seat = 0;
+  std::string bot;
+  std::string exit;         // ChildProcess::Describe()
+  std::string stderr_tail;  // only when the bot failed
+  bool failed = false;
+};
+
+struct MatchOutcome {
+  MatchRecord record;
+  // False when the referee could not be reached to create the match: it
+  // is not recorded, so running the event again plays it.
+  bool played = true;
+  std::vector<SeatOutcome> seats;
+  cardref::v1::MatchInfo info;  // the referee's last word on the match
+};
+
+// Plays `match` of `config`; never throws, never blocks past the budget.
+MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
+                      const cardref::v1::GameInfo& game_info,
+                      const ScheduleConfig& config, const ScheduledMatch& match,
+                      const std::string& secret, const MatchOptions& options);
+
+// Sets name=value pairs of `params` on `request` for the parameters the
+// game has, typed by its parameter table. INVALID_ARGUMENT on a malformed
+// pair or a value of the wrong type.
+[[nodiscard]] absl::Status AddParams(const cardref::v1::GameInfo& info,
+                                     const std::string& params,
+                                     cardref::v1::CreateMatchRequest* request);
+
+}  // namespace cardref::tournament
+
+#endif  // CARDREF_TOOLS_TOURNAMENT_MATCH_RUNNER_H_
