@@ -269,13 +269,12 @@ TEST_F(MatchTest, RetriesWithTheSameSequenceAreIdempotent) {
             first->observation().version());
 }
 
-TEST_F(MatchTest, ATimeoutPlaysTheFirstLegalActionAndLateAnswersAreRefused) {
+TEST_F(MatchTest, ATimeoutPlaysTheNeutralActionAndLateAnswersAreRefused) {
   std::shared_ptr<Match> match = StartCraits(2, 21, /*limit_ms=*/50);
   auto obs = match->Observe(0, tokens_[0]);
   const int seat = obs->seat_to_act();
   auto mine = match->Observe(seat, tokens_[seat]);
   ASSERT_GT(mine->deadline_unix_millis(), 0);
-  const std::string first_legal = mine->legal_actions(0).notation();
   // Wait for the clock thread, or enforce directly past the deadline.
   match->EnforceDeadline(absl::Now() + absl::Seconds(1));
   v1::SubmitActionRequest late = Submission(seat, "");
@@ -283,16 +282,22 @@ TEST_F(MatchTest, ATimeoutPlaysTheFirstLegalActionAndLateAnswersAreRefused) {
   late.set_decision_version(mine->version());
   auto refused = match->Submit(late);
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kDeadlineExceeded);
-  EXPECT_THAT(std::string(refused.status().message()), HasSubstr(first_legal));
   auto log = record::ReadGameLog(match->Info().log_path());
   ASSERT_TRUE(log.ok());
-  bool fault = false, by_referee = false;
+  bool fault = false;
+  std::string played;
   for (const v1::LogRecord& r : log->records) {
     fault |= r.has_fault() && r.fault().kind() == v1::FAULT_KIND_TIMEOUT;
-    by_referee |= r.has_action() && r.action().by_referee();
+    if (r.has_action() && r.action().by_referee()) {
+      played = r.action().action().notation();
+      // The neutral action (docs/fault_policy.md): never a CALL_FOOL.
+      EXPECT_FALSE(r.action().action().craits().has_call_fool());
+    }
   }
   EXPECT_TRUE(fault);
-  EXPECT_TRUE(by_referee);
+  ASSERT_FALSE(played.empty());
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("'" + played + "'"));
 }
 
 TEST_F(MatchTest, RecentActionsReplayEveryPublicAction) {
