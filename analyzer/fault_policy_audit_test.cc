@@ -9,13 +9,18 @@
 #include <vector>
 
 #include "analyzer/audit.h"
+#include "analyzer/replay.h"
+#include "analyzer/report.h"
+#include "analyzer/summary.h"
 #include "analyzer/test_logs.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "referee/base/rng.h"
+#include "referee/codec/codec.h"
 #include "referee/games/all_games.h"
 #include "referee/record/game_log.h"
 #include "referee/service/clock.h"
+#include "referee/service/fault_policy.h"
 #include "referee/service/match.h"
 
 namespace cardref::analyzer {
@@ -331,6 +336,31 @@ TEST(FaultPolicyTest, KrassKariertSubstitutes) {
   ExpectAuditsAs(p, Verdict::kOk);
 }
 
+TEST(FaultPolicyTest, StatisticsCountFaultsByReasonAndForfeitsPerPlayer) {
+  Played p = Play("craits", Bot::kNeverAnswers, v1::FAULT_ACTION_FORFEIT);
+  std::vector<v1::GameSummary> summaries = {
+      SummarizeFile(p.path, {}, AllGames())};
+  ASSERT_EQ(summaries[0].seats_size(), 2);
+  const v1::SeatSummary& faulty = summaries[0].seats(1);
+  EXPECT_EQ(faulty.forfeits(), 1);
+  EXPECT_EQ(faulty.timeouts(), 2);
+  EXPECT_EQ(faulty.faults().at("TIMEOUT"), 2);
+  EXPECT_EQ(faulty.faults().at("FORFEITED"), p.Faults(v1::FAULT_KIND_FORFEITED));
+  EXPECT_EQ(faulty.substitutions(), 2 + p.Faults(v1::FAULT_KIND_FORFEITED));
+  EXPECT_EQ(summaries[0].seats(0).forfeits(), 0);
+  EXPECT_TRUE(summaries[0].seats(0).faults().empty());
+  const v1::StatsReportProto stats = BuildStatsReport(summaries);
+  ASSERT_EQ(stats.games_size(), 1);
+  bool found = false;
+  for (const v1::PlayerStatsProto& player : stats.games(0).players()) {
+    if (player.player() != "p1@1") continue;
+    found = true;
+    EXPECT_EQ(player.forfeits(), 1);
+    EXPECT_EQ(player.faults().at("TIMEOUT"), 2);
+  }
+  EXPECT_TRUE(found);
+}
+
 // Logs whose records contradict the header's policy: re-signed, so only
 // the replay's policy checks can catch them.
 AuditReport AuditPayloads(const std::vector<std::string>& payloads) {
@@ -381,13 +411,11 @@ TEST(FaultPolicyTest, TheAuditRefusesAPlayedOnMatchThePolicyAborts) {
   EXPECT_THAT(report.message, HasSubstr("ABORT"));
 }
 
-TEST(FaultPolicyTest, TheAuditRefusesASubstituteThatIsNotTheNeutralAction) {
+TEST(FaultPolicyTest, TheAuditRefusesARejectionLimitFaultBeforeTheLimit) {
   Played p = Play("craits", Bot::kOnlyIllegal, v1::FAULT_ACTION_SUBSTITUTE);
   auto payloads = testlogs::ReadPayloads(p.path);
   ASSERT_TRUE(payloads.ok());
-  // Replace the first substitute by a later legal action of a different
-  // kind: drop the fault and its action, keep the rest. Simpler and just
-  // as telling: claim the decision had fewer rejections than the limit.
+  // One rejection fewer before the first REJECTION_LIMIT fault.
   int removed = -1;
   for (size_t i = 0; i < payloads->size(); ++i) {
     if (testlogs::ParseRecord((*payloads)[i]).has_rejected()) {
@@ -400,6 +428,42 @@ TEST(FaultPolicyTest, TheAuditRefusesASubstituteThatIsNotTheNeutralAction) {
   AuditReport report = AuditPayloads(*payloads);
   EXPECT_EQ(report.verdict, Verdict::kMismatch) << report.Line();
   EXPECT_THAT(report.message, HasSubstr("rejection limit was not reached"));
+}
+
+TEST(FaultPolicyTest, TheAuditRefusesASubstituteThatIsNotTheNeutralAction) {
+  Played p = Play("craits", Bot::kNeverAnswers, v1::FAULT_ACTION_SUBSTITUTE);
+  auto payloads = testlogs::ReadPayloads(p.path);
+  ASSERT_TRUE(payloads.ok());
+  // Replay to the first substitute with more than one legal action and
+  // record another legal action in its place.
+  auto replay = LogReplay::Create(
+      testlogs::ParseRecord((*payloads)[0]).header(), AllGames());
+  ASSERT_TRUE(replay.ok()) << replay.status();
+  int changed = -1;
+  for (size_t i = 1; i < payloads->size() && changed < 0; ++i) {
+    v1::LogRecord r = testlogs::ParseRecord((*payloads)[i]);
+    if (r.has_action() && r.action().by_referee()) {
+      ActionList legal;
+      (*replay)->state().LegalActions(legal);
+      const Action neutral = service::NeutralAction((*replay)->state());
+      for (Action a : legal) {
+        if (a == neutral) continue;
+        *r.mutable_action()->mutable_action() =
+            codec::EncodeAction((*replay)->state(), a);
+        (*payloads)[i] = testlogs::Serialize(r);
+        changed = static_cast<int>(i);
+        break;
+      }
+      if (changed >= 0) break;
+    }
+    ASSERT_TRUE((*replay)->Apply(r, static_cast<int64_t>(i), 0).ok());
+  }
+  ASSERT_GE(changed, 0) << "no substitute with a choice";
+  AuditReport report = AuditPayloads(*payloads);
+  EXPECT_EQ(report.verdict, Verdict::kMismatch) << report.Line();
+  ASSERT_TRUE(report.discrepancy.has_value());
+  EXPECT_EQ(report.discrepancy->record_index, changed);
+  EXPECT_THAT(report.message, HasSubstr("neutral action"));
 }
 
 TEST(FaultPolicyTest, TheAuditRecomputesTheBank) {
