@@ -419,3 +419,51 @@ TEST_F(MatchTest, WatchersHearEveryChange) {
 
 }  // namespace
 }  // namespace cardref::service
+
+namespace cardref::service {
+namespace {
+
+TEST(MatchManagerClockTest, BanksAndPoliciesTakeDefaultsAndRespectMaxima) {
+  ManagerOptions options;
+  options.log_dir = ::testing::TempDir();
+  options.default_decision_time_limit_millis = 1000;
+  options.default_time_bank_millis = 500;
+  options.max_time_bank_millis = 2000;
+  options.max_join_deadline_millis = 60'000;
+  options.default_fault_policy.set_max_consecutive_timeouts(3);
+  options.default_fault_policy.set_action(v1::FAULT_ACTION_FORFEIT);
+  MatchManager manager(&AllGames(), options);
+  v1::CreateMatchRequest request;
+  request.set_game("craits");
+  auto created = manager.CreateMatch(request);
+  ASSERT_TRUE(created.ok()) << created.status();
+  auto info = manager.Info(created->match_id());
+  ASSERT_TRUE(info.ok());
+  EXPECT_EQ(info->clock().decision_limit_millis(), 1000);
+  EXPECT_EQ(info->clock().bank_millis(), 500);
+  EXPECT_EQ(info->fault_policy().max_consecutive_timeouts(), 3);
+  EXPECT_EQ(info->fault_policy().action(), v1::FAULT_ACTION_FORFEIT);
+
+  request.set_time_bank_millis(2001);
+  auto refused = manager.CreateMatch(request);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("maximum of 2000"));
+  request.set_time_bank_millis(0);
+  request.mutable_fault_policy()->set_join_deadline_millis(60'001);
+  refused = manager.CreateMatch(request);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("join_deadline_millis"));
+  request.mutable_fault_policy()->set_join_deadline_millis(0);
+  request.mutable_fault_policy()->set_action(static_cast<v1::FaultAction>(9));
+  refused = manager.CreateMatch(request);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  request.mutable_fault_policy()->set_action(v1::FAULT_ACTION_ABORT);
+  request.mutable_fault_policy()->set_max_rejections_per_decision(-1);
+  refused = manager.CreateMatch(request);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace cardref::service
