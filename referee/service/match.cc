@@ -256,10 +256,9 @@ void Match::JoinDeadlineLocked() {
   }
 }
 
-absl::Status Match::AdvanceLocked() {
+absl::Status Match::DrawChanceLocked() {
   std::array<Card, 64> cards;
   for (;;) {
-   for (;;) {
     // A round's result is logged right after the event that completed it,
     // before the next round's deal.
     while (rounds_logged_ < state_->rounds_completed()) {
@@ -295,44 +294,50 @@ absl::Status Match::AdvanceLocked() {
           absl::StrCat("engine refused its own chance event: ", st.message()));
     }
     ++version_;
-   }
-  if (state_->IsTerminal()) {
-    result_ = FinalResultLocked();
-    RETURN_IF_ERROR(LogLocked(SeedRevealRecord()));
-    v1::LogRecord record;
-    *record.mutable_final_result() = *result_;
-    RETURN_IF_ERROR(LogLocked(std::move(record)));
-    status_ = v1::MATCH_STATUS_FINISHED;
-    deadline_ = absl::InfiniteFuture();
-    absl::Status closed = log_->Close();
-    log_.reset();
-    return closed;
   }
-  // A decision is pending from now on: its clock starts.
-  const int seat = state_->current_seat();
-  Seat& to_act = seats_[seat];
-  clock_.Start(seat, options_.clock->Now());
-  deadline_ = clock_.deadline();
-  to_act.rejections = 0;
-  // Seats that cannot play now are played for at once, without waiting.
-  v1::FaultKind kind = v1::FAULT_KIND_UNSPECIFIED;
-  std::string detail;
-  if (to_act.forfeited) {
-    kind = v1::FAULT_KIND_FORFEITED;
-    detail = "the seat has forfeited";
-  } else if (to_act.absent) {
-    kind = v1::FAULT_KIND_ABSENT;
-    detail = to_act.joined ? "the seat is absent: it timed out too often"
-                           : "the seat never joined";
-  } else if (to_act.disconnected &&
-             options_.fault_policy.disconnect_is_timeout()) {
-    kind = v1::FAULT_KIND_DISCONNECTED;
-    detail = "the seat's observation stream is closed";
-  }
-  if (kind == v1::FAULT_KIND_UNSPECIFIED) return absl::OkStatus();
-  ASSIGN_OR_RETURN(bool goes_on,
-                   SettleFaultLocked(kind, detail, options_.clock->Now()));
-  if (!goes_on) return absl::OkStatus();  // aborted by the policy
+  return absl::OkStatus();
+}
+
+absl::Status Match::AdvanceLocked() {
+  for (;;) {
+    RETURN_IF_ERROR(DrawChanceLocked());
+    if (state_->IsTerminal()) {
+      result_ = FinalResultLocked();
+      RETURN_IF_ERROR(LogLocked(SeedRevealRecord()));
+      v1::LogRecord record;
+      *record.mutable_final_result() = *result_;
+      RETURN_IF_ERROR(LogLocked(std::move(record)));
+      status_ = v1::MATCH_STATUS_FINISHED;
+      deadline_ = absl::InfiniteFuture();
+      absl::Status closed = log_->Close();
+      log_.reset();
+      return closed;
+    }
+    // A decision is pending from now on: its clock starts.
+    const int seat = state_->current_seat();
+    Seat& to_act = seats_[seat];
+    clock_.Start(seat, options_.clock->Now());
+    deadline_ = clock_.deadline();
+    to_act.rejections = 0;
+    // Seats that cannot play now are played for at once, without waiting.
+    v1::FaultKind kind = v1::FAULT_KIND_UNSPECIFIED;
+    std::string detail;
+    if (to_act.forfeited) {
+      kind = v1::FAULT_KIND_FORFEITED;
+      detail = "the seat has forfeited";
+    } else if (to_act.absent) {
+      kind = v1::FAULT_KIND_ABSENT;
+      detail = to_act.joined ? "the seat is absent: it timed out too often"
+                             : "the seat never joined";
+    } else if (to_act.disconnected &&
+               options_.fault_policy.disconnect_is_timeout()) {
+      kind = v1::FAULT_KIND_DISCONNECTED;
+      detail = "the seat's observation stream is closed";
+    }
+    if (kind == v1::FAULT_KIND_UNSPECIFIED) return absl::OkStatus();
+    ASSIGN_OR_RETURN(bool goes_on,
+                     SettleFaultLocked(kind, detail, options_.clock->Now()));
+    if (!goes_on) return absl::OkStatus();  // aborted by the policy
   }
 }
 

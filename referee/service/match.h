@@ -215,7 +215,12 @@ class Match {
   // Starts the game once every seat is joined.
   absl::Status StartLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status WriteHeaderLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Draws and applies chance events until a seat must act or the game ends.
+  // Logs due round results and draws and applies chance events until a
+  // seat must act or the game ends.
+  absl::Status DrawChanceLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Runs the game forward (DrawChanceLocked) to the next decision, which
+  // starts its clock, or to the end; plays at once for seats that cannot
+  // play (absent, forfeited, disconnected).
   absl::Status AdvanceLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status LogLocked(v1::LogRecord record) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Writes `record` and, once written, adds it to the event journal.
