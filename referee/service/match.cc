@@ -891,7 +891,8 @@ v1::MatchInfo Match::Info(bool for_organiser, bool withhold_seed) const {
   info.set_seed_commitment(seed_commitment_);
   info.mutable_clock()->set_decision_limit_millis(
       options_.decision_time_limit_millis);
-  info.mutable_clock()->set_bank_millis(options_.time_bank_millis);
+  info.mutable_clock()->set_bank_millis(
+      options_.decision_time_limit_millis > 0 ? options_.time_bank_millis : 0);
   *info.mutable_fault_policy() = options_.fault_policy;
   for (int s : ForfeitedSeatsLocked()) info.add_forfeited_seats(s);
   if (OverLocked() && !withhold_seed) info.set_seed(options_.seed);
