@@ -1,5 +1,6 @@
 #include "analyzer/replay.h"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "referee/codec/codec.h"
 #include "referee/codec/unknown_fields.h"
 #include "referee/record/game_log.h"
+#include "referee/service/fault_policy.h"
 
 namespace cardref::analyzer {
 namespace {
@@ -88,7 +90,39 @@ absl::StatusOr<std::unique_ptr<LogReplay>> LogReplay::Create(
   }
   std::unique_ptr<State> state = (*game)->NewInitialState();
   return std::unique_ptr<LogReplay>(
-      new LogReplay(std::move(*game), std::move(state)));
+      new LogReplay(header, std::move(*game), std::move(state)));
+}
+
+LogReplay::LogReplay(const v1::LogHeader& header, std::unique_ptr<Game> game,
+                     std::unique_ptr<State> state)
+    : game_(std::move(game)), state_(std::move(state)), header_(header) {
+  const int n = game_->num_seats();
+  fault_action_ = service::EffectiveAction(header.fault_policy());
+  if (header.has_clock()) {
+    limit_micros_ = header.clock().decision_limit_millis() * 1000;
+  }
+  bank_micros_.assign(
+      n, limit_micros_ > 0 ? header.clock().bank_millis() * 1000 : 0);
+  consecutive_timeouts_.assign(n, 0);
+  rejections_.assign(n, 0);
+  absent_.assign(n, false);
+  forfeited_.assign(n, false);
+  never_joined_.assign(n, false);
+  if (!has_policy()) return;
+  // A seat with no player name never joined (the join deadline passed).
+  int missing = 0;
+  for (int s = 0; s < n; ++s) {
+    if (!header.seats(s).player_name().empty()) continue;
+    never_joined_[s] = true;
+    ++missing;
+    absent_[s] = fault_action_ == v1::FAULT_ACTION_SUBSTITUTE;
+  }
+  if (missing == n || (missing > 0 && fault_action_ == v1::FAULT_ACTION_ABORT)) {
+    abort_due_ = true;
+    abort_why_ = missing == n ? "no seat joined by the join deadline"
+                              : "a seat did not join by the join deadline and "
+                                "the fault policy is ABORT";
+  }
 }
 
 absl::Status LogReplay::Fail(std::string field, std::string recorded,
@@ -137,8 +171,33 @@ absl::Status LogReplay::Apply(const v1::LogRecord& record, int64_t index,
                 "the record has a field this analyzer's schema does not know "
                 "(written by a newer referee?)");
   }
+  if (abort_due_ && !record.has_seed_reveal() && !record.has_aborted()) {
+    return Fail("", "", "",
+                absl::StrCat("the header's fault policy demands that the "
+                             "match be aborted here (",
+                             abort_why_, "), not a ", kind_, " record"));
+  }
+  if (forfeit_due_ >= 0 && !record.has_forfeit() && !record.has_aborted()) {
+    return Fail("", "", "",
+                absl::StrCat("the header's fault policy (FORFEIT) demands "
+                             "that seat ",
+                             forfeit_due_, " forfeit here, not a ", kind_,
+                             " record"));
+  }
+  if (has_policy() && !game_records_seen_ && !record.has_forfeit()) {
+    game_records_seen_ = true;
+    for (int s = 0; s < game_->num_seats(); ++s) {
+      if (never_joined_[s] && fault_action_ == v1::FAULT_ACTION_FORFEIT &&
+          !forfeited_[s]) {
+        return Fail("", "", "",
+                    absl::StrCat("seat ", s,
+                                 " never joined and the fault policy is "
+                                 "FORFEIT: its forfeit must follow the header"));
+      }
+    }
+  }
   if (pending_fault_seat_ >= 0 && !record.has_action() &&
-      !record.has_aborted()) {
+      !record.has_aborted() && !record.has_forfeit()) {
     return Fail("", "", "",
                 absl::StrCat("a fault of seat ", pending_fault_seat_,
                              " must be followed by the referee's action for "
@@ -164,6 +223,9 @@ absl::Status LogReplay::Apply(const v1::LogRecord& record, int64_t index,
       break;
     case v1::LogRecord::kFinalResult:
       st = CheckFinalResult(record.final_result());
+      break;
+    case v1::LogRecord::kForfeit:
+      st = CheckForfeit(record.forfeit());
       break;
     case v1::LogRecord::kAborted:
       aborted_ = true;
@@ -272,11 +334,96 @@ absl::Status LogReplay::ApplyAction(const v1::ActionEvent& event) {
     return Fail(diff->path, diff->recorded, diff->recomputed,
                 "an action is logged exactly as the referee encodes it");
   }
+  if (has_policy()) {
+    if (absl::Status st = CheckActionPolicy(event, *action); !st.ok()) {
+      return st;
+    }
+  }
   if (absl::Status st = state_->ApplyAction(*action); !st.ok()) {
     return Fail("action.action", Quoted(event.action().notation()), "(illegal)",
                 absl::StrCat("the engine refuses it: ", st.message()));
   }
+  if (!event.by_referee()) consecutive_timeouts_[event.seat()] = 0;
+  std::fill(rejections_.begin(), rejections_.end(), 0);
   pending_fault_seat_ = -1;
+  pending_fault_kind_ = v1::FAULT_KIND_UNSPECIFIED;
+  return absl::OkStatus();
+}
+
+absl::Status LogReplay::CheckActionPolicy(const v1::ActionEvent& event,
+                                          Action action) {
+  const int seat = event.seat();
+  if (!event.by_referee() && (absent_[seat] || forfeited_[seat])) {
+    return Fail("action.by_referee", "false", "true",
+                absl::StrCat("seat ", seat,
+                             forfeited_[seat] ? " has forfeited" : " is absent",
+                             ": the referee plays its decisions at once"));
+  }
+  if (event.by_referee()) {
+    const Action neutral = service::NeutralAction(*state_);
+    if (action != neutral) {
+      return Fail("action.action", Quoted(event.action().notation()),
+                  Quoted(state_->ActionToString(neutral)),
+                  "the referee plays the game's neutral action "
+                  "(docs/fault_policy.md)");
+    }
+  }
+  if (limit_micros_ > 0) {
+    const int64_t taken = event.time_taken_micros();
+    const int64_t allowance = limit_micros_ + bank_micros_[seat];
+    if (!event.by_referee() && taken >= allowance) {
+      return Fail("action.time_taken_micros", absl::StrCat(taken),
+                  absl::StrCat("less than ", allowance),
+                  "accepted after the seat's limit and bank ran out");
+    }
+    if (event.by_referee() && pending_fault_kind_ == v1::FAULT_KIND_TIMEOUT &&
+        taken < allowance) {
+      return Fail("action.time_taken_micros", absl::StrCat(taken),
+                  absl::StrCat("at least ", allowance),
+                  "a timeout before the seat's limit and bank ran out");
+    }
+    if (taken > limit_micros_) {
+      bank_micros_[seat] =
+          std::max<int64_t>(0, bank_micros_[seat] - (taken - limit_micros_));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status LogReplay::CheckForfeit(const v1::Forfeit& forfeit) {
+  const int seat = forfeit.seat();
+  if (seat < 0 || seat >= game_->num_seats()) {
+    return Fail("forfeit.seat", absl::StrCat(seat),
+                absl::StrCat("0..", game_->num_seats() - 1),
+                "not a seat of this game");
+  }
+  if (!has_policy() || fault_action_ != v1::FAULT_ACTION_FORFEIT) {
+    return Fail("forfeit", "a forfeit",
+                absl::StrCat("none (fault policy ",
+                             v1::FaultAction_Name(fault_action_), ")"),
+                "the header's fault policy does not forfeit seats");
+  }
+  if (forfeited_[seat]) {
+    return Fail("forfeit.seat", absl::StrCat(seat), "(not again)",
+                "the seat has forfeited already");
+  }
+  if (forfeit.reason() == v1::FORFEIT_REASON_NOT_JOINED) {
+    if (!never_joined_[seat] || game_records_seen_) {
+      return Fail("forfeit.reason", "NOT_JOINED", "(none)",
+                  absl::StrCat("seat ", seat,
+                               " joined (the header names it), or the game "
+                               "had begun"));
+    }
+  } else if (forfeit_due_ != seat || forfeit.reason() != forfeit_reason_) {
+    return Fail("forfeit.reason", v1::ForfeitReason_Name(forfeit.reason()),
+                forfeit_due_ == seat ? v1::ForfeitReason_Name(forfeit_reason_)
+                                     : "(none)",
+                absl::StrCat("no limit of the fault policy was reached by "
+                             "seat ",
+                             seat, " here"));
+  }
+  forfeited_[seat] = true;
+  forfeit_due_ = -1;
   return absl::OkStatus();
 }
 
@@ -286,6 +433,24 @@ absl::Status LogReplay::CheckRejected(const v1::RejectedSubmission& rejected) {
   if (rejected.seat() < 0 || rejected.seat() >= seats) {
     return Fail("rejected.seat", absl::StrCat(rejected.seat()),
                 absl::StrCat("0..", seats - 1), "not a seat of this game");
+  }
+  if (has_policy() && state_->node_type() == NodeType::kDecision &&
+      state_->current_seat() == rejected.seat()) {
+    const int limit = header_.fault_policy().max_rejections_per_decision();
+    if (pending_fault_seat_ < 0 && limit > 0 &&
+        ++rejections_[rejected.seat()] > limit) {
+      return Fail("", "", "",
+                  absl::StrCat("rejection ", rejections_[rejected.seat()],
+                               " of seat ", rejected.seat(),
+                               " for one decision: the fault policy settles "
+                               "the decision at ",
+                               limit));
+    }
+    if (limit > 0 && rejections_[rejected.seat()] == limit &&
+        fault_action_ == v1::FAULT_ACTION_ABORT) {
+      abort_due_ = true;
+      abort_why_ = "the rejection limit was reached and the policy is ABORT";
+    }
   }
   if (rejected.status_code() !=
           static_cast<int>(absl::StatusCode::kInvalidArgument) ||
@@ -319,6 +484,78 @@ absl::Status LogReplay::CheckFault(const v1::FaultEvent& fault) {
                 "only the seat to act can time out");
   }
   pending_fault_seat_ = fault.seat();
+  pending_fault_kind_ = fault.kind();
+  if (!has_policy()) return absl::OkStatus();
+  const int seat = fault.seat();
+  const v1::FaultPolicy& policy = header_.fault_policy();
+  const std::string kind = v1::FaultKind_IsValid(fault.kind())
+                               ? v1::FaultKind_Name(fault.kind())
+                               : absl::StrCat(fault.kind());
+  std::string expected;  // the kind the policy demands, when it is another
+  if (forfeited_[seat]) {
+    expected = "FAULT_KIND_FORFEITED";
+  } else if (absent_[seat]) {
+    expected = "FAULT_KIND_ABSENT";
+  }
+  const bool settled_at_once = fault.kind() == v1::FAULT_KIND_FORFEITED ||
+                               fault.kind() == v1::FAULT_KIND_ABSENT;
+  if (!expected.empty() || settled_at_once) {
+    if (kind != expected) {
+      return Fail("fault.kind", kind,
+                  expected.empty() ? "(the seat plays for itself)" : expected,
+                  "absent and forfeited seats, and only they, are played for "
+                  "at once");
+    }
+    return absl::OkStatus();
+  }
+  std::optional<v1::ForfeitReason> reached;
+  switch (fault.kind()) {
+    case v1::FAULT_KIND_TIMEOUT:
+    case v1::FAULT_KIND_DISCONNECTED:
+      if (fault.kind() == v1::FAULT_KIND_TIMEOUT && limit_micros_ == 0) {
+        return Fail("fault.kind", kind, "(none)",
+                    "the header's clock has no time limit");
+      }
+      if (fault.kind() == v1::FAULT_KIND_DISCONNECTED &&
+          !policy.disconnect_is_timeout()) {
+        return Fail("fault.kind", kind, "(none)",
+                    "the fault policy does not treat disconnects as timeouts");
+      }
+      ++consecutive_timeouts_[seat];
+      if (policy.max_consecutive_timeouts() > 0 &&
+          consecutive_timeouts_[seat] >= policy.max_consecutive_timeouts()) {
+        reached = v1::FORFEIT_REASON_TIMEOUT_LIMIT;
+      }
+      break;
+    case v1::FAULT_KIND_REJECTION_LIMIT:
+      if (policy.max_rejections_per_decision() == 0 ||
+          rejections_[seat] != policy.max_rejections_per_decision()) {
+        return Fail("fault.kind", kind,
+                    absl::StrCat("(none: ", rejections_[seat],
+                                 " rejections, limit ",
+                                 policy.max_rejections_per_decision(), ")"),
+                    "the rejection limit was not reached");
+      }
+      reached = v1::FORFEIT_REASON_REJECTION_LIMIT;
+      break;
+    default:
+      return Fail("fault.kind", kind, "a FaultKind of log.proto", "");
+  }
+  if (!reached.has_value()) return absl::OkStatus();
+  switch (fault_action_) {
+    case v1::FAULT_ACTION_ABORT:
+      return Fail("", "", "",
+                  absl::StrCat("seat ", seat,
+                               " reached a limit of the fault policy, which "
+                               "is ABORT: the match must end here"));
+    case v1::FAULT_ACTION_FORFEIT:
+      forfeit_due_ = seat;
+      forfeit_reason_ = *reached;
+      break;
+    default:
+      if (*reached == v1::FORFEIT_REASON_TIMEOUT_LIMIT) absent_[seat] = true;
+      break;
+  }
   return absl::OkStatus();
 }
 
@@ -354,7 +591,8 @@ absl::Status LogReplay::CheckFinalResult(const v1::FinalResult& result) {
                              "engine expects ",
                              Expecting()));
   }
-  const v1::FinalResult expected = codec::MakeFinalResult(*state_);
+  v1::FinalResult expected = codec::MakeFinalResult(*state_);
+  service::ApplyForfeits(*game_, forfeited_, &expected);
   if (std::optional<FieldDifference> diff =
           FirstDifference(result, expected, "final_result")) {
     return Fail(diff->path, diff->recorded, diff->recomputed, "");

@@ -15,7 +15,17 @@
 //                 INVALID_ARGUMENT must also be refused by the engine when
 //                 that seat is to act;
 //   fault         names the seat to act; the next record is the referee's
-//                 action for that seat (by_referee);
+//                 action for that seat (by_referee), or the seat's forfeit
+//                 and then that action;
+//   forfeit       the header's fault policy is FORFEIT and one of its
+//                 limits was just reached (or the seat never joined);
+// With a fault policy in the header (docs/fault_policy.md) the replay also
+// recomputes what the policy demands: each fault's kind and limit, the
+// forfeit or abort a limit calls for, that absent and forfeited seats are
+// played for at once, that the referee plays the game's neutral action,
+// the clock (a seat's own action within L plus its bank, a timeout only
+// past it, the bank recomputed from ActionEvent.time_taken_micros), and
+// the forfeits' effect on the final result.
 //   round_result  equals codec::MakeRoundResult for the next unlogged round,
 //                 once the engine has completed it. The referee writes it
 //                 right after the completing record; logs of older
@@ -95,13 +105,17 @@ class LogReplay {
   const std::optional<Discrepancy>& discrepancy() const { return discrepancy_; }
 
  private:
-  LogReplay(std::unique_ptr<Game> game, std::unique_ptr<State> state)
-      : game_(std::move(game)), state_(std::move(state)) {}
+  LogReplay(const v1::LogHeader& header, std::unique_ptr<Game> game,
+            std::unique_ptr<State> state);
 
   absl::Status ApplyChance(const v1::ChanceEvent& chance);
   absl::Status ApplyAction(const v1::ActionEvent& event);
   absl::Status CheckRejected(const v1::RejectedSubmission& rejected);
   absl::Status CheckFault(const v1::FaultEvent& fault);
+  absl::Status CheckForfeit(const v1::Forfeit& forfeit);
+  // The policy checks of an action, before it is applied.
+  absl::Status CheckActionPolicy(const v1::ActionEvent& event, Action action);
+  bool has_policy() const { return header_.has_fault_policy(); }
   absl::Status CheckRoundResult(const v1::RoundResult& result);
   absl::Status CheckFinalResult(const v1::FinalResult& result);
   // A round the engine completed whose result was not logged before a
@@ -120,6 +134,20 @@ class LogReplay {
   int rounds_logged_ = 0;
   int64_t round_completed_at_ = -1;  // record index; -1: none pending
   int pending_fault_seat_ = -1;      // a fault waits for its referee action
+  // The header's clock and fault policy, recomputed per seat.
+  v1::LogHeader header_;
+  v1::FaultAction fault_action_ = v1::FAULT_ACTION_SUBSTITUTE;
+  int64_t limit_micros_ = 0;  // 0: no limit
+  std::vector<int64_t> bank_micros_;
+  std::vector<int> consecutive_timeouts_;
+  std::vector<int> rejections_;  // for the pending decision
+  std::vector<bool> absent_, forfeited_, never_joined_;
+  int forfeit_due_ = -1;          // this seat's forfeit must come next
+  v1::ForfeitReason forfeit_reason_ = v1::FORFEIT_REASON_UNSPECIFIED;
+  bool abort_due_ = false;        // the policy says the match ends here
+  std::string abort_why_;
+  v1::FaultKind pending_fault_kind_ = v1::FAULT_KIND_UNSPECIFIED;
+  bool game_records_seen_ = false;  // anything after header and forfeits
   bool finished_ = false;
   bool aborted_ = false;
   bool seed_revealed_ = false;

@@ -45,6 +45,7 @@ struct PlayerTally {
   int64_t decisions = 0, own_decisions = 0, max_micros = 0;
   std::map<int32_t, int64_t> histogram;
   int64_t rejected = 0, timeouts = 0, substitutions = 0, forfeits = 0;
+  std::map<std::string, int64_t> faults;
   std::map<std::string, MomentSum> metrics;
 };
 
@@ -127,6 +128,7 @@ void Tally(const v1::GameSummary& s, GameTally& g) {
     p.timeouts += seat.timeouts();
     p.substitutions += seat.substitutions();
     p.forfeits += seat.forfeits();
+    for (const auto& [reason, count] : seat.faults()) p.faults[reason] += count;
     for (const auto& [name, m] : seat.metrics()) p.metrics[name].Add(m);
     SeatTally& st = g.seats[seat.seat()];
     ++st.games;
@@ -262,6 +264,9 @@ v1::StatsReportProto BuildStatsReport(
       row->set_timeouts(p.timeouts);
       row->set_substitutions(p.substitutions);
       row->set_forfeits(p.forfeits);
+      for (const auto& [reason, count] : p.faults) {
+        (*row->mutable_faults())[reason] = count;
+      }
       for (const auto& [name, m] : p.metrics) {
         v1::NamedValue* v = row->add_metrics();
         v->set_name(name);

@@ -6,11 +6,22 @@
 #include <system_error>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "referee/codec/codec.h"
 
 namespace cardref::analyzer {
 namespace {
+
+// "TIMEOUT" for FAULT_KIND_TIMEOUT; the number for a kind this build does not
+// know.
+std::string FaultReason(v1::FaultKind kind) {
+  if (!v1::FaultKind_IsValid(kind)) return absl::StrCat(static_cast<int>(kind));
+  std::string name = v1::FaultKind_Name(kind);
+  constexpr absl::string_view kPrefix = "FAULT_KIND_";
+  if (absl::StartsWith(name, kPrefix)) name.erase(0, kPrefix.size());
+  return name;
+}
 
 constexpr int kExactBelow = 16;  // 2^4
 constexpr int kSubBuckets = 8;   // per doubling
@@ -180,9 +191,16 @@ void SummaryBuilder::Add(const v1::LogRecord& record) {
       }
       break;
     case v1::LogRecord::kFault:
-      if (record.fault().kind() != v1::FAULT_KIND_TIMEOUT) break;
       if (v1::SeatSummary* s = seat_of(record.fault().seat())) {
-        s->set_timeouts(s->timeouts() + 1);
+        if (record.fault().kind() == v1::FAULT_KIND_TIMEOUT) {
+          s->set_timeouts(s->timeouts() + 1);
+        }
+        ++(*s->mutable_faults())[FaultReason(record.fault().kind())];
+      }
+      break;
+    case v1::LogRecord::kForfeit:
+      if (v1::SeatSummary* s = seat_of(record.forfeit().seat())) {
+        s->set_forfeits(s->forfeits() + 1);
       }
       break;
     case v1::LogRecord::kRoundResult:

@@ -40,6 +40,28 @@ ABSL_FLAG(int64_t, decision_time_limit_ms, 10000,
           "0 = no limit");
 ABSL_FLAG(int64_t, max_decision_time_limit_ms, 600000,
           "Largest time limit a match may ask for; 0 = no maximum");
+ABSL_FLAG(int64_t, time_bank_ms, 0,
+          "Default time bank per seat in ms for matches that give none "
+          "(docs/fault_policy.md); 0 = none");
+ABSL_FLAG(int64_t, max_time_bank_ms, 600000,
+          "Largest time bank a match may ask for; 0 = no maximum");
+ABSL_FLAG(int32_t, max_rejections, 100,
+          "Default fault policy: rejected submissions per decision that "
+          "settle it as a fault; 0 = no limit");
+ABSL_FLAG(int32_t, max_consecutive_timeouts, 3,
+          "Default fault policy: timeouts in a row after which a seat is "
+          "absent or forfeits (or the match aborts); 0 = no limit");
+ABSL_FLAG(int64_t, join_deadline_ms, 0,
+          "Default fault policy: ms from creation by which every seat must "
+          "have joined; 0 = none");
+ABSL_FLAG(int64_t, max_join_deadline_ms, 0,
+          "Largest join deadline a match may ask for; 0 = no maximum");
+ABSL_FLAG(std::string, fault_action, "substitute",
+          "Default fault policy action at a limit: substitute, forfeit or "
+          "abort");
+ABSL_FLAG(bool, disconnect_is_timeout, false,
+          "Default fault policy: a seat whose last observation stream closed "
+          "times out at once");
 ABSL_FLAG(std::string, organiser_token_file, "",
           "File holding the organiser's bearer token (mode 600); else "
           "$CARDREF_ORGANISER_TOKEN; with neither, only loopback is served "
@@ -127,6 +149,32 @@ int main(int argc, char** argv) {
       absl::GetFlag(FLAGS_decision_time_limit_ms);
   options.manager.max_decision_time_limit_millis =
       absl::GetFlag(FLAGS_max_decision_time_limit_ms);
+  options.manager.default_time_bank_millis = absl::GetFlag(FLAGS_time_bank_ms);
+  options.manager.max_time_bank_millis = absl::GetFlag(FLAGS_max_time_bank_ms);
+  options.manager.max_join_deadline_millis =
+      absl::GetFlag(FLAGS_max_join_deadline_ms);
+  {
+    cardref::v1::FaultPolicy& policy = options.manager.default_fault_policy;
+    policy.set_max_rejections_per_decision(absl::GetFlag(FLAGS_max_rejections));
+    policy.set_max_consecutive_timeouts(
+        absl::GetFlag(FLAGS_max_consecutive_timeouts));
+    policy.set_join_deadline_millis(absl::GetFlag(FLAGS_join_deadline_ms));
+    policy.set_disconnect_is_timeout(absl::GetFlag(FLAGS_disconnect_is_timeout));
+    const std::string action = absl::GetFlag(FLAGS_fault_action);
+    if (action == "substitute") {
+      policy.set_action(cardref::v1::FAULT_ACTION_SUBSTITUTE);
+    } else if (action == "forfeit") {
+      policy.set_action(cardref::v1::FAULT_ACTION_FORFEIT);
+    } else if (action == "abort") {
+      policy.set_action(cardref::v1::FAULT_ACTION_ABORT);
+    } else {
+      std::fprintf(stderr,
+                   "cardref_referee: --fault_action must be substitute, "
+                   "forfeit or abort, got '%s'\n",
+                   action.c_str());
+      return 2;
+    }
+  }
   options.manager.referee_version = cardref::kVersion;
   options.manager.signing_key =
       std::make_shared<const cardref::crypto::Ed25519PrivateKey>(*key);

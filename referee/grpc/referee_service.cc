@@ -68,6 +68,7 @@ class ObservationWriter : public grpc::ServerWriteReactor<v1::Observation> {
         seat_(seat),
         token_(std::move(token)),
         since_version_(since_version) {
+    match_->StreamOpened(seat_);  // disconnect detection (fault policy)
     watcher_ = match_->AddWatcher([this] { MaybeWrite(); });
     MaybeWrite();
   }
@@ -95,6 +96,8 @@ class ObservationWriter : public grpc::ServerWriteReactor<v1::Observation> {
 
   void OnDone() override {
     match_->RemoveWatcher(watcher_);
+    // After the watcher is gone: a disconnect may play for the seat.
+    match_->StreamClosed(seat_);
     delete this;
   }
 

@@ -11,6 +11,7 @@
 #include "referee/base/sha256.h"
 #include "referee/base/status_macros.h"
 #include "referee/codec/codec.h"
+#include "referee/service/fault_policy.h"
 #include "referee/service/match_events.h"
 #include "referee/service/text_limits.h"
 #include "referee/service/token.h"
@@ -63,6 +64,13 @@ absl::StatusOr<std::unique_ptr<Match>> Match::Create(
   std::unique_ptr<Match> match(
       new Match(std::move(game), std::move(options), std::move(log)));
   const std::vector<std::string>& invited = match->options_.invited_names;
+  {
+    absl::MutexLock lock(&match->mu_);
+    const int64_t join_ms = match->options_.fault_policy.join_deadline_millis();
+    if (join_ms > 0) {
+      match->deadline_ = match->created_ + absl::Milliseconds(join_ms);
+    }
+  }
   if (!invited.empty()) {
     absl::MutexLock lock(&match->mu_);
     for (size_t s = 0; s < match->seats_.size(); ++s) {
@@ -80,7 +88,11 @@ Match::Match(std::unique_ptr<Game> game, MatchOptions options,
       seed_commitment_(crypto::Sha256(options_.seed)),
       state_(game_->NewInitialState()),
       log_(std::move(log)),
-      seats_(game_->num_seats()) {}
+      seats_(game_->num_seats()),
+      created_(options_.clock->Now()),
+      clock_(game_->num_seats(),
+             absl::Milliseconds(options_.decision_time_limit_millis),
+             absl::Milliseconds(options_.time_bank_millis)) {}
 
 Match::~Match() {
   absl::MutexLock lock(&mu_);
@@ -178,6 +190,23 @@ absl::StatusOr<JoinResult> Match::Join(std::optional<int> seat,
 }
 
 absl::Status Match::StartLocked() {
+  RETURN_IF_ERROR(WriteHeaderLocked());
+  status_ = v1::MATCH_STATUS_IN_PROGRESS;
+  // Seats not joined by the join deadline (JoinDeadlineLocked): the header
+  // shows them with no player name.
+  for (int s = 0; s < static_cast<int>(seats_.size()); ++s) {
+    if (seats_[s].joined) continue;
+    if (EffectiveAction(options_.fault_policy) == v1::FAULT_ACTION_FORFEIT) {
+      RETURN_IF_ERROR(ForfeitLocked(s, v1::FORFEIT_REASON_NOT_JOINED,
+                                    "not joined by the join deadline"));
+    } else {
+      seats_[s].absent = true;
+    }
+  }
+  return AdvanceLocked();
+}
+
+absl::Status Match::WriteHeaderLocked() {
   v1::LogRecord record;
   v1::LogHeader* header = record.mutable_header();
   header->set_format_version(record::kLogFormatVersion);
@@ -197,12 +226,37 @@ absl::Status Match::StartLocked() {
   header->set_decision_time_limit_millis(options_.decision_time_limit_millis);
   header->set_seed_commitment(seed_commitment_);
   header->set_deal_algorithm(kDealAlgorithm);
-  RETURN_IF_ERROR(LogLocked(std::move(record)));
-  status_ = v1::MATCH_STATUS_IN_PROGRESS;
-  return AdvanceLocked();
+  header->mutable_clock()->set_decision_limit_millis(
+      options_.decision_time_limit_millis);
+  header->mutable_clock()->set_bank_millis(
+      options_.decision_time_limit_millis > 0 ? options_.time_bank_millis : 0);
+  *header->mutable_fault_policy() = options_.fault_policy;
+  return LogLocked(std::move(record));
 }
 
-absl::Status Match::AdvanceLocked() {
+void Match::JoinDeadlineLocked() {
+  int joined = 0;
+  for (const Seat& s : seats_) joined += s.joined ? 1 : 0;
+  const v1::FaultAction action = EffectiveAction(options_.fault_policy);
+  const std::string deadline = absl::StrCat(
+      "the join deadline (", options_.fault_policy.join_deadline_millis(),
+      " ms) passed with ", joined, " of ", seats_.size(), " seats joined");
+  if (joined == 0 || action == v1::FAULT_ACTION_ABORT) {
+    // The header, then the abort notice: the log shows who had joined.
+    absl::Status st = WriteHeaderLocked();
+    AbortLocked(st.ok() ? absl::StrCat(deadline, joined == 0
+                                                     ? ""
+                                                     : " (fault policy: abort)")
+                        : std::string(st.message()));
+    return;
+  }
+  ++version_;
+  if (absl::Status st = StartLocked(); !st.ok()) {
+    AbortLocked(std::string(st.message()));
+  }
+}
+
+absl::Status Match::DrawChanceLocked() {
   std::array<Card, 64> cards;
   for (;;) {
     // A round's result is logged right after the event that completed it,
@@ -241,24 +295,50 @@ absl::Status Match::AdvanceLocked() {
     }
     ++version_;
   }
-  if (state_->IsTerminal()) {
-    result_ = codec::MakeFinalResult(*state_);
-    RETURN_IF_ERROR(LogLocked(SeedRevealRecord()));
-    v1::LogRecord record;
-    *record.mutable_final_result() = *result_;
-    RETURN_IF_ERROR(LogLocked(std::move(record)));
-    status_ = v1::MATCH_STATUS_FINISHED;
-    deadline_ = absl::InfiniteFuture();
-    absl::Status closed = log_->Close();
-    log_.reset();
-    return closed;
-  }
-  decision_start_ = absl::Now();
-  deadline_ = options_.decision_time_limit_millis > 0
-                  ? decision_start_ +
-                        absl::Milliseconds(options_.decision_time_limit_millis)
-                  : absl::InfiniteFuture();
   return absl::OkStatus();
+}
+
+absl::Status Match::AdvanceLocked() {
+  for (;;) {
+    RETURN_IF_ERROR(DrawChanceLocked());
+    if (state_->IsTerminal()) {
+      result_ = FinalResultLocked();
+      RETURN_IF_ERROR(LogLocked(SeedRevealRecord()));
+      v1::LogRecord record;
+      *record.mutable_final_result() = *result_;
+      RETURN_IF_ERROR(LogLocked(std::move(record)));
+      status_ = v1::MATCH_STATUS_FINISHED;
+      deadline_ = absl::InfiniteFuture();
+      absl::Status closed = log_->Close();
+      log_.reset();
+      return closed;
+    }
+    // A decision is pending from now on: its clock starts.
+    const int seat = state_->current_seat();
+    Seat& to_act = seats_[seat];
+    clock_.Start(seat, options_.clock->Now());
+    deadline_ = clock_.deadline();
+    to_act.rejections = 0;
+    // Seats that cannot play now are played for at once, without waiting.
+    v1::FaultKind kind = v1::FAULT_KIND_UNSPECIFIED;
+    std::string detail;
+    if (to_act.forfeited) {
+      kind = v1::FAULT_KIND_FORFEITED;
+      detail = "the seat has forfeited";
+    } else if (to_act.absent) {
+      kind = v1::FAULT_KIND_ABSENT;
+      detail = to_act.joined ? "the seat is absent: it timed out too often"
+                             : "the seat never joined";
+    } else if (to_act.disconnected &&
+               options_.fault_policy.disconnect_is_timeout()) {
+      kind = v1::FAULT_KIND_DISCONNECTED;
+      detail = "the seat's observation stream is closed";
+    }
+    if (kind == v1::FAULT_KIND_UNSPECIFIED) return absl::OkStatus();
+    ASSIGN_OR_RETURN(bool goes_on,
+                     SettleFaultLocked(kind, detail, options_.clock->Now()));
+    if (!goes_on) return absl::OkStatus();  // aborted by the policy
+  }
 }
 
 absl::Status Match::LogLocked(v1::LogRecord record) {
@@ -441,6 +521,9 @@ v1::Observation Match::ObserveLocked(int seat, uint64_t since_version) const {
   if (obs.seat_to_act() == seat && deadline_ != absl::InfiniteFuture()) {
     obs.set_deadline_unix_millis(absl::ToUnixMillis(deadline_));
   }
+  obs.set_bank_remaining_millis(absl::ToInt64Milliseconds(
+      clock_.BankRemaining(seat, options_.clock->Now())));
+  for (int s : ForfeitedSeatsLocked()) obs.add_forfeited_seats(s);
   return obs;
 }
 
@@ -493,7 +576,7 @@ absl::StatusOr<v1::SubmitActionResponse> Match::SubmitLocked(
     default:
       break;
   }
-  const absl::Time now = absl::Now();
+  const absl::Time now = options_.clock->Now();
   const uint64_t version_before = version_;
   // A decision whose deadline passed is settled before anything else, so
   // the answer does not depend on whether the timer thread was first.
@@ -510,8 +593,15 @@ absl::StatusOr<v1::SubmitActionResponse> Match::SubmitLocked(
   if (timed_out != nullptr) {
     refused = absl::DeadlineExceededError(absl::StrCat(
         "too late: your decision (version ", timed_out->first,
-        ") timed out after ", options_.decision_time_limit_millis,
-        " ms and the referee played '", timed_out->second, "' for you"));
+        ") timed out and the referee played '", timed_out->second,
+        "' for you"));
+  } else if (status_ != v1::MATCH_STATUS_IN_PROGRESS) {
+    refused = absl::FailedPreconditionError(
+        absl::StrCat("the match is over: ", end_reason_));
+  } else if (me.forfeited || me.absent) {
+    refused = absl::FailedPreconditionError(absl::StrCat(
+        "seat ", seat, me.forfeited ? " has forfeited" : " is absent",
+        " (docs/fault_policy.md): the referee plays its decisions"));
   } else if (request.decision_version() != 0 &&
              request.decision_version() != version_) {
     refused = absl::FailedPreconditionError(absl::StrCat(
@@ -533,16 +623,33 @@ absl::StatusOr<v1::SubmitActionResponse> Match::SubmitLocked(
     } else {
       // Accepted: the engine has applied it. Log, then run forward.
       me.timeouts.clear();
+      me.consecutive_timeouts = 0;
+      const absl::Duration taken = clock_.Stop(now);
       absl::Status st = RecordActionLocked(
-          seat, *action, round,
-          absl::ToInt64Microseconds(now - decision_start_),
+          seat, *action, round, absl::ToInt64Microseconds(taken),
           request.sequence(), /*by_referee=*/false);
       if (st.ok()) st = AdvanceLocked();
       if (!st.ok()) AbortLocked(std::string(st.message()));
     }
   }
   if (!refused.ok()) {
+    const bool counts = status_ == v1::MATCH_STATUS_IN_PROGRESS &&
+                        state_->current_seat() == seat;
     LogRejectedLocked(seat, request.action(), refused);
+    const int limit = options_.fault_policy.max_rejections_per_decision();
+    if (counts && limit > 0 && status_ == v1::MATCH_STATUS_IN_PROGRESS &&
+        ++me.rejections >= limit) {
+      const std::string played = FaultLocked(
+          v1::FAULT_KIND_REJECTION_LIMIT,
+          absl::StrCat(limit, " rejected submissions for one decision"), now);
+      return absl::Status(
+          refused.code(),
+          absl::StrCat(refused.message(), "; that was rejection ", limit,
+                       " of ", limit, " for this decision: ",
+                       played.empty() ? "the match is aborted"
+                                      : absl::StrCat("the referee played '",
+                                                     played, "' for you")));
+    }
     return refused;
   }
   v1::SubmitActionResponse response;
@@ -590,32 +697,134 @@ void Match::LogRejectedLocked(int seat, const v1::Action& action,
 }
 
 bool Match::TimeoutLocked(absl::Time now) {
-  if (status_ != v1::MATCH_STATUS_IN_PROGRESS || now < deadline_) return false;
+  if (now < deadline_) return false;
+  if (status_ == v1::MATCH_STATUS_WAITING_FOR_PLAYERS) {
+    JoinDeadlineLocked();
+    return true;
+  }
+  if (status_ != v1::MATCH_STATUS_IN_PROGRESS) return false;
+  FaultLocked(v1::FAULT_KIND_TIMEOUT,
+              absl::StrCat("no legal action within ",
+                           options_.decision_time_limit_millis,
+                           " ms plus the seat's time bank"),
+              now);
+  return true;
+}
+
+std::string Match::FaultLocked(v1::FaultKind kind, const std::string& detail,
+                               absl::Time now) {
+  absl::StatusOr<bool> goes_on = SettleFaultLocked(kind, detail, now);
+  absl::Status st = goes_on.status();
+  // Saved before the game runs on: it may play for other seats.
+  const std::string played = st.ok() && *goes_on ? last_substitute_ : "";
+  if (st.ok() && *goes_on) st = AdvanceLocked();
+  if (!st.ok()) AbortLocked(std::string(st.message()));
+  return played;
+}
+
+absl::StatusOr<bool> Match::SettleFaultLocked(v1::FaultKind kind,
+                                              const std::string& detail,
+                                              absl::Time now) {
   const int seat = state_->current_seat();
-  ActionList legal;
-  state_->LegalActions(legal);
-  // Policy: the seat's first legal action in the engine's deterministic
-  // order. Later clocks (time banks, forfeits) replace this.
-  const Action fallback = legal[0];
+  Seat& me = seats_[seat];
+  const absl::Duration taken = clock_.Stop(now);
+  deadline_ = absl::InfiniteFuture();
+  const v1::FaultPolicy& policy = options_.fault_policy;
+  const v1::FaultAction action = EffectiveAction(policy);
+  // Has this fault reached a limit of the policy?
+  std::optional<v1::ForfeitReason> reached;
+  std::string why;
+  if (kind == v1::FAULT_KIND_TIMEOUT || kind == v1::FAULT_KIND_DISCONNECTED) {
+    ++me.consecutive_timeouts;
+    if (policy.max_consecutive_timeouts() > 0 &&
+        me.consecutive_timeouts >= policy.max_consecutive_timeouts()) {
+      reached = v1::FORFEIT_REASON_TIMEOUT_LIMIT;
+      why = absl::StrCat("seat ", seat, " timed out ", me.consecutive_timeouts,
+                         " times in a row");
+    }
+  } else if (kind == v1::FAULT_KIND_REJECTION_LIMIT) {
+    reached = v1::FORFEIT_REASON_REJECTION_LIMIT;
+    why = absl::StrCat("seat ", seat, " had ", me.rejections,
+                       " submissions rejected for one decision");
+  }
+  if (reached.has_value() && action == v1::FAULT_ACTION_ABORT) {
+    AbortLocked(absl::StrCat(why, " (fault policy: abort)"));
+    return false;
+  }
   v1::LogRecord fault;
   fault.mutable_fault()->set_seat(seat);
-  fault.mutable_fault()->set_kind(v1::FAULT_KIND_TIMEOUT);
-  fault.mutable_fault()->set_detail(absl::StrCat(
-      "no legal action within ", options_.decision_time_limit_millis,
-      " ms; the referee plays the first legal action"));
-  absl::Status st = LogLocked(std::move(fault));
-  if (st.ok()) {
-    const int round = state_->round();  // before the action may end it
-    state_->ApplyLegalAction(fallback);
-    seats_[seat].timeouts.emplace_back(version_,
-                                       state_->ActionToString(fallback));
-    st = RecordActionLocked(seat, fallback, round,
-                            absl::ToInt64Microseconds(now - decision_start_),
-                            /*sequence=*/0, /*by_referee=*/true);
-    if (st.ok()) st = AdvanceLocked();
+  fault.mutable_fault()->set_kind(kind);
+  fault.mutable_fault()->set_detail(detail);
+  RETURN_IF_ERROR(LogLocked(std::move(fault)));
+  if (reached.has_value() && action == v1::FAULT_ACTION_FORFEIT) {
+    RETURN_IF_ERROR(ForfeitLocked(seat, *reached, why));
+  } else if (reached == v1::FORFEIT_REASON_TIMEOUT_LIMIT) {
+    me.absent = true;  // substitute: every later decision at once
   }
-  if (!st.ok()) AbortLocked(std::string(st.message()));
+  const Action neutral = NeutralAction(*state_);
+  const int round = state_->round();  // before the action may end it
+  last_substitute_ = state_->ActionToString(neutral);
+  state_->ApplyLegalAction(neutral);
+  if (kind == v1::FAULT_KIND_TIMEOUT || kind == v1::FAULT_KIND_DISCONNECTED) {
+    me.timeouts.emplace_back(version_, last_substitute_);
+  }
+  RETURN_IF_ERROR(RecordActionLocked(seat, neutral, round,
+                                     absl::ToInt64Microseconds(taken),
+                                     /*sequence=*/0, /*by_referee=*/true));
   return true;
+}
+
+absl::Status Match::ForfeitLocked(int seat, v1::ForfeitReason reason,
+                                  const std::string& detail) {
+  seats_[seat].forfeited = true;
+  v1::LogRecord record;
+  record.mutable_forfeit()->set_seat(seat);
+  record.mutable_forfeit()->set_reason(reason);
+  record.mutable_forfeit()->set_detail(detail);
+  return LogLocked(std::move(record));
+}
+
+std::vector<int> Match::ForfeitedSeatsLocked() const {
+  std::vector<int> out;
+  for (int s = 0; s < static_cast<int>(seats_.size()); ++s) {
+    if (seats_[s].forfeited) out.push_back(s);
+  }
+  return out;
+}
+
+v1::FinalResult Match::FinalResultLocked() const {
+  v1::FinalResult result = codec::MakeFinalResult(*state_);
+  std::vector<bool> forfeited;
+  for (const Seat& s : seats_) forfeited.push_back(s.forfeited);
+  ApplyForfeits(*game_, forfeited, &result);
+  return result;
+}
+
+void Match::StreamOpened(int seat) {
+  absl::MutexLock lock(&mu_);
+  if (seat < 0 || seat >= static_cast<int>(seats_.size())) return;
+  ++seats_[seat].streams;
+  seats_[seat].disconnected = false;
+}
+
+void Match::StreamClosed(int seat) {
+  bool fired = false;
+  {
+    absl::MutexLock lock(&mu_);
+    if (seat < 0 || seat >= static_cast<int>(seats_.size())) return;
+    Seat& me = seats_[seat];
+    if (me.streams > 0 && --me.streams == 0) me.disconnected = true;
+    if (me.disconnected && options_.fault_policy.disconnect_is_timeout() &&
+        status_ == v1::MATCH_STATUS_IN_PROGRESS &&
+        state_->current_seat() == seat && !me.absent && !me.forfeited) {
+      FaultLocked(v1::FAULT_KIND_DISCONNECTED,
+                  "the seat's last observation stream closed while its "
+                  "decision was pending",
+                  options_.clock->Now());
+      fired = true;
+    }
+  }
+  if (fired) NotifyWatchers();
 }
 
 bool Match::EnforceDeadline(absl::Time now) {
@@ -680,6 +889,12 @@ v1::MatchInfo Match::Info(bool for_organiser, bool withhold_seed) const {
   info.set_open(options_.open);
   info.set_deal_set_id(options_.deal_set_id);
   info.set_seed_commitment(seed_commitment_);
+  info.mutable_clock()->set_decision_limit_millis(
+      options_.decision_time_limit_millis);
+  info.mutable_clock()->set_bank_millis(
+      options_.decision_time_limit_millis > 0 ? options_.time_bank_millis : 0);
+  *info.mutable_fault_policy() = options_.fault_policy;
+  for (int s : ForfeitedSeatsLocked()) info.add_forfeited_seats(s);
   if (OverLocked() && !withhold_seed) info.set_seed(options_.seed);
   return info;
 }

@@ -6,8 +6,9 @@
 // from the match's secret dealing seed (referee/base/deal_stream.h) until a
 // seat must act, and the match is IN_PROGRESS until the engine
 // reports the game over (FINISHED) or the log cannot be written (ABORTED).
-// Every accepted action, chance event, rejected submission, timeout, round
-// result and the final result is appended to the log before anyone is told.
+// Every accepted action, chance event, rejected submission, fault, forfeit,
+// round result and the final result is appended to the log before anyone is
+// told. Clocks (time banks) and the fault policy: docs/fault_policy.md.
 // The seed is revealed (a SeedReveal record, and Info) once the match is
 // over, never before.
 //
@@ -34,12 +35,18 @@
 #include "referee/base/ed25519.h"
 #include "referee/games/api/game.h"
 #include "referee/record/game_log.h"
+#include "referee/service/clock.h"
+#include "referee/service/decision_clock.h"
 
 namespace cardref::service {
 
 struct MatchOptions {
   std::string match_id;
-  int64_t decision_time_limit_millis = 0;  // 0: no limit
+  int64_t decision_time_limit_millis = 0;  // L; 0: no limit
+  int64_t time_bank_millis = 0;            // B per seat; 0: none
+  v1::FaultPolicy fault_policy;
+  // Not owned; outlives the match. Tests pass a FakeClock.
+  const Clock* clock = RealClock::Get();
   std::string deal_set_id;
   // The 32-byte dealing seed (duplicate play: the same seed deals the same
   // orders). Empty: LegacySeed(dealing_seed) if that is not 0, else a seed
@@ -128,12 +135,21 @@ class Match {
   absl::StatusOr<v1::SubmitActionResponse> Submit(
       const v1::SubmitActionRequest& request) ABSL_LOCKS_EXCLUDED(mu_);
 
-  // Applies the timeout policy if the pending decision's deadline has
-  // passed at `now`: a FaultEvent, then the seat's first legal action, played
-  // by the referee. Returns true if it did.
+  // Applies the fault policy if the pending decision's deadline (or, while
+  // waiting for players, the join deadline) has passed at `now`: a
+  // FaultEvent and the game's neutral action played by the referee, a
+  // forfeit, or an abort (docs/fault_policy.md). Returns true if it did.
   bool EnforceDeadline(absl::Time now) ABSL_LOCKS_EXCLUDED(mu_);
-  // The pending decision's deadline, or InfiniteFuture.
+  // The pending decision's deadline (the join deadline while waiting for
+  // players), or InfiniteFuture.
   absl::Time deadline() const ABSL_LOCKS_EXCLUDED(mu_);
+
+  // The gRPC layer counts a seat's observation streams. When the last one
+  // closes and the policy has disconnect_is_timeout, the seat's pending
+  // decision (now or later) times out at once, until it opens a stream
+  // again. A seat that never opened one is not disconnected.
+  void StreamOpened(int seat) ABSL_LOCKS_EXCLUDED(mu_);
+  void StreamClosed(int seat) ABSL_LOCKS_EXCLUDED(mu_);
 
   // What a watcher needs to decide whether an observation is due, without
   // building one (observations carry legal actions and history).
@@ -172,6 +188,12 @@ class Match {
     // Decisions of this seat that timed out since its last accepted action:
     // (decision version, action the referee played).
     std::vector<std::pair<uint64_t, std::string>> timeouts;
+    int consecutive_timeouts = 0;  // since its last accepted action
+    int rejections = 0;            // for its pending decision
+    bool absent = false;     // played for at once (substitute policy)
+    bool forfeited = false;  // played for at once, ranks last
+    int streams = 0;         // open observation streams
+    bool disconnected = false;  // had a stream, has none now
   };
 
   Match(std::unique_ptr<Game> game, MatchOptions options,
@@ -192,7 +214,13 @@ class Match {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Starts the game once every seat is joined.
   absl::Status StartLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Draws and applies chance events until a seat must act or the game ends.
+  absl::Status WriteHeaderLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Logs due round results and draws and applies chance events until a
+  // seat must act or the game ends.
+  absl::Status DrawChanceLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Runs the game forward (DrawChanceLocked) to the next decision, which
+  // starts its clock, or to the end; plays at once for seats that cannot
+  // play (absent, forfeited, disconnected).
   absl::Status AdvanceLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status LogLocked(v1::LogRecord record) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Writes `record` and, once written, adds it to the event journal.
@@ -205,6 +233,25 @@ class Match {
                          const absl::Status& status)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   bool TimeoutLocked(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Settles the pending decision of the seat to act as a fault of `kind`
+  // under the policy: counts it, then forfeits, aborts or substitutes.
+  // Returns the notation of the action played for the seat ("" if none).
+  std::string FaultLocked(v1::FaultKind kind, const std::string& detail,
+                          absl::Time now)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The same without running the game forward: false if it aborted.
+  absl::StatusOr<bool> SettleFaultLocked(v1::FaultKind kind,
+                                         const std::string& detail,
+                                         absl::Time now)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status ForfeitLocked(int seat, v1::ForfeitReason reason,
+                             const std::string& detail)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The join deadline passed: aborts, or starts with the missing seats
+  // absent or forfeited.
+  void JoinDeadlineLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  v1::FinalResult FinalResultLocked() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  std::vector<int> ForfeitedSeatsLocked() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
   void AbortLocked(const std::string& reason) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void NotifyWatchers();
 
@@ -224,7 +271,8 @@ class Match {
   // ordinal of the deal stream's label.
   int chance_round_ ABSL_GUARDED_BY(mu_) = 0;
   std::map<int, uint32_t> chance_ordinals_ ABSL_GUARDED_BY(mu_);
-  absl::Time decision_start_ ABSL_GUARDED_BY(mu_);
+  const absl::Time created_;
+  DecisionClock clock_ ABSL_GUARDED_BY(mu_);
   absl::Time deadline_ ABSL_GUARDED_BY(mu_) = absl::InfiniteFuture();
   std::optional<v1::FinalResult> result_ ABSL_GUARDED_BY(mu_);
   // Every accepted action, in order (all public), for recent_actions.
@@ -234,6 +282,8 @@ class Match {
   std::vector<v1::LogRecord> journal_ ABSL_GUARDED_BY(mu_);
   std::vector<uint32_t> actions_through_ ABSL_GUARDED_BY(mu_);
   std::string end_reason_ ABSL_GUARDED_BY(mu_);
+  // The notation of the last action the referee played for a seat.
+  std::string last_substitute_ ABSL_GUARDED_BY(mu_);
 
   absl::Mutex watch_mu_;
   int next_watcher_ ABSL_GUARDED_BY(watch_mu_) = 0;

@@ -1,5 +1,6 @@
 #include "referee/service/match_manager.h"
 
+#include <algorithm>
 #include <random>
 #include <utility>
 
@@ -28,6 +29,29 @@ absl::Status CheckKnownGame(const GameRegistry& registry,
   }
   RETURN_IF_ERROR(CheckText("game", game, kMaxGameIdChars));
   return registry.Find(game).status();  // NOT_FOUND: "unknown game ..."
+}
+
+absl::Status CheckFaultPolicy(const v1::FaultPolicy& policy,
+                              int64_t max_join_deadline_millis) {
+  if (policy.max_rejections_per_decision() < 0 ||
+      policy.max_consecutive_timeouts() < 0 ||
+      policy.join_deadline_millis() < 0) {
+    return absl::InvalidArgumentError(
+        "fault_policy: max_rejections_per_decision, max_consecutive_timeouts "
+        "and join_deadline_millis must not be negative (0 = no limit)");
+  }
+  if (!v1::FaultAction_IsValid(policy.action())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "fault_policy.action ", static_cast<int>(policy.action()),
+        " is not a FaultAction: use SUBSTITUTE, FORFEIT or ABORT"));
+  }
+  if (max_join_deadline_millis > 0 &&
+      policy.join_deadline_millis() > max_join_deadline_millis) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "fault_policy.join_deadline_millis ", policy.join_deadline_millis(),
+        " exceeds this referee's maximum of ", max_join_deadline_millis));
+  }
+  return absl::OkStatus();
 }
 
 // The clock re-checks at least this often, so a deadline set after it went
@@ -70,7 +94,27 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
                      " exceeds this referee's maximum of ",
                      options_.max_decision_time_limit_millis));
   }
+  if (request.time_bank_millis() < 0) {
+    return absl::InvalidArgumentError("time_bank_millis must not be negative");
+  }
+  const int64_t bank = request.time_bank_millis() > 0
+                           ? request.time_bank_millis()
+                           : options_.default_time_bank_millis;
+  if (options_.max_time_bank_millis > 0 &&
+      bank > options_.max_time_bank_millis) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("time_bank_millis ", bank,
+                     " exceeds this referee's maximum of ",
+                     options_.max_time_bank_millis));
+  }
+  const v1::FaultPolicy policy = request.has_fault_policy()
+                                     ? request.fault_policy()
+                                     : options_.default_fault_policy;
+  RETURN_IF_ERROR(CheckFaultPolicy(policy, options_.max_join_deadline_millis));
   MatchOptions match_options;
+  match_options.time_bank_millis = limit > 0 ? bank : 0;
+  match_options.fault_policy = policy;
+  match_options.clock = options_.clock;
   const int seats = (*game)->num_seats();
   if (request.seat_assignments_size() > 0) {
     if (request.open()) {
@@ -310,10 +354,14 @@ void MatchManager::ClockLoop() {
       absl::MutexLock lock(&mu_);
       if (stopping_) return;
       for (auto& [id, m] : matches_) {
-        if (m->status() == v1::MATCH_STATUS_IN_PROGRESS) live.push_back(m);
+        const v1::MatchStatus status = m->status();
+        if (status == v1::MATCH_STATUS_IN_PROGRESS ||
+            status == v1::MATCH_STATUS_WAITING_FOR_PLAYERS) {
+          live.push_back(m);
+        }
       }
     }
-    const absl::Time now = absl::Now();
+    const absl::Time now = options_.clock->Now();
     absl::Time next = now + kClockTick;
     for (const std::shared_ptr<Match>& m : live) {
       m->EnforceDeadline(now);
@@ -321,7 +369,10 @@ void MatchManager::ClockLoop() {
     }
     absl::MutexLock lock(&mu_);
     auto stop = [this]() ABSL_SHARED_LOCKS_REQUIRED(mu_) { return stopping_; };
-    mu_.AwaitWithDeadline(absl::Condition(&stop), std::max(next, now));
+    // A duration, not a deadline: `now` may come from a fake clock.
+    mu_.AwaitWithTimeout(absl::Condition(&stop),
+                         std::clamp(next - now, absl::ZeroDuration(),
+                                    kClockTick));
   }
 }
 

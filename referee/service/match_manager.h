@@ -25,6 +25,16 @@ struct ManagerOptions {
   int64_t default_decision_time_limit_millis = 0;
   // Upper bound on any requested limit (0 = none).
   int64_t max_decision_time_limit_millis = 0;
+  // Each seat's time bank when a request gives none (0 = none), and the
+  // largest a request may ask for (0 = no maximum).
+  int64_t default_time_bank_millis = 0;
+  int64_t max_time_bank_millis = 0;
+  // The fault policy of a request that gives none (docs/fault_policy.md).
+  v1::FaultPolicy default_fault_policy;
+  // Upper bounds on a requested join deadline (0 = none).
+  int64_t max_join_deadline_millis = 0;
+  // Not owned; outlives the manager. Tests pass a FakeClock.
+  const Clock* clock = RealClock::Get();
   std::string referee_version;
   // A match without invitations is open to anyone only if its request says
   // `open`, or if this is true (a loopback referee with no organiser

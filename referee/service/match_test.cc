@@ -269,13 +269,12 @@ TEST_F(MatchTest, RetriesWithTheSameSequenceAreIdempotent) {
             first->observation().version());
 }
 
-TEST_F(MatchTest, ATimeoutPlaysTheFirstLegalActionAndLateAnswersAreRefused) {
+TEST_F(MatchTest, ATimeoutPlaysTheNeutralActionAndLateAnswersAreRefused) {
   std::shared_ptr<Match> match = StartCraits(2, 21, /*limit_ms=*/50);
   auto obs = match->Observe(0, tokens_[0]);
   const int seat = obs->seat_to_act();
   auto mine = match->Observe(seat, tokens_[seat]);
   ASSERT_GT(mine->deadline_unix_millis(), 0);
-  const std::string first_legal = mine->legal_actions(0).notation();
   // Wait for the clock thread, or enforce directly past the deadline.
   match->EnforceDeadline(absl::Now() + absl::Seconds(1));
   v1::SubmitActionRequest late = Submission(seat, "");
@@ -283,16 +282,22 @@ TEST_F(MatchTest, ATimeoutPlaysTheFirstLegalActionAndLateAnswersAreRefused) {
   late.set_decision_version(mine->version());
   auto refused = match->Submit(late);
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kDeadlineExceeded);
-  EXPECT_THAT(std::string(refused.status().message()), HasSubstr(first_legal));
   auto log = record::ReadGameLog(match->Info().log_path());
   ASSERT_TRUE(log.ok());
-  bool fault = false, by_referee = false;
+  bool fault = false;
+  std::string played;
   for (const v1::LogRecord& r : log->records) {
     fault |= r.has_fault() && r.fault().kind() == v1::FAULT_KIND_TIMEOUT;
-    by_referee |= r.has_action() && r.action().by_referee();
+    if (r.has_action() && r.action().by_referee()) {
+      played = r.action().action().notation();
+      // The neutral action (docs/fault_policy.md): never a CALL_FOOL.
+      EXPECT_FALSE(r.action().action().craits().has_call_fool());
+    }
   }
   EXPECT_TRUE(fault);
-  EXPECT_TRUE(by_referee);
+  ASSERT_FALSE(played.empty());
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("'" + played + "'"));
 }
 
 TEST_F(MatchTest, RecentActionsReplayEveryPublicAction) {
@@ -410,6 +415,54 @@ TEST_F(MatchTest, WatchersHearEveryChange) {
   PlayOut(*match, 1);
   match->RemoveWatcher(id);
   EXPECT_GT(calls, 10);
+}
+
+}  // namespace
+}  // namespace cardref::service
+
+namespace cardref::service {
+namespace {
+
+TEST(MatchManagerClockTest, BanksAndPoliciesTakeDefaultsAndRespectMaxima) {
+  ManagerOptions options;
+  options.log_dir = ::testing::TempDir();
+  options.default_decision_time_limit_millis = 1000;
+  options.default_time_bank_millis = 500;
+  options.max_time_bank_millis = 2000;
+  options.max_join_deadline_millis = 60'000;
+  options.default_fault_policy.set_max_consecutive_timeouts(3);
+  options.default_fault_policy.set_action(v1::FAULT_ACTION_FORFEIT);
+  MatchManager manager(&AllGames(), options);
+  v1::CreateMatchRequest request;
+  request.set_game("craits");
+  auto created = manager.CreateMatch(request);
+  ASSERT_TRUE(created.ok()) << created.status();
+  auto info = manager.Info(created->match_id());
+  ASSERT_TRUE(info.ok());
+  EXPECT_EQ(info->clock().decision_limit_millis(), 1000);
+  EXPECT_EQ(info->clock().bank_millis(), 500);
+  EXPECT_EQ(info->fault_policy().max_consecutive_timeouts(), 3);
+  EXPECT_EQ(info->fault_policy().action(), v1::FAULT_ACTION_FORFEIT);
+
+  request.set_time_bank_millis(2001);
+  auto refused = manager.CreateMatch(request);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("maximum of 2000"));
+  request.set_time_bank_millis(0);
+  request.mutable_fault_policy()->set_join_deadline_millis(60'001);
+  refused = manager.CreateMatch(request);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("join_deadline_millis"));
+  request.mutable_fault_policy()->set_join_deadline_millis(0);
+  request.mutable_fault_policy()->set_action(static_cast<v1::FaultAction>(9));
+  refused = manager.CreateMatch(request);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  request.mutable_fault_policy()->set_action(v1::FAULT_ACTION_ABORT);
+  request.mutable_fault_policy()->set_max_rejections_per_decision(-1);
+  refused = manager.CreateMatch(request);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

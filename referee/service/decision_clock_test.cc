@@ -1,0 +1,74 @@
+// Time bank arithmetic on a fake clock: no sleeps.
+#include "referee/service/decision_clock.h"
+
+#include "gtest/gtest.h"
+#include "referee/service/clock.h"
+
+namespace cardref::service {
+namespace {
+
+constexpr absl::Duration kLimit = absl::Seconds(2);
+constexpr absl::Duration kBank = absl::Seconds(5);
+
+TEST(DecisionClockTest, WithinTheLimitTheBankIsUntouched) {
+  FakeClock time;
+  DecisionClock clock(2, kLimit, kBank);
+  clock.Start(0, time.Now());
+  EXPECT_EQ(clock.deadline(), time.Now() + kLimit + kBank);
+  time.Advance(absl::Milliseconds(1999));
+  EXPECT_EQ(clock.BankRemaining(0, time.Now()), kBank);
+  EXPECT_EQ(clock.Stop(time.Now()), absl::Milliseconds(1999));
+  EXPECT_EQ(clock.BankRemaining(0, time.Now()), kBank);
+  EXPECT_EQ(clock.deadline(), absl::InfiniteFuture());  // nothing pending
+}
+
+TEST(DecisionClockTest, TimeBeyondTheLimitComesOutOfTheSeatsBankOnly) {
+  FakeClock time;
+  DecisionClock clock(2, kLimit, kBank);
+  clock.Start(1, time.Now());
+  time.Advance(absl::Milliseconds(3500));  // 1.5 s over the limit
+  // While pending, the bank shows what would be left now.
+  EXPECT_EQ(clock.BankRemaining(1, time.Now()), absl::Milliseconds(3500));
+  EXPECT_EQ(clock.Stop(time.Now()), absl::Milliseconds(3500));
+  EXPECT_EQ(clock.BankRemaining(1, time.Now()), absl::Milliseconds(3500));
+  EXPECT_EQ(clock.BankRemaining(0, time.Now()), kBank);
+  // The next decision of seat 1 may take L plus what is left.
+  clock.Start(1, time.Now());
+  EXPECT_EQ(clock.deadline(),
+            time.Now() + kLimit + absl::Milliseconds(3500));
+}
+
+TEST(DecisionClockTest, AnExhaustedBankLeavesOnlyTheLimit) {
+  FakeClock time;
+  DecisionClock clock(2, kLimit, kBank);
+  clock.Start(0, time.Now());
+  time.Advance(kLimit + kBank + absl::Seconds(3));  // way past the deadline
+  EXPECT_GE(time.Now(), clock.deadline());
+  EXPECT_EQ(clock.BankRemaining(0, time.Now()), absl::ZeroDuration());
+  clock.Stop(time.Now());
+  EXPECT_EQ(clock.BankRemaining(0, time.Now()), absl::ZeroDuration());
+  clock.Start(0, time.Now());
+  EXPECT_EQ(clock.deadline(), time.Now() + kLimit);
+}
+
+TEST(DecisionClockTest, TimeIsCountedInWholeMicrosecondsAsTheLogRecordsIt) {
+  FakeClock time;
+  DecisionClock clock(1, kLimit, kBank);
+  clock.Start(0, time.Now());
+  time.Advance(kLimit + absl::Nanoseconds(1500));
+  EXPECT_EQ(clock.Stop(time.Now()), kLimit + absl::Microseconds(1));
+  EXPECT_EQ(clock.BankRemaining(0, time.Now()), kBank - absl::Microseconds(1));
+}
+
+TEST(DecisionClockTest, NoLimitMeansNoDeadlineAndNoBank) {
+  FakeClock time;
+  DecisionClock clock(2, absl::ZeroDuration(), kBank);
+  clock.Start(0, time.Now());
+  EXPECT_EQ(clock.deadline(), absl::InfiniteFuture());
+  EXPECT_EQ(clock.BankRemaining(0, time.Now()), absl::ZeroDuration());
+  time.Advance(absl::Hours(1));
+  EXPECT_EQ(clock.Stop(time.Now()), absl::Hours(1));
+}
+
+}  // namespace
+}  // namespace cardref::service

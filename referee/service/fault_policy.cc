@@ -1,0 +1,100 @@
+#include "referee/service/fault_policy.h"
+
+#include <algorithm>
+
+#include "referee/codec/codec.h"
+
+namespace cardref::service {
+namespace {
+
+// Lower is preferred; the engine's order breaks ties.
+int Preference(const v1::Action& action) {
+  if (action.has_craits()) {
+    switch (action.craits().kind_case()) {
+      case v1::CraitsAction::kDraw:
+        return 0;
+      case v1::CraitsAction::kCallFool:
+        return 9;  // never, while anything else is legal
+      default:
+        return 1;
+    }
+  }
+  if (action.has_kraken()) {
+    const v1::KrakenAction& k = action.kraken();
+    switch (k.kind_case()) {
+      case v1::KrakenAction::kPassTrump:
+      case v1::KrakenAction::kPassChallenge:
+      case v1::KrakenAction::kDeclineBonus:
+        return 0;
+      case v1::KrakenAction::kDeclare:
+        return k.declare().combinations_size() == 0 ? 0 : 1;
+      default:
+        return 1;
+    }
+  }
+  return 1;  // krass_kariert: the engine's order alone
+}
+
+}  // namespace
+
+Action NeutralAction(const State& state) {
+  ActionList legal;
+  state.LegalActions(legal);
+  Action best = legal[0];
+  int best_preference = 10;
+  for (Action a : legal) {
+    const int p = Preference(codec::EncodeAction(state, a));
+    if (p < best_preference) {
+      best = a;
+      best_preference = p;
+    }
+  }
+  return best;
+}
+
+v1::FaultAction EffectiveAction(const v1::FaultPolicy& policy) {
+  return policy.action() == v1::FAULT_ACTION_UNSPECIFIED
+             ? v1::FAULT_ACTION_SUBSTITUTE
+             : policy.action();
+}
+
+std::vector<int> ForfeitGroup(const Game& game, int seat) {
+  if (game.id() == "kraken") return {seat % 2, seat % 2 + 2};
+  return {seat};
+}
+
+void ApplyForfeits(const Game& game, const std::vector<bool>& forfeited,
+                   v1::FinalResult* result) {
+  const int n = result->scores_size();
+  std::vector<bool> out(n, false);
+  bool any = false;
+  for (int s = 0; s < n && s < static_cast<int>(forfeited.size()); ++s) {
+    if (!forfeited[s]) continue;
+    for (int t : ForfeitGroup(game, s)) {
+      if (t < n) out[t] = true;
+    }
+    any = true;
+  }
+  if (!any) return;
+  const bool higher = result->higher_score_is_better();
+  int playing = 0;
+  for (int s = 0; s < n; ++s) playing += out[s] ? 0 : 1;
+  result->clear_ranks();
+  result->clear_winners();
+  for (int s = 0; s < n; ++s) {
+    if (out[s]) {
+      result->add_ranks(playing + 1);
+      continue;
+    }
+    int better = 0;
+    for (int t = 0; t < n; ++t) {
+      if (out[t]) continue;
+      better += higher ? result->scores(t) > result->scores(s)
+                       : result->scores(t) < result->scores(s);
+    }
+    result->add_ranks(better + 1);
+    if (better == 0) result->add_winners(s);
+  }
+}
+
+}  // namespace cardref::service
