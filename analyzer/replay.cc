@@ -227,6 +227,9 @@ absl::Status LogReplay::Apply(const v1::LogRecord& record, int64_t index,
     case v1::LogRecord::kForfeit:
       st = CheckForfeit(record.forfeit());
       break;
+    case v1::LogRecord::kRejectionsNotLogged:
+      st = CheckRejectionsNotLogged(record.rejections_not_logged());
+      break;
     case v1::LogRecord::kAborted:
       aborted_ = true;
       abort_reason_ = record.aborted().reason();
@@ -424,6 +427,22 @@ absl::Status LogReplay::CheckForfeit(const v1::Forfeit& forfeit) {
   }
   forfeited_[seat] = true;
   forfeit_due_ = -1;
+  return absl::OkStatus();
+}
+
+// Rejections past the referee's logging limit, counted in one record: they
+// count toward the fault policy's limit like logged ones.
+absl::Status LogReplay::CheckRejectionsNotLogged(
+    const v1::RejectionsNotLogged& dropped) {
+  const int seats = game_->num_seats();
+  if (dropped.seat() < 0 || dropped.seat() >= seats) {
+    return Fail("rejections_not_logged.seat", absl::StrCat(dropped.seat()),
+                absl::StrCat("0..", seats - 1), "not a seat of this game");
+  }
+  if (dropped.count() == 0) {
+    return Fail("rejections_not_logged.count", "0", "at least 1",
+                "a record of no rejections");
+  }
   return absl::OkStatus();
 }
 

@@ -111,6 +111,8 @@ class LogReplay {
   absl::Status ApplyChance(const v1::ChanceEvent& chance);
   absl::Status ApplyAction(const v1::ActionEvent& event);
   absl::Status CheckRejected(const v1::RejectedSubmission& rejected);
+  absl::Status CheckRejectionsNotLogged(
+      const v1::RejectionsNotLogged& dropped);
   absl::Status CheckFault(const v1::FaultEvent& fault);
   absl::Status CheckForfeit(const v1::Forfeit& forfeit);
   // The policy checks of an action, before it is applied.
