@@ -235,8 +235,11 @@ class Script {
 
 const std::string& LogDir() {
   static const std::string* const dir = [] {
-    char pattern[] = "/tmp/cardref_fuzz_service_XXXXXX";
-    const char* made = ::mkdtemp(pattern);
+    // tmpfs where there is one: every finished log is fsync'ed.
+    std::string pattern =
+        std::filesystem::is_directory("/dev/shm") ? "/dev/shm" : "/tmp";
+    pattern += "/cardref_fuzz_service_XXXXXX";
+    const char* made = ::mkdtemp(pattern.data());
     FUZZ_CHECK(made != nullptr, "a temporary log folder");
     auto* path = new std::string(made);
     std::atexit([] { std::filesystem::remove_all(LogDir()); });
