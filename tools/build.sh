@@ -15,6 +15,8 @@ export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 
 BUILD_DIR=${BUILD_DIR:-build}
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "$@" >/dev/null
 # Two cores; each compile of gRPC code needs ~1 GiB, so -j2 is safe in 24 GiB.
-ninja -C "$BUILD_DIR" -j"${JOBS:-2}"
+# BUILD_TARGETS: only these (the sanitizer lanes build what they run).
+ninja -C "$BUILD_DIR" -j"${JOBS:-2}" ${BUILD_TARGETS:-}

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Runs the whole cardref test suite: installs packages if missing, builds
 # (Release, warnings as errors), runs every CTest test (unit, random-play,
-# conformance, gRPC integration), then all of them again under
-# AddressSanitizer + UBSan. Prints how long each stage took.
+# conformance, gRPC integration, fuzz corpora), then all of them again under
+# AddressSanitizer + UBSan, the concurrency tests under ThreadSanitizer, each
+# fuzz target under libFuzzer for a bounded time (clang), and clang-tidy on
+# the files changed since the last whole-tree check (.ci/tidy_base).
+# Prints how long each stage took.
 #   tools/test.sh              everything
-#   SANITIZE=0 tools/test.sh   skip the sanitizer stage
+#   SANITIZE=0 TSAN=0 FUZZ=0 TIDY=0 tools/test.sh   skip those lanes
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,5 +37,35 @@ if [ "${SANITIZE:-1}" != "0" ]; then
     LSAN_OPTIONS=suppressions="$PWD/tools/lsan_suppressions.txt" \
     ctest --test-dir build-asan --output-on-failure -j2 --timeout 1800
 fi
+if [ "${TSAN:-1}" != "0" ]; then
+  stage "thread sanitizer build (concurrency tests)"
+  BUILD_DIR=build-tsan BUILD_TARGETS=cardref_concurrency_tests \
+    tools/build.sh -DCARDREF_TSAN=ON -DCARDREF_WERROR=ON
+  stage "thread sanitizer tests"
+  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/tools/tsan_suppressions.txt" \
+    ctest --test-dir build-tsan -L concurrency --output-on-failure -j2 --timeout 1800
+fi
+
+if [ "${FUZZ:-1}" != "0" ]; then
+  stage "fuzz build (clang, libFuzzer)"
+  BUILD_DIR=build-fuzz BUILD_TARGETS=cardref_fuzz_targets \
+    tools/build.sh -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
+    -DCARDREF_FUZZ=ON -DCMAKE_CXX_FLAGS=-gline-tables-only \
+    -DCARDREF_FUZZ_SECONDS="${CARDREF_FUZZ_SECONDS:-20}"
+  stage "fuzzing (${CARDREF_FUZZ_SECONDS:-20} s per target)"
+  ctest --test-dir build-fuzz -L fuzz --output-on-failure -j2
+fi
+
+if [ "${TIDY:-1}" != "0" ]; then
+  stage "clang-tidy (files changed since .ci/tidy_base)"
+  base=$(cat .ci/tidy_base)
+  if git cat-file -e "$base^{commit}" 2>/dev/null; then
+    tools/clang_tidy.sh build --since "$base"
+  else
+    echo "clang-tidy: base $base is not in this clone's history; checking the tree"
+    tools/clang_tidy.sh build --all
+  fi
+fi
+
 stage ""
 echo "== all stages took $(( $(date +%s) - total_start )) s"

@@ -22,9 +22,12 @@
 #define ASSIGN_OR_RETURN(lhs, expr)                                         \
   ASSIGN_OR_RETURN_IMPL_(CARDREF_CONCAT_(cardref_statusor_, __LINE__), lhs, \
                          expr)
+// `tmp` is a name and `lhs` a declaration: neither can be parenthesised.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \
   auto tmp = (expr);                           \
   if (!tmp.ok()) return tmp.status();          \
   lhs = std::move(tmp).value()
+// NOLINTEND(bugprone-macro-parentheses)
 
 #endif  // CARDREF_REFEREE_BASE_STATUS_MACROS_H_
