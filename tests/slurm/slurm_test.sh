@@ -164,6 +164,22 @@ cmp -s "$tmp/event/standings.txt" "$tmp/single/standings.txt" ||
   fail "the merged standings.txt differs from the single-process event's"
 echo "ok: merged standings of 4 array tasks equal the single-process event's"
 
+# Resubmitting a task resumes it: shard 2 again plays nothing.
+CARDREF_TASK="$src/tools/slurm/cardref_task.sh" sbatch --wait --array=2 --cpus-per-task=1 --output="$tmp/event/slurm/again-%a.out" \
+  "$src/tools/slurm/tournament_shard.sbatch" "$tmp/event" 4 "${flags[@]}" >/dev/null ||
+  { show_logs; fail "the resubmitted task failed"; }
+grep -q " 0 to play" "$tmp/event/slurm/again-2.out" ||
+  { cat "$tmp/event/slurm/again-2.out"; fail "the resubmitted task played matches again"; }
+# A failing task (another N for the same event) cancels the merge.
+if timeout 120 "$src/tools/slurm/submit.sh" --wait tournament "$tmp/event" 3 "${flags[@]}"; then
+  fail "the merge ran although its array failed"
+fi
+grep -q "same N and arguments" "$tmp"/event/slurm/cardref-event-*_0.out ||
+  fail "the failing task does not say why"
+cmp -s "$tmp/event/standings.json" "$tmp/single/standings.json" ||
+  fail "a failed submission changed the standings"
+echo "ok: a resubmitted task resumes; a failed array cancels the merge"
+
 inputs=("$src/testdata/logs" "$src/testdata/tampered" "$tmp/single/logs")
 "$tools/cardref_analyze" audit --quiet --format=json "${inputs[@]}" >"$tmp/audit_single.jsonl"
 single_rc=$?

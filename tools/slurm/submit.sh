@@ -52,7 +52,26 @@ shards=$(sbatch --parsable --array="0-$((n - 1))" "${extra[@]}" \
 shards=${shards%%;*}
 echo "submit.sh: $kind shards: job array $shards (0-$((n - 1)))"
 echo "submit.sh: $kind merge after it (afterok:$shards)"
-exec sbatch --parsable "${wait_flag[@]}" "${extra[@]}" \
+rc=0
+merge=$(sbatch --parsable "${wait_flag[@]}" "${extra[@]}" \
   --dependency="afterok:$shards" --kill-on-invalid-dep=yes \
   --output="$dir/slurm/%x-%j.out" \
-  "$here/${kind}_merge.sbatch" "$dir" "$n"
+  "$here/${kind}_merge.sbatch" "$dir" "$n") || rc=$?
+# sbatch --wait returns 0 for a merge cancelled because a shard failed
+# (its dependency can never be met): the job's state says what happened.
+if [ ${#wait_flag[@]} -gt 0 ] && [ "$rc" -eq 0 ] && [ -n "$merge" ]; then
+  state=$(scontrol show job -o "$merge" 2>/dev/null |
+    sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+  if [ -n "$state" ] && [ "$state" != COMPLETED ]; then
+    echo "submit.sh: the merge job $merge is $state: a shard failed" \
+      "(see $dir/slurm/); run the same command again to resume" >&2
+    rc=1
+  fi
+fi
+if [ ${#wait_flag[@]} -eq 0 ]; then
+  echo "submit.sh: $kind merge: job $merge (output in $dir/slurm/)"
+else
+  echo "submit.sh: $kind merge: job ${merge:-?} ended with exit $rc" \
+    "(output in $dir/slurm/)"
+fi
+exit "$rc"
