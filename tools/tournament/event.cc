@@ -358,9 +358,10 @@ int RunEvent(EventOptions options, std::FILE* progress) {
   // This shard's share of the standings, for `cardref_analyze merge`.
   absl::StatusOr<ShardSpec> shard = ParseShardSpec(options.shard);
   absl::Status partial =
-      shard.ok() ? WriteStandingsPartial(absl::StrCat(dir, "/standings.partial"),
-                                         logs, referee_key, *shard)
-                 : shard.status();
+      shard.ok()
+          ? WriteStandingsPartial(absl::StrCat(dir, "/standings.partial"), logs,
+                                  referee_key, *shard)
+          : shard.status();
   if (!partial.ok()) {
     std::fprintf(stderr, "cardref_tournament: %s\n",
                  std::string(partial.message()).c_str());

@@ -126,8 +126,7 @@ absl::Status WriteStandingsPartial(const std::string& path,
   partial.set_command("ratings");
   partial.set_shard_index(shard.index + 1);
   partial.set_shard_count(shard.count);
-  for (v1::GameSummary& s :
-       analyzer::SummarizeFiles(logs, batch, AllGames())) {
+  for (v1::GameSummary& s : analyzer::SummarizeFiles(logs, batch, AllGames())) {
     *partial.add_games() = std::move(s);
   }
   return WriteFileAtomically(path, partial.SerializeAsString(), 0644);

@@ -58,12 +58,12 @@ TEST(StandingsPartialTest, MergedShardsAreTheStandingsOfAllTheirLogs) {
     analyzer::CliOptions options;
     options.format = format;
     std::ostringstream out, err;
-    EXPECT_EQ(analyzer::RunCommand("merge", partials, options, AllGames(), out,
-                                   err),
-              analyzer::kExitOk)
+    EXPECT_EQ(
+        analyzer::RunCommand("merge", partials, options, AllGames(), out, err),
+        analyzer::kExitOk)
         << err.str();
-    EXPECT_EQ(out.str(), format == analyzer::Format::kJson ? single->json
-                                                           : single->text);
+    EXPECT_EQ(out.str(),
+              format == analyzer::Format::kJson ? single->json : single->text);
   }
   // Without one shard the merge refuses, naming it.
   analyzer::CliOptions options;
@@ -76,9 +76,9 @@ TEST(StandingsPartialTest, MergedShardsAreTheStandingsOfAllTheirLogs) {
 
 TEST(StandingsPartialTest, ABadRefereeKeyIsAnError) {
   const std::string dir = TempDir();
-  absl::Status s = WriteStandingsPartial(absl::StrCat(dir, "/p"), GoldenLogs(),
-                                         absl::StrCat(dir, "/no-such-key"),
-                                         {0, 1});
+  absl::Status s =
+      WriteStandingsPartial(absl::StrCat(dir, "/p"), GoldenLogs(),
+                            absl::StrCat(dir, "/no-such-key"), {0, 1});
   EXPECT_FALSE(s.ok());
 }
 
