@@ -235,9 +235,9 @@ v1::RatingsReportProto BuildRatingsReport(
     const std::vector<std::string> players(keys.begin(), keys.end());
     std::map<std::string, int64_t> games_played;
     // Resampling units: deal sets (a log without one is its own unit) or
-    // matches, in order of their first appearance.
-    std::map<std::string, size_t> unit_of;
-    std::vector<std::vector<Comparison>> units;
+    // matches, in order of their keys, so that the report does not depend
+    // on the names of the logs (shards of one event, docs/scale.md).
+    std::map<std::string, std::vector<Comparison>> by_unit;
     for (const v1::GameSummary* s : games) {
       std::set<std::string> here;
       for (const v1::SeatSummary& seat : s->seats())
@@ -246,11 +246,14 @@ v1::RatingsReportProto BuildRatingsReport(
       const std::string unit = deal_sets && !s->deal_set_id().empty()
                                    ? absl::StrCat("d:", s->deal_set_id())
                                    : absl::StrCat("f:", s->audit().file());
-      auto [it, fresh] = unit_of.emplace(unit, units.size());
-      if (fresh) units.emplace_back();
+      std::vector<Comparison>& into = by_unit[unit];
       for (Comparison& c : GameComparisons(*s, players)) {
-        units[it->second].push_back(std::move(c));
+        into.push_back(std::move(c));
       }
+    }
+    std::vector<std::vector<Comparison>> units;
+    for (auto& [key, comparisons] : by_unit) {
+      units.push_back(std::move(comparisons));
     }
     std::vector<const std::vector<Comparison>*> unit_ptrs;
     for (const auto& u : units) unit_ptrs.push_back(&u);

@@ -250,6 +250,29 @@ TEST(RatingsReportTest, ReproducibleAndResampledByDealSet) {
   EXPECT_NEAR(mean / a.games(0).players_size(), 1500, 1e-6);  // the anchor
 }
 
+// The shards of one event name their logs differently from a single run
+// (tools/slurm/cardref_task.sh): with deal sets, the report must not depend
+// on the file names.
+TEST(RatingsReportTest, DealSetReportDoesNotDependOnFileNames) {
+  std::vector<v1::GameSummary> games =
+      Population({1400, 1500, 1600, 1700, 1550}, 60, 9);
+  for (size_t i = 0; i < games.size(); ++i) {
+    games[i].set_deal_set_id(absl::StrCat("d", 10 + i / 3));
+  }
+  std::vector<v1::GameSummary> renamed = games;
+  for (size_t i = 0; i < renamed.size(); ++i) {
+    // Reversed, and the deal sets' matches interleaved, as shards do.
+    renamed[i].mutable_audit()->set_file(
+        absl::StrCat("shards/", i % 3, "/logs/", 1000 - i, ".cardlog"));
+  }
+  SortSummaries(&renamed);
+  ASSERT_NE(renamed.front().audit().file(), games.front().audit().file());
+  const v1::RatingsReportProto a = BuildRatingsReport(games, {});
+  const v1::RatingsReportProto b = BuildRatingsReport(renamed, {});
+  EXPECT_EQ(a.SerializeAsString(), b.SerializeAsString());
+  EXPECT_GT(a.games(0).players(0).ci_high(), a.games(0).players(0).ci_low());
+}
+
 // Sequential test on simulated paired units (two games per deal set, seats
 // swapped): the fraction of runs that accept H1.
 double AcceptH1Rate(double true_difference, double elo1, int runs,

@@ -8,7 +8,7 @@ PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
-  libssl-dev valgrind python3-grpcio python3-protobuf
+  libssl-dev valgrind python3-grpcio python3-protobuf python3-yaml
   chromium chromium-driver python3-selenium
   clang libfuzzer-14-dev clang-tidy
 )

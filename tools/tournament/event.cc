@@ -355,6 +355,18 @@ int RunEvent(EventOptions options, std::FILE* progress) {
       return kEventError;
     }
   }
+  // This shard's share of the standings, for `cardref_analyze merge`.
+  absl::StatusOr<ShardSpec> shard = ParseShardSpec(options.shard);
+  absl::Status partial =
+      shard.ok()
+          ? WriteStandingsPartial(absl::StrCat(dir, "/standings.partial"), logs,
+                                  referee_key, *shard)
+          : shard.status();
+  if (!partial.ok()) {
+    std::fprintf(stderr, "cardref_tournament: %s\n",
+                 std::string(partial.message()).c_str());
+    return kEventError;
+  }
   std::fprintf(progress,
                "event %s: %zu of %zu matches finished; report %s/report.json\n"
                "standings (ratings with 95%% intervals, from %zu logs):\n%s",

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "analyzer/batch.h"
 #include "analyzer/cli.h"
 #include "nlohmann/json.hpp"
 #include "referee/games/all_games.h"
@@ -108,6 +109,27 @@ absl::StatusOr<Standings> ComputeStandings(const std::vector<std::string>& logs,
         out.str();
   }
   return standings;
+}
+
+absl::Status WriteStandingsPartial(const std::string& path,
+                                   const std::vector<std::string>& logs,
+                                   const std::string& referee_key,
+                                   const ShardSpec& shard) {
+  analyzer::BatchOptions batch;
+  batch.jobs = 2;
+  if (!referee_key.empty()) {
+    absl::StatusOr<std::string> key = analyzer::ReadRefereeKey(referee_key);
+    if (!key.ok()) return key.status();
+    batch.audit.referee_public_key = *key;
+  }
+  v1::AnalysisPartial partial;
+  partial.set_command("ratings");
+  partial.set_shard_index(shard.index + 1);
+  partial.set_shard_count(shard.count);
+  for (v1::GameSummary& s : analyzer::SummarizeFiles(logs, batch, AllGames())) {
+    *partial.add_games() = std::move(s);
+  }
+  return WriteFileAtomically(path, partial.SerializeAsString(), 0644);
 }
 
 }  // namespace cardref::tournament

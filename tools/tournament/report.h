@@ -4,6 +4,9 @@
 //   DIR/report.json         every scheduled match's outcome, in order
 //   DIR/standings.json      the analyzer's ratings of the finished logs
 //   DIR/standings.txt       the same as a table (printed at the end)
+//   DIR/standings.partial   the same logs as the analyzer's partial result
+//                           of shard I+1 of N (`cardref_analyze merge` of
+//                           every shard's file prints the event's standings)
 #ifndef CARDREF_TOOLS_TOURNAMENT_REPORT_H_
 #define CARDREF_TOOLS_TOURNAMENT_REPORT_H_
 
@@ -41,6 +44,16 @@ struct Standings {
 // cardref_analyze --referee_key (empty: each log's own key).
 [[nodiscard]] absl::StatusOr<Standings> ComputeStandings(
     const std::vector<std::string>& logs, const std::string& referee_key);
+
+// Writes to `path` (atomically) the AnalysisPartial of `ratings` over the
+// logs, as shard `shard.index + 1` of `shard.count` in the analyzer's
+// numbering (1..N), so that `cardref_analyze merge` of the N shards' files
+// prints the ratings of every shard's logs together, exactly as
+// ComputeStandings of all of them. A shard without finished logs still
+// writes its (empty) partial: the merge needs every shard.
+[[nodiscard]] absl::Status WriteStandingsPartial(
+    const std::string& path, const std::vector<std::string>& logs,
+    const std::string& referee_key, const ShardSpec& shard);
 
 }  // namespace cardref::tournament
 

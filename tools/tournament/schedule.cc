@@ -167,21 +167,28 @@ absl::StatusOr<std::vector<ScheduledMatch>> BuildSchedule(
   return schedule;
 }
 
-absl::StatusOr<std::vector<ScheduledMatch>> SelectShard(
-    const std::vector<ScheduledMatch>& schedule, const std::string& shard) {
-  if (shard.empty()) return schedule;
+absl::StatusOr<ShardSpec> ParseShardSpec(const std::string& shard) {
+  ShardSpec spec;
+  if (shard.empty()) return spec;
   std::vector<std::string> parts = absl::StrSplit(shard, '/');
-  int index = -1;
-  int count = 0;
-  if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &index) ||
-      !absl::SimpleAtoi(parts[1], &count) || count < 1 || index < 0 ||
-      index >= count) {
+  if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &spec.index) ||
+      !absl::SimpleAtoi(parts[1], &spec.count) || spec.count < 1 ||
+      spec.index < 0 || spec.index >= spec.count) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--shard wants I/N with 0 <= I < N (e.g. 0/4), got '", shard, "'"));
   }
+  return spec;
+}
+
+absl::StatusOr<std::vector<ScheduledMatch>> SelectShard(
+    const std::vector<ScheduledMatch>& schedule, const std::string& shard) {
+  absl::StatusOr<ShardSpec> spec = ParseShardSpec(shard);
+  if (!spec.ok()) return spec.status();
   std::vector<ScheduledMatch> selected;
   for (size_t i = 0; i < schedule.size(); ++i) {
-    if (static_cast<int>(i % count) == index) selected.push_back(schedule[i]);
+    if (static_cast<int>(i % spec->count) == spec->index) {
+      selected.push_back(schedule[i]);
+    }
   }
   return selected;
 }

@@ -72,6 +72,14 @@ std::vector<std::vector<int>> SeatOrders(const std::string& game, int n,
 [[nodiscard]] absl::StatusOr<std::vector<ScheduledMatch>> BuildSchedule(
     const ScheduleConfig& config);
 
+// --shard=I/N parsed: 0 <= index < count; "" is 0/1, the whole schedule.
+struct ShardSpec {
+  int index = 0;
+  int count = 1;
+};
+[[nodiscard]] absl::StatusOr<ShardSpec> ParseShardSpec(
+    const std::string& shard);
+
 // --shard=I/N: the matches whose index in the schedule is I modulo N;
 // "" keeps all. INVALID_ARGUMENT for anything but 0 <= I < N.
 [[nodiscard]] absl::StatusOr<std::vector<ScheduledMatch>> SelectShard(
