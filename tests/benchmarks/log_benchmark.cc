@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
@@ -40,9 +41,14 @@ struct GameLogs {
   int64_t bytes = 0;  // file bytes, framing included
 };
 
+std::map<std::string, GameLogs>* LogCache() {
+  static auto* cache = new std::map<std::string, GameLogs>;
+  return cache;
+}
+
 // kLogsPerGame complete games of `game` (seeds 1..), played once per run.
 const GameLogs& LogsOf(const std::string& game) {
-  static auto* cache = new std::map<std::string, GameLogs>;
+  std::map<std::string, GameLogs>* cache = LogCache();
   auto [it, inserted] = cache->try_emplace(game);
   if (!inserted) return it->second;
   GameLogs& logs = it->second;
@@ -193,5 +199,12 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  // Each log was played into a directory of its own (testlogs::MakeTempDir).
+  for (const auto& [game, logs] : *cardref::analyzer::LogCache()) {
+    for (const std::string& path : logs.paths) {
+      std::error_code ec;
+      std::filesystem::remove_all(std::filesystem::path(path).parent_path(), ec);
+    }
+  }
   return 0;
 }
