@@ -664,7 +664,13 @@ absl::StatusOr<v1::SubmitActionResponse> Match::SubmitLocked(
       seat, request.decision_version() != 0 ? request.decision_version()
                                             : version_before);
   me.last_sequence = request.sequence();
-  me.last_response = response;
+  // Kept only for a retry, which needs a sequence number: copying every
+  // response cost each decision an observation's worth (issue 12).
+  if (request.sequence() != 0) {
+    me.last_response = response;
+  } else {
+    me.last_response.Clear();
+  }
   return response;
 }
 
