@@ -67,7 +67,7 @@ void LogAudit::Add(absl::string_view payload, const v1::LogRecord& record,
   integrity_.Add(payload, offset, record);
   const int64_t index = records_++;
   last_offset_ = offset;
-  last_kind_ = RecordKind(record);
+  last_kind_.assign(RecordKindName(record).data(), RecordKindName(record).size());
   if (salvaged && first_salvaged_ < 0) first_salvaged_ = index;
   if (index == 0) {
     first_offset_ = offset;
@@ -105,7 +105,7 @@ void LogAudit::Add(absl::string_view payload, const v1::LogRecord& record,
     return;
   }
   if (replay_ == nullptr || stopped_) return;
-  if (!replay_->Apply(record, index, offset).ok()) {
+  if (!replay_->Apply(record, index, offset, payload).ok()) {
     stopped_ = true;
     return;
   }

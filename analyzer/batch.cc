@@ -124,7 +124,8 @@ std::vector<v1::GameSummary> SummarizeFiles(
   };
   auto worker = [&]() {
     for (size_t i = next++; i < files.size(); i = next++) {
-      summaries[i] = SummarizeFile(files[i], options.audit, registry);
+      summaries[i] =
+          SummarizeFile(files[i], options.audit, registry, options.statistics);
       if (!summaries[i].game().empty()) ++games;
       ++done;
       if (options.progress != nullptr) {

@@ -37,6 +37,8 @@ std::vector<std::string> SelectShard(const std::vector<std::string>& files,
 struct BatchOptions {
   AuditOptions audit;
   int jobs = 0;  // threads; 0: one per core
+  // false: the audit only (SummarizeFile without statistics).
+  bool statistics = true;
   // Where the progress line goes (nullptr: none). The caller decides
   // (a terminal, and not --quiet).
   std::ostream* progress = nullptr;

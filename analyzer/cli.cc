@@ -190,6 +190,10 @@ int RunCommand(const std::string& command, const std::vector<std::string>& args,
     batch.audit.referee_public_key = *key;
   }
   batch.jobs = options.jobs;
+  // `audit` prints verdicts only; partials and the HTML report need the
+  // statistics too.
+  batch.statistics = command != "audit" || !options.partial.empty() ||
+                     !options.html.empty();
   batch.progress = options.progress ? &err : nullptr;
   const std::vector<v1::GameSummary> summaries =
       SummarizeFiles(SelectShard(*files, shard), batch, registry);

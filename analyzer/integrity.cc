@@ -54,7 +54,7 @@ void IntegrityChecker::Add(absl::string_view payload, uint64_t byte_offset,
                            const v1::LogRecord& record) {
   ++index_;
   offset_ = byte_offset;
-  kind_ = RecordKind(record);
+  kind_.assign(RecordKindName(record).data(), RecordKindName(record).size());
   if (index_ == 0) {
     if (record.has_header()) AddHeader(record.header());
     if (format_version_ >= 2 && !record.prev_hash().empty()) {
@@ -121,7 +121,8 @@ void IntegrityChecker::Add(absl::string_view payload, uint64_t byte_offset,
                           " record; only the last record is signed"));
     }
   }
-  last_hash_ = crypto::Sha256(payload);
+  chain_hasher_.Update(payload);
+  last_hash_ = chain_hasher_.Finish();
 }
 
 void IntegrityChecker::AddHeader(const v1::LogHeader& header) {

@@ -19,6 +19,7 @@
 
 #include "absl/strings/string_view.h"
 #include "cardref/v1/log.pb.h"
+#include "referee/base/sha256.h"
 
 namespace cardref::analyzer {
 
@@ -103,6 +104,7 @@ class IntegrityChecker {
   std::string commitment_;
   bool deal_algorithm_known_ = false;
   std::string last_hash_;       // SHA-256 of the previous payload
+  crypto::Sha256Hasher chain_hasher_;  // reused: a fresh one per record costs
   bool chain_broken_ = false;
   bool legacy_field_reported_ = false;
   bool signature_verified_ = false;

@@ -21,7 +21,8 @@ struct FieldDifference {
 
 // Compares `recorded` with `recomputed` (same message type) field by field,
 // in field-number order, and returns the first leaf that differs; nullopt if
-// they are equal. `prefix` is prepended to the path ("round_result").
+// they are equal. Serialized bytes are compared first, so equal messages
+// cost two serializations. `prefix` is prepended to the path ("round_result").
 std::optional<FieldDifference> FirstDifference(
     const google::protobuf::Message& recorded,
     const google::protobuf::Message& recomputed, absl::string_view prefix);

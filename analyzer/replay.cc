@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "analyzer/proto_diff.h"
+#include "google/protobuf/descriptor.h"
 #include "referee/codec/codec.h"
 #include "referee/codec/unknown_fields.h"
 #include "referee/record/game_log.h"
@@ -39,12 +40,28 @@ std::string Discrepancy::ToString() const {
   return out;
 }
 
+absl::string_view RecordKindName(const v1::LogRecord& record) {
+  // The oneof's field names by number, looked up once (every record of an
+  // audit asks, several times).
+  static const std::vector<absl::string_view>* const names = [] {
+    const google::protobuf::OneofDescriptor* oneof =
+        v1::LogRecord::descriptor()->FindOneofByName("record");
+    int highest = 0;
+    for (int i = 0; i < oneof->field_count(); ++i) {
+      highest = std::max(highest, oneof->field(i)->number());
+    }
+    auto* table = new std::vector<absl::string_view>(highest + 1, "empty");
+    for (int i = 0; i < oneof->field_count(); ++i) {
+      (*table)[oneof->field(i)->number()] = oneof->field(i)->name();
+    }
+    return table;
+  }();
+  const auto number = static_cast<size_t>(record.record_case());
+  return number < names->size() ? (*names)[number] : "empty";
+}
+
 std::string RecordKind(const v1::LogRecord& record) {
-  if (record.record_case() == v1::LogRecord::RECORD_NOT_SET) return "empty";
-  return std::string(
-      v1::LogRecord::descriptor()
-          ->FindFieldByNumber(static_cast<int>(record.record_case()))
-          ->name());
+  return std::string(RecordKindName(record));
 }
 
 absl::StatusOr<std::unique_ptr<LogReplay>> LogReplay::Create(
@@ -154,10 +171,11 @@ std::string LogReplay::Expecting() const {
 }
 
 absl::Status LogReplay::Apply(const v1::LogRecord& record, int64_t index,
-                              uint64_t byte_offset) {
+                              uint64_t byte_offset,
+                              absl::string_view payload) {
   index_ = index;
   offset_ = byte_offset;
-  kind_ = RecordKind(record);
+  kind_.assign(RecordKindName(record).data(), RecordKindName(record).size());
   if (finished_ || aborted_) {
     return Fail("", "", "",
                 absl::StrCat("a record after the game's end (",
@@ -165,8 +183,12 @@ absl::Status LogReplay::Apply(const v1::LogRecord& record, int64_t index,
   }
   // proto3 keeps unknown fields silently; a record holding data this
   // analyzer cannot read (a newer referee's schema) is not audited as if the
-  // data were absent.
-  if (std::optional<std::string> unknown = codec::FindUnknownField(record)) {
+  // data were absent. Scanning the bytes is cheap; reflection decides.
+  const bool clean =
+      !payload.empty() &&
+      known_fields_.OnlyKnownFields(payload, v1::LogRecord::descriptor());
+  if (std::optional<std::string> unknown =
+          clean ? std::nullopt : codec::FindUnknownField(record)) {
     return Fail(*unknown, "present", "unknown to this analyzer",
                 "the record has a field this analyzer's schema does not know "
                 "(written by a newer referee?)");

@@ -48,6 +48,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "analyzer/known_fields_scan.h"
 #include "cardref/v1/log.pb.h"
 #include "referee/games/api/game.h"
 #include "referee/games/api/registry.h"
@@ -75,6 +77,8 @@ struct Discrepancy {
 
 // The name of a record's oneof case: "header", "chance", ..., "empty".
 std::string RecordKind(const v1::LogRecord& record);
+// The same without a copy (static storage).
+absl::string_view RecordKindName(const v1::LogRecord& record);
 
 // One game being replayed. Not thread-safe.
 class LogReplay {
@@ -92,8 +96,11 @@ class LogReplay {
   // game so far and, if it follows, applies it. Otherwise returns
   // FAILED_PRECONDITION with discrepancy()->ToString() as its message and
   // leaves the replay where it was; do not call Apply again after that.
+  // `payload`, when given, is the bytes `record` was parsed from: the
+  // unknown-field check then scans them instead of walking the message.
   [[nodiscard]] absl::Status Apply(const v1::LogRecord& record, int64_t index,
-                                   uint64_t byte_offset);
+                                   uint64_t byte_offset,
+                                   absl::string_view payload = {});
 
   const Game& game() const { return *game_; }
   const State& state() const { return *state_; }
@@ -155,6 +162,7 @@ class LogReplay {
   bool seed_revealed_ = false;
   std::string abort_reason_;
   std::optional<Discrepancy> discrepancy_;
+  KnownFieldsScan known_fields_;
 
   // The record being applied.
   int64_t index_ = 0;

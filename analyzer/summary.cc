@@ -292,12 +292,12 @@ v1::GameSummary SummaryBuilder::Finish(const AuditReport& report) {
 
 v1::GameSummary SummarizeFile(const std::string& path,
                               const AuditOptions& options,
-                              const GameRegistry& registry) {
+                              const GameRegistry& registry, bool statistics) {
   SummaryBuilder builder;
   const AuditReport report = AuditFile(
       path, options, registry,
-      [&builder](absl::string_view, const v1::LogRecord& record, uint64_t,
-                 bool salvaged, const LogAudit& audit) {
+      [&builder, statistics](absl::string_view, const v1::LogRecord& record,
+                             uint64_t, bool salvaged, const LogAudit& audit) {
         // Statistics only from records that replayed so far; the summary
         // keeps them only if the whole log audits OK.
         if (salvaged || !(audit.records() == 0 || audit.consistent())) return;
@@ -306,8 +306,9 @@ v1::GameSummary SummarizeFile(const std::string& path,
             audit.state()->current_seat() == record.action().seat();
         const bool round_end =
             record.has_round_result() && audit.state() != nullptr;
-        if ((action && (builder.wants_actions() || builder.wants_views())) ||
-            (round_end && builder.wants_views())) {
+        if (statistics &&
+            ((action && (builder.wants_actions() || builder.wants_views())) ||
+             (round_end && builder.wants_views()))) {
           v1::Observation view;
           codec::FillObservation(*audit.state(),
                                  action ? record.action().seat() : 0, &view);

@@ -63,9 +63,14 @@ class SummaryBuilder {
 };
 
 // Audits and summarises one file (streamed unless options.salvage).
+// Without `statistics` the per-decision views (an observation built for
+// every action, most of the work) are skipped: for callers that only report
+// the audit (summary.audit() and game()); the seats' statistics are then
+// incomplete.
 v1::GameSummary SummarizeFile(const std::string& path,
                               const AuditOptions& options,
-                              const GameRegistry& registry);
+                              const GameRegistry& registry,
+                              bool statistics = true);
 
 // The player's key in reports: the name ("seat<n>" if empty), then
 // "@<version>" when the header gives a version.

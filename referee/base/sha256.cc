@@ -12,6 +12,18 @@ namespace {
 void CheckOk(int ok) {
   if (ok != 1) std::abort();
 }
+
+// Fetched once: Sha256Md() makes every EVP_DigestInit_ex fetch the
+// implementation from the provider again, which cost more than hashing a
+// log record (issue 12).
+const EVP_MD* Sha256Md() {
+  static const EVP_MD* const md = [] {
+    EVP_MD* fetched = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+    if (fetched == nullptr) std::abort();
+    return fetched;
+  }();
+  return md;
+}
 }  // namespace
 
 struct Sha256Hasher::Context {
@@ -21,7 +33,7 @@ struct Sha256Hasher::Context {
 std::string Sha256(absl::string_view data) {
   unsigned char digest[kSha256Size];
   unsigned int size = 0;
-  CheckOk(EVP_Digest(data.data(), data.size(), digest, &size, EVP_sha256(),
+  CheckOk(EVP_Digest(data.data(), data.size(), digest, &size, Sha256Md(),
                      nullptr));
   return std::string(reinterpret_cast<const char*>(digest), size);
 }
@@ -29,7 +41,7 @@ std::string Sha256(absl::string_view data) {
 Sha256Hasher::Sha256Hasher() : context_(new Context) {
   context_->md = EVP_MD_CTX_new();
   if (context_->md == nullptr) std::abort();
-  CheckOk(EVP_DigestInit_ex(context_->md, EVP_sha256(), nullptr));
+  CheckOk(EVP_DigestInit_ex(context_->md, Sha256Md(), nullptr));
 }
 
 Sha256Hasher::~Sha256Hasher() {
@@ -45,7 +57,7 @@ std::string Sha256Hasher::Finish() {
   unsigned char digest[kSha256Size];
   unsigned int size = 0;
   CheckOk(EVP_DigestFinal_ex(context_->md, digest, &size));
-  CheckOk(EVP_DigestInit_ex(context_->md, EVP_sha256(), nullptr));
+  CheckOk(EVP_DigestInit_ex(context_->md, Sha256Md(), nullptr));
   return std::string(reinterpret_cast<const char*>(digest), size);
 }
 

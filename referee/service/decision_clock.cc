@@ -14,6 +14,20 @@ DecisionClock::DecisionClock(int num_seats, absl::Duration limit,
 void DecisionClock::Start(int seat, absl::Time now) {
   seat_ = seat;
   start_ = now;
+  seen_ = true;
+}
+
+void DecisionClock::StartUnseen(int seat, absl::Time now,
+                                absl::Duration grace) {
+  seat_ = seat;
+  start_ = now + std::max(grace, absl::ZeroDuration());
+  seen_ = false;
+}
+
+void DecisionClock::Seen(absl::Time now) {
+  if (seat_ < 0 || seen_) return;
+  seen_ = true;
+  start_ = std::min(start_, now);
 }
 
 absl::Time DecisionClock::deadline() const {

@@ -1,8 +1,11 @@
 // The clocks of one match: a per-decision limit L and an optional time bank
 // B per seat (docs/fault_policy.md, "Clocks"). A decision may take up to L
 // plus what is left of the seat's bank; the time it takes beyond L comes out
-// of the bank. The decision's clock starts when the decision becomes pending
-// (the referee has applied everything before it), not when the seat sees it.
+// of the bank. The decision's clock starts when the seat is first shown the
+// decision (its observation built for its stream or GetObservation), so a
+// seat is never charged for the referee's or the network's delay before it
+// could see it; a seat that never looks is charged from a grace period
+// after the decision became pending.
 //
 // Pure arithmetic on times the caller passes in. Not thread-safe: the match
 // calls it under its lock.
@@ -23,9 +26,21 @@ class DecisionClock {
 
   bool limited() const { return limit_ > absl::ZeroDuration(); }
   absl::Duration limit() const { return limit_; }
+  // How long a decision may wait unseen before its clock starts anyway:
+  // the limit, but at least a second (a busy referee may take longer than a
+  // short limit to deliver it).
+  absl::Duration unseen_grace() const {
+    return limit_ > absl::Seconds(1) ? limit_ : absl::Seconds(1);
+  }
 
-  // `seat`'s decision became pending at `now`.
+  // `seat`'s decision became pending at `now`; its clock starts now.
   void Start(int seat, absl::Time now);
+  // `seat`'s decision became pending at `now`, unseen: its clock starts at
+  // Seen(), or at `now + grace` if the seat has not looked by then.
+  void StartUnseen(int seat, absl::Time now, absl::Duration grace);
+  // The pending decision was shown to its seat at `now`: its clock starts
+  // then, unless it has started already (or no decision is pending).
+  void Seen(absl::Time now);
   // The pending decision's deadline: start + L + the seat's bank; or
   // InfiniteFuture with no limit or no pending decision.
   absl::Time deadline() const;
@@ -44,6 +59,7 @@ class DecisionClock {
   std::vector<absl::Duration> banks_;
   int seat_ = -1;  // whose decision is pending; -1 none
   absl::Time start_;
+  bool seen_ = true;  // start_ is final (the seat saw it, or Start)
 };
 
 }  // namespace cardref::service

@@ -70,5 +70,43 @@ TEST(DecisionClockTest, NoLimitMeansNoDeadlineAndNoBank) {
   EXPECT_EQ(clock.Stop(time.Now()), absl::Hours(1));
 }
 
+TEST(DecisionClockTest, AnUnseenDecisionsClockStartsWhenTheSeatSeesIt) {
+  FakeClock time;
+  DecisionClock clock(2, kLimit, kBank);
+  clock.StartUnseen(1, time.Now(), /*grace=*/kLimit);
+  // Pending but not shown yet: the referee's delay is not the seat's.
+  time.Advance(absl::Milliseconds(1500));
+  EXPECT_EQ(clock.BankRemaining(1, time.Now()), kBank);
+  clock.Seen(time.Now());
+  EXPECT_EQ(clock.deadline(), time.Now() + kLimit + kBank);
+  time.Advance(absl::Milliseconds(300));
+  clock.Seen(time.Now());  // seeing it again does not restart it
+  EXPECT_EQ(clock.Stop(time.Now()), absl::Milliseconds(300));
+  EXPECT_EQ(clock.BankRemaining(1, time.Now()), kBank);
+}
+
+TEST(DecisionClockTest, AnUnseenDecisionsClockStartsAfterTheGraceAnyway) {
+  FakeClock time;
+  DecisionClock clock(1, kLimit, kBank);
+  const absl::Time pending = time.Now();
+  clock.StartUnseen(0, pending, /*grace=*/kLimit);
+  // A seat that never looks still times out: grace + L + bank.
+  EXPECT_EQ(clock.deadline(), pending + kLimit + kLimit + kBank);
+  time.Advance(kLimit + absl::Milliseconds(500));
+  clock.Seen(time.Now());  // too late to move the start
+  EXPECT_EQ(clock.deadline(), pending + kLimit + kLimit + kBank);
+  EXPECT_EQ(clock.Stop(time.Now()), absl::Milliseconds(500));
+}
+
+TEST(DecisionClockTest, StartAfterAnUnseenDecisionStartsAtOnce) {
+  FakeClock time;
+  DecisionClock clock(1, kLimit, kBank);
+  clock.StartUnseen(0, time.Now(), kLimit);
+  clock.Stop(time.Now());
+  clock.Start(0, time.Now());
+  clock.Seen(time.Now() + absl::Seconds(1));  // Start is final
+  EXPECT_EQ(clock.deadline(), time.Now() + kLimit + kBank);
+}
+
 }  // namespace
 }  // namespace cardref::service

@@ -313,10 +313,11 @@ absl::Status Match::AdvanceLocked() {
       log_.reset();
       return closed;
     }
-    // A decision is pending from now on: its clock starts.
+    // A decision is pending from now on; its clock starts when the seat is
+    // shown it (Observe), or after a grace if it never looks.
     const int seat = state_->current_seat();
     Seat& to_act = seats_[seat];
-    clock_.Start(seat, options_.clock->Now());
+    clock_.StartUnseen(seat, options_.clock->Now(), clock_.unseen_grace());
     deadline_ = clock_.deadline();
     to_act.rejections = 0;
     // Seats that cannot play now are played for at once, without waiting.
@@ -532,6 +533,12 @@ absl::StatusOr<v1::Observation> Match::Observe(int seat,
                                                uint64_t since_version) {
   absl::MutexLock lock(&mu_);
   RETURN_IF_ERROR(CheckSeat(seat, token));
+  // The seat to act sees its decision now (for its stream or on request).
+  if (status_ == v1::MATCH_STATUS_IN_PROGRESS &&
+      clock_.pending_seat() == seat) {
+    clock_.Seen(options_.clock->Now());
+    deadline_ = clock_.deadline();
+  }
   return ObserveLocked(seat, since_version);
 }
 
@@ -657,7 +664,13 @@ absl::StatusOr<v1::SubmitActionResponse> Match::SubmitLocked(
       seat, request.decision_version() != 0 ? request.decision_version()
                                             : version_before);
   me.last_sequence = request.sequence();
-  me.last_response = response;
+  // Kept only for a retry, which needs a sequence number: copying every
+  // response cost each decision an observation's worth (issue 12).
+  if (request.sequence() != 0) {
+    me.last_response = response;
+  } else {
+    me.last_response.Clear();
+  }
   return response;
 }
 

@@ -1,0 +1,210 @@
+// Game logs of every game (default parameters, written by the referee's
+// service layer while random bots play: analyzer/test_logs.h): writing them
+// (GameLogWriter into memory: framing, hash chain, signature), reading them
+// (framing plus parse, the floor any audit stands on), and auditing them
+// (AuditFile) next to that floor on the same files. Built by default, not
+// run by ctest; figures in BENCHMARKS.md.
+//
+//   build/tests/log_benchmark [--benchmark_filter=Audit]
+//
+// Counters: records/s and bytes/s; BM_Audit also has parse_MBps (framing
+// plus parse of the same files, timed in the same run) and
+// audit_vs_parse = audit speed / parse speed (1 = as fast as parsing).
+#include <time.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "analyzer/audit.h"
+#include "analyzer/test_logs.h"
+#include "benchmark/benchmark.h"
+#include "cardref/v1/log.pb.h"
+#include "referee/games/all_games.h"
+#include "referee/record/game_log.h"
+#include "referee/record/record_io.h"
+#include "referee/record/record_stream.h"
+
+namespace cardref::analyzer {
+namespace {
+
+constexpr int kLogsPerGame = 8;
+
+struct GameLogs {
+  std::vector<std::string> paths;
+  std::vector<std::vector<std::string>> payloads;  // per log
+  int64_t records = 0;
+  int64_t bytes = 0;  // file bytes, framing included
+};
+
+std::map<std::string, GameLogs>* LogCache() {
+  static auto* cache = new std::map<std::string, GameLogs>;
+  return cache;
+}
+
+// kLogsPerGame complete games of `game` (seeds 1..), played once per run.
+const GameLogs& LogsOf(const std::string& game) {
+  std::map<std::string, GameLogs>* cache = LogCache();
+  auto [it, inserted] = cache->try_emplace(game);
+  if (!inserted) return it->second;
+  GameLogs& logs = it->second;
+  for (int i = 1; i <= kLogsPerGame; ++i) {
+    testlogs::RandomMatchOptions options;
+    options.game = game;
+    options.dealing_seed = static_cast<uint64_t>(i);
+    options.bot_seed = static_cast<uint64_t>(i);
+    absl::StatusOr<testlogs::PlayedLog> played = testlogs::PlayAndRead(options);
+    if (!played.ok()) continue;
+    logs.records += static_cast<int64_t>(played->payloads.size());
+    for (const std::string& p : played->payloads) {
+      logs.bytes += static_cast<int64_t>(p.size() + record::kHeaderSize +
+                                         record::kFooterSize);
+    }
+    logs.paths.push_back(played->path);
+    logs.payloads.push_back(std::move(played->payloads));
+  }
+  return logs;
+}
+
+double ThreadCpuSeconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// Framing plus parse of every record of `path`; returns the records.
+int64_t ReadAndParse(const std::string& path) {
+  absl::StatusOr<std::unique_ptr<record::RecordStream>> stream =
+      record::RecordStream::Open(path);
+  if (!stream.ok()) return -1;
+  absl::string_view payload;
+  uint64_t offset = 0;
+  v1::LogRecord record;
+  int64_t n = 0;
+  while ((*stream)->Next(&payload, &offset)) {
+    record.Clear();
+    if (!record.ParseFromArray(payload.data(),
+                               static_cast<int>(payload.size()))) {
+      return -1;
+    }
+    ++n;
+  }
+  return n;
+}
+
+void SetRates(benchmark::State& bench, const GameLogs& logs) {
+  bench.SetItemsProcessed(bench.iterations() * logs.records);
+  bench.SetBytesProcessed(bench.iterations() * logs.bytes);
+  bench.counters["records"] = benchmark::Counter(
+      static_cast<double>(bench.iterations() * logs.records),
+      benchmark::Counter::kIsRate);
+}
+
+void BM_LogWrite(benchmark::State& bench, std::string game) {
+  const GameLogs& logs = LogsOf(game);
+  if (logs.paths.empty()) {
+    bench.SkipWithError("no log could be played");
+    return;
+  }
+  // Parsed once: the benchmark writes records, it does not parse them.
+  std::vector<std::vector<v1::LogRecord>> records(logs.payloads.size());
+  for (size_t i = 0; i < logs.payloads.size(); ++i) {
+    for (const std::string& p : logs.payloads[i]) {
+      records[i].push_back(testlogs::ParseRecord(p));
+    }
+  }
+  const auto key = testlogs::TestSigningKey();
+  std::string out;
+  for (auto _ : bench) {
+    for (const auto& log : records) {
+      out.clear();
+      record::GameLogWriter writer(record::NewStringSink(&out), key);
+      for (const v1::LogRecord& r : log) {
+        if (!writer.Write(r).ok()) bench.SkipWithError("write failed");
+      }
+      benchmark::DoNotOptimize(out.data());
+    }
+  }
+  SetRates(bench, logs);
+}
+
+void BM_LogRead(benchmark::State& bench, std::string game) {
+  const GameLogs& logs = LogsOf(game);
+  if (logs.paths.empty()) {
+    bench.SkipWithError("no log could be played");
+    return;
+  }
+  for (auto _ : bench) {
+    for (const std::string& path : logs.paths) {
+      if (ReadAndParse(path) < 0) bench.SkipWithError("a log does not read");
+    }
+  }
+  SetRates(bench, logs);
+}
+
+// The audit of every file, then (timed apart, on this thread's CPU clock)
+// framing plus parse of the same files as many times: the ratio of the two
+// speeds is the target (at least 0.5).
+void BM_Audit(benchmark::State& bench, std::string game) {
+  const GameLogs& logs = LogsOf(game);
+  if (logs.paths.empty()) {
+    bench.SkipWithError("no log could be played");
+    return;
+  }
+  const GameRegistry& registry = AllGames();
+  AuditOptions options;
+  double audit_cpu = 0;
+  for (auto _ : bench) {
+    const double start = ThreadCpuSeconds();
+    for (const std::string& path : logs.paths) {
+      if (!AuditFile(path, options, registry).ok()) {
+        bench.SkipWithError("a log does not audit OK");
+      }
+    }
+    audit_cpu += ThreadCpuSeconds() - start;
+  }
+  const double start = ThreadCpuSeconds();
+  for (int64_t i = 0; i < bench.iterations(); ++i) {
+    for (const std::string& path : logs.paths) ReadAndParse(path);
+  }
+  const double parse_cpu = ThreadCpuSeconds() - start;
+  SetRates(bench, logs);
+  const double mb = static_cast<double>(bench.iterations() * logs.bytes) / 1e6;
+  bench.counters["audit_MBps"] = mb / audit_cpu;
+  bench.counters["parse_MBps"] = mb / parse_cpu;
+  bench.counters["audit_vs_parse"] = parse_cpu / audit_cpu;
+}
+
+}  // namespace
+}  // namespace cardref::analyzer
+
+int main(int argc, char** argv) {
+  using cardref::AllGames;
+  for (const std::string& id : AllGames().Ids()) {
+    benchmark::RegisterBenchmark(("BM_LogWrite/" + id).c_str(),
+                                 cardref::analyzer::BM_LogWrite, id)
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("BM_LogRead/" + id).c_str(),
+                                 cardref::analyzer::BM_LogRead, id)
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("BM_Audit/" + id).c_str(),
+                                 cardref::analyzer::BM_Audit, id)
+        ->Unit(benchmark::kMicrosecond);
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  // Each log was played into a directory of its own (testlogs::MakeTempDir).
+  for (const auto& [game, logs] : *cardref::analyzer::LogCache()) {
+    for (const std::string& path : logs.paths) {
+      std::error_code ec;
+      std::filesystem::remove_all(std::filesystem::path(path).parent_path(), ec);
+    }
+  }
+  return 0;
+}

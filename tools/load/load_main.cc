@@ -1,0 +1,507 @@
+// cardref_load: the referee under load, next to a bare gRPC echo of the
+// same RPCs (tools/load/echo_service.h), so its overhead is a ratio.
+//
+// Runs --matches concurrent matches of built-in random players over
+// loopback gRPC for --seconds against a referee (one it starts in a child
+// process, or --server=HOST:PORT), then the same client pattern for as long
+// against the echo service in a child process built the same way. Each
+// player opens WatchObservations and, when it is to act, submits a uniform
+// random legal action with the observation's version; a finished match is
+// replaced by a new one. Reports decisions/s, the p50/p99 latency of a
+// decision (the SubmitAction round trip), the server's CPU per decision
+// (utime + stime of the server process, /proc/PID/stat; only for servers it
+// started) and the timeouts charged (submissions refused with
+// DEADLINE_EXCEEDED). BENCHMARKS.md has figures.
+#include <signal.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
+#include "absl/synchronization/mutex.h"
+#include "cardref/v1/referee.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "referee/base/rng.h"
+#include "referee/grpc/server.h"
+#include "tools/cli_flags.h"
+#include "tools/load/echo_service.h"
+
+ABSL_FLAG(int, matches, 16, "concurrent matches (>= 1)");
+ABSL_FLAG(double, seconds, 5, "seconds of load against each server (> 0)");
+ABSL_FLAG(std::string, game, "craits", "game id (default parameters)");
+ABSL_FLAG(int64_t, decision_time_limit_ms, 1000,
+          "per-decision time limit of the referee's matches (0: none)");
+ABSL_FLAG(std::string, server, "",
+          "HOST:PORT of a running referee; empty starts one (child process)");
+ABSL_FLAG(std::string, organiser_token_file, "",
+          "file holding the organiser token for --server (else "
+          "$CARDREF_ORGANISER_TOKEN)");
+ABSL_FLAG(std::string, format, "text", "text or json");
+ABSL_FLAG(uint64_t, seed, 1, "seed of the players' picks");
+
+namespace cardref::load {
+namespace {
+
+constexpr char kUsage[] =
+    "cardref_load: concurrent random matches against a referee and against a\n"
+    "bare gRPC echo of the same RPCs; prints decisions/s, latency, server CPU\n"
+    "per decision and timeouts of both, and their ratio.\n"
+    "Usage: cardref_load [--matches=16] [--seconds=5] [--game=craits]\n"
+    "                    [--decision_time_limit_ms=1000] [--format=json]\n"
+    "                    [--server=HOST:PORT --organiser_token_file=FILE]\n";
+
+// A server in a child process, forked before this process starts any
+// thread: it prints its port on a pipe and runs until its stdin pipe closes.
+struct Child {
+  pid_t pid = -1;
+  int port = 0;
+  int control = -1;  // closing it stops the child
+};
+
+void ServeUntilClosed(int control, int port_pipe, bool echo,
+                      const std::string& game, int64_t limit_ms) {
+  // As cardref_referee runs: Debian's Abseil checks every lock for deadlock
+  // cycles otherwise (issue 12: 11% of the referee's instructions).
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
+  std::unique_ptr<grpc::Server> echo_server;
+  std::unique_ptr<EchoService> echo_service;
+  std::unique_ptr<grpc_service::RefereeServer> referee;
+  int port = 0;
+  if (echo) {
+    absl::StatusOr<std::unique_ptr<EchoService>> service =
+        EchoService::Create(game, 7);
+    if (!service.ok()) {
+      std::cerr << "cardref_load: " << service.status().message() << "\n";
+      _exit(1);
+    }
+    echo_service = std::move(*service);
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort("localhost:0", grpc::InsecureServerCredentials(),
+                             &port);
+    builder.RegisterService(echo_service.get());
+    echo_server = builder.BuildAndStart();
+  } else {
+    char dir[] = "/tmp/cardref_load_XXXXXX";
+    if (mkdtemp(dir) == nullptr) _exit(1);
+    grpc_service::ServerOptions options;
+    options.manager.log_dir = dir;
+    options.manager.default_decision_time_limit_millis = limit_ms;
+    absl::StatusOr<std::unique_ptr<grpc_service::RefereeServer>> started =
+        grpc_service::RefereeServer::Start(options);
+    if (!started.ok()) {
+      std::cerr << "cardref_load: " << started.status().message() << "\n";
+      _exit(1);
+    }
+    referee = std::move(*started);
+    port = referee->port();
+  }
+  const std::string line = absl::StrCat(port, "\n");
+  if (write(port_pipe, line.data(), line.size()) < 0) _exit(1);
+  close(port_pipe);
+  char byte;
+  while (read(control, &byte, 1) > 0) {
+  }
+  _exit(0);  // no orderly shutdown: the measurement is over
+}
+
+Child StartChild(bool echo, const std::string& game, int64_t limit_ms) {
+  int control[2], port_pipe[2];
+  if (pipe(control) != 0 || pipe(port_pipe) != 0) std::abort();
+  Child child;
+  child.pid = fork();
+  if (child.pid == 0) {
+    // Only its own pipes: an inherited end of another child's control pipe
+    // would keep that child running.
+    for (int fd = 3; fd < 1024; ++fd) {
+      if (fd != control[0] && fd != port_pipe[1]) close(fd);
+    }
+    ServeUntilClosed(control[0], port_pipe[1], echo, game, limit_ms);
+  }
+  close(control[0]);
+  close(port_pipe[1]);
+  child.control = control[1];
+  char buf[32] = {};
+  ssize_t n = read(port_pipe[0], buf, sizeof(buf) - 1);
+  close(port_pipe[0]);
+  child.port = n > 0 ? std::atoi(buf) : 0;
+  return child;
+}
+
+void StopChild(Child& child) {
+  if (child.pid <= 0) return;
+  close(child.control);
+  int status = 0;
+  waitpid(child.pid, &status, 0);
+  child.pid = -1;
+}
+
+// utime + stime of `pid` in seconds; -1 if it cannot be read.
+double CpuSeconds(pid_t pid) {
+  std::ifstream in(absl::StrCat("/proc/", pid, "/stat"));
+  std::string text((std::istreambuf_iterator<char>(in)),
+                   std::istreambuf_iterator<char>());
+  const size_t close_paren = text.rfind(')');
+  if (close_paren == std::string::npos) return -1;
+  std::istringstream fields(text.substr(close_paren + 2));
+  std::string f;
+  double utime = 0, stime = 0;
+  // Fields 3.. after the name: state is field 3, utime 14, stime 15.
+  for (int i = 3; i <= 15 && fields >> f; ++i) {
+    if (i == 14) utime = std::stod(f);
+    if (i == 15) stime = std::stod(f);
+  }
+  return (utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+struct Totals {
+  std::mutex mu;
+  std::vector<int64_t> latencies_us;
+  int64_t decisions = 0;
+  int64_t timeouts = 0;
+  int64_t errors = 0;
+  std::string first_error;
+};
+
+using Clock = std::chrono::steady_clock;
+
+class LoadRun {
+ public:
+  LoadRun(const std::string& address, std::string token, std::string game,
+          int64_t limit_ms, uint64_t seed)
+      : address_(address),
+        token_(std::move(token)),
+        game_(std::move(game)),
+        limit_ms_(limit_ms),
+        seed_(seed) {}
+
+  // Plays `matches` slots for `seconds`; returns the totals.
+  Totals& Run(int matches, double seconds) {
+    end_ = Clock::now() + std::chrono::microseconds(
+                              static_cast<int64_t>(seconds * 1e6));
+    std::vector<std::thread> slots;
+    for (int m = 0; m < matches; ++m) {
+      slots.emplace_back([this, m] { Slot(m); });
+    }
+    std::this_thread::sleep_until(end_);
+    stop_ = true;
+    {
+      std::lock_guard<std::mutex> lock(contexts_mu_);
+      for (grpc::ClientContext* c : contexts_) c->TryCancel();
+    }
+    for (std::thread& t : slots) t.join();
+    return totals_;
+  }
+
+ private:
+  void AddAuth(grpc::ClientContext* context) const {
+    if (!token_.empty()) {
+      context->AddMetadata("authorization", absl::StrCat("Bearer ", token_));
+    }
+  }
+
+  void Error(const std::string& what, const grpc::Status& status) {
+    std::lock_guard<std::mutex> lock(totals_.mu);
+    ++totals_.errors;
+    if (totals_.first_error.empty()) {
+      totals_.first_error = absl::StrCat(what, ": ", status.error_message());
+    }
+  }
+
+  void Slot(int slot) {
+    auto channel =
+        grpc::CreateChannel(address_, grpc::InsecureChannelCredentials());
+    auto stub = v1::Referee::NewStub(channel);
+    uint64_t round = 0;
+    while (!stop_) {
+      v1::CreateMatchRequest create;
+      create.set_game(game_);
+      create.set_decision_time_limit_millis(limit_ms_);
+      if (!token_.empty()) create.set_open(true);
+      v1::CreateMatchResponse created;
+      grpc::ClientContext context;
+      AddAuth(&context);
+      grpc::Status st = stub->CreateMatch(&context, create, &created);
+      if (!st.ok()) {
+        if (!stop_) Error("CreateMatch", st);
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        continue;
+      }
+      std::vector<std::thread> seats;
+      for (int s = 0; s < created.num_seats(); ++s) {
+        const uint64_t seed =
+            seed_ * 1000003 + static_cast<uint64_t>(slot) * 7919 + round * 31 +
+            static_cast<uint64_t>(s);
+        seats.emplace_back([this, &stub, &created, s, seed] {
+          PlaySeat(*stub, created.match_id(), s, seed);
+        });
+      }
+      for (std::thread& t : seats) t.join();
+      ++round;
+    }
+  }
+
+  void PlaySeat(v1::Referee::Stub& stub, const std::string& match_id, int seat,
+                uint64_t seed) {
+    v1::JoinMatchRequest join;
+    join.set_match_id(match_id);
+    join.set_seat(seat);
+    join.set_player_name(absl::StrCat("load", seat));
+    v1::JoinMatchResponse me;
+    {
+      grpc::ClientContext context;
+      grpc::Status st = stub.JoinMatch(&context, join, &me);
+      if (!st.ok()) {
+        if (!stop_) Error("JoinMatch", st);
+        return;
+      }
+    }
+    Rng rng(seed);
+    v1::SeatRequest watch;
+    watch.set_match_id(match_id);
+    watch.set_seat(seat);
+    watch.set_token(me.token());
+    grpc::ClientContext context;
+    {
+      std::lock_guard<std::mutex> lock(contexts_mu_);
+      if (stop_) return;
+      contexts_.insert(&context);
+    }
+    auto stream = stub.WatchObservations(&context, watch);
+    v1::Observation obs;
+    uint64_t answered = 0;
+    std::vector<int64_t> latencies;
+    int64_t decisions = 0, timeouts = 0;
+    while (!stop_ && stream->Read(&obs)) {
+      if (obs.seat_to_act() != seat || obs.version() == answered ||
+          obs.legal_actions_size() == 0) {
+        continue;
+      }
+      answered = obs.version();
+      v1::SubmitActionRequest submit;
+      submit.set_match_id(match_id);
+      submit.set_seat(seat);
+      submit.set_token(me.token());
+      *submit.mutable_action() = obs.legal_actions(
+          static_cast<int>(rng.Uniform(obs.legal_actions_size())));
+      submit.set_decision_version(obs.version());
+      v1::SubmitActionResponse response;
+      grpc::ClientContext submit_context;
+      const auto start = Clock::now();
+      grpc::Status st = stub.SubmitAction(&submit_context, submit, &response);
+      const auto done = Clock::now();
+      if (done > end_) break;
+      if (st.ok()) {
+        ++decisions;
+        latencies.push_back(
+            std::chrono::duration_cast<std::chrono::microseconds>(done - start)
+                .count());
+      } else if (st.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+        ++timeouts;
+      } else if (!stop_) {
+        Error("SubmitAction", st);
+      }
+    }
+    {
+      std::lock_guard<std::mutex> lock(contexts_mu_);
+      contexts_.erase(&context);
+    }
+    context.TryCancel();
+    stream->Finish();
+    std::lock_guard<std::mutex> lock(totals_.mu);
+    totals_.decisions += decisions;
+    totals_.timeouts += timeouts;
+    totals_.latencies_us.insert(totals_.latencies_us.end(), latencies.begin(),
+                                latencies.end());
+  }
+
+  const std::string address_;
+  const std::string token_;
+  const std::string game_;
+  const int64_t limit_ms_;
+  const uint64_t seed_;
+  Clock::time_point end_;
+  std::atomic<bool> stop_{false};
+  std::mutex contexts_mu_;
+  std::set<grpc::ClientContext*> contexts_;
+  Totals totals_;
+};
+
+struct Figures {
+  double decisions_per_s = 0;
+  int64_t decisions = 0;
+  int64_t p50_us = 0;
+  int64_t p99_us = 0;
+  double cpu_us_per_decision = -1;  // -1: not measured (--server)
+  int64_t timeouts = 0;
+  int64_t errors = 0;
+  std::string first_error;
+};
+
+int64_t Percentile(std::vector<int64_t>& v, double p) {
+  if (v.empty()) return 0;
+  const size_t k = std::min(v.size() - 1, static_cast<size_t>(p * v.size()));
+  std::nth_element(v.begin(), v.begin() + static_cast<ptrdiff_t>(k), v.end());
+  return v[k];
+}
+
+Figures Measure(const std::string& address, const std::string& token,
+                pid_t server_pid, int matches, double seconds) {
+  LoadRun run(address, token, absl::GetFlag(FLAGS_game),
+              absl::GetFlag(FLAGS_decision_time_limit_ms),
+              absl::GetFlag(FLAGS_seed));
+  const double cpu_before = server_pid > 0 ? CpuSeconds(server_pid) : -1;
+  Totals& totals = run.Run(matches, seconds);
+  const double cpu_after = server_pid > 0 ? CpuSeconds(server_pid) : -1;
+  Figures f;
+  f.decisions = totals.decisions;
+  f.decisions_per_s = static_cast<double>(totals.decisions) / seconds;
+  f.p50_us = Percentile(totals.latencies_us, 0.50);
+  f.p99_us = Percentile(totals.latencies_us, 0.99);
+  if (server_pid > 0 && cpu_before >= 0 && cpu_after >= 0 &&
+      totals.decisions > 0) {
+    f.cpu_us_per_decision = (cpu_after - cpu_before) * 1e6 /
+                            static_cast<double>(totals.decisions);
+  }
+  f.timeouts = totals.timeouts;
+  f.errors = totals.errors;
+  f.first_error = totals.first_error;
+  return f;
+}
+
+std::string JsonString(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      out += absl::StrFormat("\\u%04x", c);
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+int Main(int argc, char** argv) {
+  cli::ParseFlagsWithoutArgsOrExit(argc, argv, "cardref_load", kUsage);
+  const int matches = absl::GetFlag(FLAGS_matches);
+  const double seconds = absl::GetFlag(FLAGS_seconds);
+  const std::string format = absl::GetFlag(FLAGS_format);
+  if (matches < 1 || !(seconds > 0) ||
+      (format != "text" && format != "json") ||
+      absl::GetFlag(FLAGS_decision_time_limit_ms) < 0) {
+    std::cerr << "cardref_load: expected --matches >= 1, --seconds > 0, "
+                 "--decision_time_limit_ms >= 0 and --format=text or json\n"
+              << kUsage;
+    return cli::kExitUsage;
+  }
+  // The servers are forked first, while this process has no thread.
+  const std::string server = absl::GetFlag(FLAGS_server);
+  Child referee;
+  if (server.empty()) {
+    referee = StartChild(false, absl::GetFlag(FLAGS_game),
+                         absl::GetFlag(FLAGS_decision_time_limit_ms));
+  }
+  Child echo = StartChild(true, absl::GetFlag(FLAGS_game), 0);
+  if ((server.empty() && referee.port == 0) || echo.port == 0) {
+    std::cerr << "cardref_load: a server did not start\n";
+    StopChild(referee);
+    StopChild(echo);
+    return 1;
+  }
+  std::string token;
+  if (!server.empty()) {
+    const std::string file = absl::GetFlag(FLAGS_organiser_token_file);
+    if (!file.empty()) {
+      std::ifstream in(file);
+      if (!in) {
+        std::cerr << "cardref_load: cannot read --organiser_token_file "
+                  << file << "\n";
+        StopChild(echo);
+        return cli::kExitUsage;
+      }
+      std::getline(in, token);
+    } else if (const char* env = std::getenv("CARDREF_ORGANISER_TOKEN")) {
+      token = env;
+    }
+    token = std::string(absl::StripAsciiWhitespace(token));
+  }
+  const std::string referee_address =
+      server.empty() ? absl::StrCat("localhost:", referee.port) : server;
+  const Figures ref =
+      Measure(referee_address, token, referee.pid, matches, seconds);
+  StopChild(referee);
+  const Figures bare = Measure(absl::StrCat("localhost:", echo.port), "",
+                               echo.pid, matches, seconds);
+  StopChild(echo);
+  const double ratio =
+      bare.decisions_per_s > 0 ? ref.decisions_per_s / bare.decisions_per_s : 0;
+  const double cpu_ratio =
+      ref.cpu_us_per_decision > 0 && bare.cpu_us_per_decision > 0
+          ? ref.cpu_us_per_decision / bare.cpu_us_per_decision
+          : -1;
+  if (format == "json") {
+    std::cout << absl::StrFormat(
+        "{\"game\": %s, \"matches\": %d, \"seconds\": %g, "
+        "\"decision_time_limit_ms\": %d, "
+        "\"referee_decisions\": %d, \"referee_decisions_per_s\": %.1f, "
+        "\"referee_p50_us\": %d, \"referee_p99_us\": %d, "
+        "\"referee_cpu_us_per_decision\": %.2f, "
+        "\"echo_decisions\": %d, \"echo_decisions_per_s\": %.1f, "
+        "\"echo_p50_us\": %d, \"echo_p99_us\": %d, "
+        "\"echo_cpu_us_per_decision\": %.2f, "
+        "\"ratio\": %.3f, \"cpu_ratio\": %.3f, \"timeouts\": %d, "
+        "\"errors\": %d, \"first_error\": %s}\n",
+        JsonString(absl::GetFlag(FLAGS_game)), matches, seconds,
+        absl::GetFlag(FLAGS_decision_time_limit_ms), ref.decisions,
+        ref.decisions_per_s, ref.p50_us, ref.p99_us, ref.cpu_us_per_decision,
+        bare.decisions, bare.decisions_per_s, bare.p50_us, bare.p99_us,
+        bare.cpu_us_per_decision, ratio, cpu_ratio, ref.timeouts,
+        ref.errors + bare.errors,
+        JsonString(ref.first_error.empty() ? bare.first_error
+                                           : ref.first_error));
+  } else {
+    auto line = [](const char* name, const Figures& f) {
+      return absl::StrFormat(
+          "%-8s %10.1f decisions/s  p50 %6d us  p99 %7d us  server CPU "
+          "%7.2f us/decision  timeouts %d\n",
+          name, f.decisions_per_s, f.p50_us, f.p99_us, f.cpu_us_per_decision,
+          f.timeouts);
+    };
+    std::cout << line("referee", ref) << line("echo", bare)
+              << absl::StrFormat(
+                     "ratio (referee / echo decisions/s) %.3f, server CPU "
+                     "per decision %.3fx echo\n",
+                     ratio, cpu_ratio);
+    if (ref.errors + bare.errors > 0) {
+      std::cout << "errors: " << ref.errors + bare.errors << " (first: "
+                << (ref.first_error.empty() ? bare.first_error
+                                            : ref.first_error)
+                << ")\n";
+    }
+  }
+  return ref.decisions > 0 && bare.decisions > 0 ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace cardref::load
+
+int main(int argc, char** argv) { return cardref::load::Main(argc, argv); }
