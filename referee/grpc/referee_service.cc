@@ -63,8 +63,10 @@ v1::ParamInfo ToProto(const ParamSpec& spec) {
 class ObservationWriter : public grpc::ServerWriteReactor<v1::Observation> {
  public:
   ObservationWriter(std::shared_ptr<service::Match> match, int seat,
-                    std::string token, uint64_t since_version)
-      : match_(std::move(match)),
+                    std::string token, uint64_t since_version,
+                    service::StreamSlot slot)
+      : slot_(std::move(slot)),
+        match_(std::move(match)),
         seat_(seat),
         token_(std::move(token)),
         since_version_(since_version) {
@@ -141,6 +143,7 @@ class ObservationWriter : public grpc::ServerWriteReactor<v1::Observation> {
     Finish(std::move(status));
   }
 
+  service::StreamSlot slot_;  // given back when the stream is done
   const std::shared_ptr<service::Match> match_;
   const int seat_;
   const std::string token_;
@@ -166,9 +169,17 @@ class ErrorWriter : public grpc::ServerWriteReactor<Message> {
 
 }  // namespace
 
+absl::Status RefereeService::Admit(const grpc::ServerContextBase& context,
+                                   absl::string_view token) {
+  return gate_ == nullptr ? absl::OkStatus() : gate_->Admit(context, token);
+}
+
 grpc::ServerUnaryReactor* RefereeService::ListGames(
     grpc::CallbackServerContext* context, const v1::ListGamesRequest* request,
     v1::ListGamesResponse* response) {
+  if (absl::Status st = Admit(*context, ""); !st.ok()) {
+    return Finish(context, st);
+  }
   if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
     return Finish(context, st);
   }
@@ -191,6 +202,9 @@ grpc::ServerUnaryReactor* RefereeService::CreateMatch(
     grpc::CallbackServerContext* context,
     const v1::CreateMatchRequest* request,
     v1::CreateMatchResponse* response) {
+  if (absl::Status st = Admit(*context, ""); !st.ok()) {
+    return Finish(context, st);
+  }
   if (absl::Status st = auth_->Check(*context, "CreateMatch"); !st.ok()) {
     return Finish(context, st);
   }
@@ -203,6 +217,9 @@ grpc::ServerUnaryReactor* RefereeService::CreateMatch(
 grpc::ServerUnaryReactor* RefereeService::JoinMatch(
     grpc::CallbackServerContext* context, const v1::JoinMatchRequest* request,
     v1::JoinMatchResponse* response) {
+  if (absl::Status st = Admit(*context, request->ticket()); !st.ok()) {
+    return Finish(context, st);
+  }
   if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
     return Finish(context, st);
   }
@@ -212,6 +229,9 @@ grpc::ServerUnaryReactor* RefereeService::JoinMatch(
 grpc::ServerUnaryReactor* RefereeService::GetObservation(
     grpc::CallbackServerContext* context, const v1::SeatRequest* request,
     v1::Observation* response) {
+  if (absl::Status st = Admit(*context, request->token()); !st.ok()) {
+    return Finish(context, st);
+  }
   if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
     return Finish(context, st);
   }
@@ -228,6 +248,9 @@ grpc::ServerUnaryReactor* RefereeService::SubmitAction(
     grpc::CallbackServerContext* context,
     const v1::SubmitActionRequest* request,
     v1::SubmitActionResponse* response) {
+  if (absl::Status st = Admit(*context, request->token()); !st.ok()) {
+    return Finish(context, st);
+  }
   if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
     return Finish(context, st);
   }
@@ -238,7 +261,10 @@ grpc::ServerUnaryReactor* RefereeService::SubmitAction(
 }
 
 grpc::ServerWriteReactor<v1::Observation>* RefereeService::WatchObservations(
-    grpc::CallbackServerContext*, const v1::SeatRequest* request) {
+    grpc::CallbackServerContext* context, const v1::SeatRequest* request) {
+  if (absl::Status st = Admit(*context, request->token()); !st.ok()) {
+    return new ErrorWriter<v1::Observation>(st);
+  }
   if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
     return new ErrorWriter<v1::Observation>(st);
   }
@@ -249,13 +275,25 @@ grpc::ServerWriteReactor<v1::Observation>* RefereeService::WatchObservations(
   absl::StatusOr<v1::Observation> first =
       (*match)->Observe(request->seat(), request->token());
   if (!first.ok()) return new ErrorWriter<v1::Observation>(first.status());
+  service::StreamSlot slot;
+  if (gate_ != nullptr) {
+    absl::StatusOr<service::StreamSlot> acquired =
+        gate_->OpenSeatStream(request->match_id(), request->seat());
+    if (!acquired.ok()) {
+      return new ErrorWriter<v1::Observation>(acquired.status());
+    }
+    slot = *std::move(acquired);
+  }
   return new ObservationWriter(*match, request->seat(), request->token(),
-                               request->since_version());
+                               request->since_version(), std::move(slot));
 }
 
 grpc::ServerUnaryReactor* RefereeService::GetMatch(
     grpc::CallbackServerContext* context, const v1::GetMatchRequest* request,
     v1::MatchInfo* response) {
+  if (absl::Status st = Admit(*context, ""); !st.ok()) {
+    return Finish(context, st);
+  }
   if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
     return Finish(context, st);
   }
@@ -269,6 +307,9 @@ grpc::ServerUnaryReactor* RefereeService::GetMatch(
 grpc::ServerUnaryReactor* RefereeService::GetRefereeKey(
     grpc::CallbackServerContext* context,
     const v1::GetRefereeKeyRequest* request, v1::RefereeKey* response) {
+  if (absl::Status st = Admit(*context, ""); !st.ok()) {
+    return Finish(context, st);
+  }
   if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
     return Finish(context, st);
   }
@@ -286,6 +327,9 @@ grpc::ServerUnaryReactor* RefereeService::GetRefereeKey(
 grpc::ServerUnaryReactor* RefereeService::ListMatches(
     grpc::CallbackServerContext* context,
     const v1::ListMatchesRequest* request, v1::ListMatchesResponse* response) {
+  if (absl::Status st = Admit(*context, ""); !st.ok()) {
+    return Finish(context, st);
+  }
   if (absl::Status st = auth_->Check(*context, "ListMatches"); !st.ok()) {
     return Finish(context, st);
   }
@@ -298,6 +342,9 @@ grpc::ServerUnaryReactor* RefereeService::ListMatches(
 grpc::ServerUnaryReactor* RefereeService::CancelMatch(
     grpc::CallbackServerContext* context, const v1::EndMatchRequest* request,
     v1::MatchInfo* response) {
+  if (absl::Status st = Admit(*context, ""); !st.ok()) {
+    return Finish(context, st);
+  }
   if (absl::Status st = auth_->Check(*context, "CancelMatch"); !st.ok()) {
     return Finish(context, st);
   }
@@ -310,6 +357,9 @@ grpc::ServerUnaryReactor* RefereeService::CancelMatch(
 grpc::ServerUnaryReactor* RefereeService::AbortMatch(
     grpc::CallbackServerContext* context, const v1::EndMatchRequest* request,
     v1::MatchInfo* response) {
+  if (absl::Status st = Admit(*context, ""); !st.ok()) {
+    return Finish(context, st);
+  }
   if (absl::Status st = auth_->Check(*context, "AbortMatch"); !st.ok()) {
     return Finish(context, st);
   }
@@ -332,13 +382,22 @@ grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::StartEventStream(
   absl::StatusOr<std::shared_ptr<service::Match>> match =
       manager_->Find(request->match_id());
   if (!match.ok()) return new ErrorWriter<v1::MatchEvent>(match.status());
+  service::StreamSlot slot;
+  if (gate_ != nullptr) {
+    absl::StatusOr<service::StreamSlot> acquired = gate_->OpenEventStream();
+    if (!acquired.ok()) return new ErrorWriter<v1::MatchEvent>(acquired.status());
+    slot = *std::move(acquired);
+  }
   return NewEventStream(*std::move(match), audience, request->after_index(),
-                        request->delay_decisions());
+                        request->delay_decisions(), std::move(slot));
 }
 
 grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::WatchMatchFull(
     grpc::CallbackServerContext* context,
     const v1::WatchMatchRequest* request) {
+  if (absl::Status st = Admit(*context, ""); !st.ok()) {
+    return new ErrorWriter<v1::MatchEvent>(st);
+  }
   if (absl::Status st = auth_->Check(*context, "WatchMatchFull"); !st.ok()) {
     return new ErrorWriter<v1::MatchEvent>(st);
   }
@@ -346,7 +405,10 @@ grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::WatchMatchFull(
 }
 
 grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::WatchMatch(
-    grpc::CallbackServerContext*, const v1::WatchMatchRequest* request) {
+    grpc::CallbackServerContext* context, const v1::WatchMatchRequest* request) {
+  if (absl::Status st = Admit(*context, ""); !st.ok()) {
+    return new ErrorWriter<v1::MatchEvent>(st);
+  }
   return StartEventStream(request, service::Audience::kSpectator);
 }
 

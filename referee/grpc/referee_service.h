@@ -6,6 +6,7 @@
 
 #include "cardref/v1/referee.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "referee/grpc/call_gate.h"
 #include "referee/grpc/organiser_auth.h"
 #include "referee/service/match_manager.h"
 
@@ -16,9 +17,11 @@ grpc::Status ToGrpcStatus(const absl::Status& status);
 
 class RefereeService final : public v1::Referee::CallbackService {
  public:
-  // Neither is owned; both outlive the service.
-  RefereeService(service::MatchManager* manager, const OrganiserAuth* auth)
-      : manager_(manager), auth_(auth) {}
+  // None is owned; all outlive the service. Without a gate no call is
+  // rate-limited and no stream is capped.
+  RefereeService(service::MatchManager* manager, const OrganiserAuth* auth,
+                 CallGate* gate = nullptr)
+      : manager_(manager), auth_(auth), gate_(gate) {}
 
   grpc::ServerUnaryReactor* ListGames(grpc::CallbackServerContext* context,
                                       const v1::ListGamesRequest* request,
@@ -67,9 +70,13 @@ class RefereeService final : public v1::Referee::CallbackService {
  private:
   grpc::ServerWriteReactor<v1::MatchEvent>* StartEventStream(
       const v1::WatchMatchRequest* request, service::Audience audience);
+  // The call gate's verdict (OK without one).
+  absl::Status Admit(const grpc::ServerContextBase& context,
+                     absl::string_view token);
 
   service::MatchManager* manager_;
   const OrganiserAuth* auth_;
+  CallGate* gate_;
 };
 
 }  // namespace cardref::grpc_service
