@@ -7,6 +7,7 @@
 #include "referee/base/hex.h"
 #include "referee/codec/codec.h"
 #include "referee/grpc/event_stream.h"
+#include "referee/grpc/raw_request.h"
 #include "referee/codec/unknown_fields.h"
 
 namespace cardref::grpc_service {
@@ -245,19 +246,31 @@ grpc::ServerUnaryReactor* RefereeService::GetObservation(
 }
 
 grpc::ServerUnaryReactor* RefereeService::SubmitAction(
-    grpc::CallbackServerContext* context,
-    const v1::SubmitActionRequest* request,
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
+    grpc::ByteBuffer* out) {
+  v1::SubmitActionRequest request;
+  v1::SubmitActionResponse response;
+  absl::Status st = ParseRequest(*raw, &request);
+  if (st.ok()) st = SubmitParsed(*context, request, &response);
+  if (st.ok()) st = SerializeResponse(response, out);
+  return Finish(context, st);
+}
+
+absl::Status RefereeService::SubmitParsed(
+    const grpc::ServerContextBase& context,
+    const v1::SubmitActionRequest& request,
     v1::SubmitActionResponse* response) {
-  if (absl::Status st = Admit(*context, request->token()); !st.ok()) {
-    return Finish(context, st);
-  }
-  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
-    return Finish(context, st);
+  if (absl::Status st = Admit(context, request.token()); !st.ok()) return st;
+  if (absl::Status st = codec::CheckNoUnknownFields(request); !st.ok()) {
+    return st;
   }
   absl::StatusOr<std::shared_ptr<service::Match>> match =
-      manager_->Find(request->match_id());
-  if (!match.ok()) return Finish(context, match.status());
-  return FinishWith(context, (*match)->Submit(*request), response);
+      manager_->Find(request.match_id());
+  if (!match.ok()) return match.status();
+  absl::StatusOr<v1::SubmitActionResponse> result = (*match)->Submit(request);
+  if (!result.ok()) return result.status();
+  *response = *std::move(result);
+  return absl::OkStatus();
 }
 
 grpc::ServerWriteReactor<v1::Observation>* RefereeService::WatchObservations(

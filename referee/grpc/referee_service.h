@@ -15,7 +15,11 @@ namespace cardref::grpc_service {
 // absl -> gRPC, code and message unchanged (the codes share numbering).
 grpc::Status ToGrpcStatus(const absl::Status& status);
 
-class RefereeService final : public v1::Referee::CallbackService {
+// SubmitAction, the call bots make most, is registered raw so that bytes
+// that do not decode get INVALID_ARGUMENT (raw_request.h).
+class RefereeService final
+    : public v1::Referee::WithRawCallbackMethod_SubmitAction<
+          v1::Referee::CallbackService> {
  public:
   // None is owned; all outlive the service. Without a gate no call is
   // rate-limited and no stream is capped.
@@ -36,10 +40,9 @@ class RefereeService final : public v1::Referee::CallbackService {
   grpc::ServerUnaryReactor* GetObservation(
       grpc::CallbackServerContext* context, const v1::SeatRequest* request,
       v1::Observation* response) override;
-  grpc::ServerUnaryReactor* SubmitAction(
-      grpc::CallbackServerContext* context,
-      const v1::SubmitActionRequest* request,
-      v1::SubmitActionResponse* response) override;
+  grpc::ServerUnaryReactor* SubmitAction(grpc::CallbackServerContext* context,
+                                         const grpc::ByteBuffer* request,
+                                         grpc::ByteBuffer* response) override;
   grpc::ServerWriteReactor<v1::Observation>* WatchObservations(
       grpc::CallbackServerContext* context,
       const v1::SeatRequest* request) override;
@@ -70,6 +73,9 @@ class RefereeService final : public v1::Referee::CallbackService {
  private:
   grpc::ServerWriteReactor<v1::MatchEvent>* StartEventStream(
       const v1::WatchMatchRequest* request, service::Audience audience);
+  absl::Status SubmitParsed(const grpc::ServerContextBase& context,
+                            const v1::SubmitActionRequest& request,
+                            v1::SubmitActionResponse* response);
   // The call gate's verdict (OK without one).
   absl::Status Admit(const grpc::ServerContextBase& context,
                      absl::string_view token);
