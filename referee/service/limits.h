@@ -41,7 +41,8 @@ struct Limits {
   int max_matches_in_progress = 1000;
 
   // Rejected submissions written in full per seat and decision; the rest
-  // are counted in one RejectionsNotLogged record.
+  // are counted in one RejectionsNotLogged record. 0: none in full, all
+  // counted; negative: all in full (the old behaviour).
   int max_rejections_logged_per_decision = 8;
 
   // Incoming connections held at once (plaintext listener: counted by the
