@@ -67,7 +67,7 @@ v1::FaultPolicy Policy(v1::FaultAction action) {
 // Seat 0 plays random legal actions; seat 1 is `bot`. Craits, 2 players,
 // the short game.
 Played Play(const std::string& game_id, Bot bot, v1::FaultAction action,
-            uint64_t seed = 7) {
+            uint64_t seed = 7, int rejections_logged = 8) {
   Played out;
   service::FakeClock time;
   GameParams params;
@@ -85,6 +85,7 @@ Played Play(const std::string& game_id, Bot bot, v1::FaultAction action,
   options.fault_policy = Policy(action);
   options.dealing_seed = seed;
   options.clock = &time;
+  options.max_rejections_logged_per_decision = rejections_logged;
   options.signing_key = testlogs::TestSigningKey();
   out.path = testlogs::MakeTempDir() + "/fault.cardlog";
   options.log_path = out.path;
@@ -481,6 +482,80 @@ TEST(FaultPolicyTest, TheAuditRecomputesTheBank) {
   EXPECT_EQ(report.verdict, Verdict::kMismatch) << report.Line();
   ASSERT_TRUE(report.discrepancy.has_value());
   EXPECT_EQ(report.discrepancy->field, "action.time_taken_micros");
+}
+
+}  // namespace
+}  // namespace cardref::analyzer
+
+namespace cardref::analyzer {
+namespace {
+
+// Rejections past the referee's logging cap (docs/limits.md) are counted in
+// one RejectionsNotLogged record; they settle the decision at the policy's
+// limit as logged ones do, and the audit counts them the same way.
+constexpr int kLogOne = 1;
+
+int NotLogged(const Played& p) {
+  int n = 0;
+  for (const v1::LogRecord& r : p.records) {
+    if (r.has_rejections_not_logged()) n += r.rejections_not_logged().count();
+  }
+  return n;
+}
+
+TEST(RejectionsNotLoggedTest, EachPolicyEndsTheMatchAndAuditsAsLogged) {
+  for (v1::FaultAction action :
+       {v1::FAULT_ACTION_SUBSTITUTE, v1::FAULT_ACTION_FORFEIT,
+        v1::FAULT_ACTION_ABORT}) {
+    SCOPED_TRACE(v1::FaultAction_Name(action));
+    Played p = Play("craits", Bot::kOnlyIllegal, action, 7, kLogOne);
+    const int settled = p.Faults(v1::FAULT_KIND_REJECTION_LIMIT);
+    const int logged =
+        p.Count([](const v1::LogRecord& r) { return r.has_rejected(); });
+    if (action == v1::FAULT_ACTION_ABORT) {
+      EXPECT_EQ(p.info.status(), v1::MATCH_STATUS_ABORTED);
+      EXPECT_EQ(logged, 1);
+      EXPECT_EQ(NotLogged(p), 2);
+      ExpectAuditsAs(p, Verdict::kAborted);
+      continue;
+    }
+    EXPECT_EQ(p.info.status(), v1::MATCH_STATUS_FINISHED);
+    EXPECT_GE(settled, 1);
+    EXPECT_EQ(logged, settled);         // one per decision in full
+    EXPECT_EQ(NotLogged(p), 2 * settled);  // the other two counted
+    ExpectAuditsAs(p, Verdict::kOk);
+  }
+}
+
+TEST(RejectionsNotLoggedTest, TheAuditCountsThemTowardTheLimit) {
+  Played p = Play("craits", Bot::kOnlyIllegal, v1::FAULT_ACTION_SUBSTITUTE, 7,
+                  kLogOne);
+  for (int delta : {+1, -1}) {
+    SCOPED_TRACE(delta);
+    auto payloads = testlogs::ReadPayloads(p.path);
+    ASSERT_TRUE(payloads.ok());
+    testlogs::TamperRecord(
+        &*payloads, testlogs::Pick::kFirst,
+        [](const v1::LogRecord& r) { return r.has_rejections_not_logged(); },
+        [delta](v1::LogRecord& r) {
+          v1::RejectionsNotLogged* n = r.mutable_rejections_not_logged();
+          n->set_count(n->count() + delta);
+        });
+    AuditReport report = AuditPayloads(*payloads);
+    EXPECT_EQ(report.verdict, Verdict::kMismatch) << report.Line();
+    EXPECT_THAT(report.message,
+                HasSubstr(delta > 0 ? "rejection 4 of seat 1"
+                                    : "rejection limit was not reached"));
+  }
+}
+
+TEST(RejectionsNotLoggedTest, StatisticsCountThemAsRejected) {
+  Played p = Play("craits", Bot::kOnlyIllegal, v1::FAULT_ACTION_SUBSTITUTE, 7,
+                  kLogOne);
+  const v1::GameSummary summary = SummarizeFile(p.path, {}, AllGames());
+  ASSERT_EQ(summary.seats_size(), 2);
+  EXPECT_EQ(summary.seats(1).rejected(),
+            3 * p.Faults(v1::FAULT_KIND_REJECTION_LIMIT));
 }
 
 }  // namespace

@@ -465,6 +465,31 @@ absl::Status LogReplay::CheckRejectionsNotLogged(
     return Fail("rejections_not_logged.count", "0", "at least 1",
                 "a record of no rejections");
   }
+  return CountRejections(dropped.seat(), dropped.count());
+}
+
+// As the referee counts: rejections of the seat to act, for its pending
+// decision, settle it at the policy's limit (match.cc, SubmitLocked).
+absl::Status LogReplay::CountRejections(int seat, uint32_t count) {
+  if (!has_policy() || state_->node_type() != NodeType::kDecision ||
+      state_->current_seat() != seat) {
+    return absl::OkStatus();
+  }
+  const int limit = header_.fault_policy().max_rejections_per_decision();
+  if (limit <= 0) return absl::OkStatus();
+  const int64_t total = static_cast<int64_t>(rejections_[seat]) + count;
+  if (pending_fault_seat_ < 0 && total > limit) {
+    return Fail("", "", "",
+                absl::StrCat("rejection ", total, " of seat ", seat,
+                             " for one decision: the fault policy settles "
+                             "the decision at ",
+                             limit));
+  }
+  rejections_[seat] = static_cast<int>(std::min<int64_t>(total, limit));
+  if (rejections_[seat] == limit && fault_action_ == v1::FAULT_ACTION_ABORT) {
+    abort_due_ = true;
+    abort_why_ = "the rejection limit was reached and the policy is ABORT";
+  }
   return absl::OkStatus();
 }
 
@@ -475,23 +500,8 @@ absl::Status LogReplay::CheckRejected(const v1::RejectedSubmission& rejected) {
     return Fail("rejected.seat", absl::StrCat(rejected.seat()),
                 absl::StrCat("0..", seats - 1), "not a seat of this game");
   }
-  if (has_policy() && state_->node_type() == NodeType::kDecision &&
-      state_->current_seat() == rejected.seat()) {
-    const int limit = header_.fault_policy().max_rejections_per_decision();
-    if (pending_fault_seat_ < 0 && limit > 0 &&
-        ++rejections_[rejected.seat()] > limit) {
-      return Fail("", "", "",
-                  absl::StrCat("rejection ", rejections_[rejected.seat()],
-                               " of seat ", rejected.seat(),
-                               " for one decision: the fault policy settles "
-                               "the decision at ",
-                               limit));
-    }
-    if (limit > 0 && rejections_[rejected.seat()] == limit &&
-        fault_action_ == v1::FAULT_ACTION_ABORT) {
-      abort_due_ = true;
-      abort_why_ = "the rejection limit was reached and the policy is ABORT";
-    }
+  if (absl::Status st = CountRejections(rejected.seat(), 1); !st.ok()) {
+    return st;
   }
   if (rejected.status_code() !=
           static_cast<int>(absl::StatusCode::kInvalidArgument) ||

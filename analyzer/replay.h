@@ -120,6 +120,8 @@ class LogReplay {
   absl::Status CheckRejected(const v1::RejectedSubmission& rejected);
   absl::Status CheckRejectionsNotLogged(
       const v1::RejectionsNotLogged& dropped);
+  // Counts `count` rejections of `seat` toward the fault policy's limit.
+  absl::Status CountRejections(int seat, uint32_t count);
   absl::Status CheckFault(const v1::FaultEvent& fault);
   absl::Status CheckForfeit(const v1::Forfeit& forfeit);
   // The policy checks of an action, before it is applied.

@@ -98,6 +98,10 @@ void StatsCollector::Count(const record::GameLog& log) {
       case v1::LogRecord::kRejected:
         ++seat_rows[record.rejected().seat()]->rejected;
         break;
+      case v1::LogRecord::kRejectionsNotLogged:
+        seat_rows[record.rejections_not_logged().seat()]->rejected +=
+            record.rejections_not_logged().count();
+        break;
       case v1::LogRecord::kFault:
         if (record.fault().kind() == v1::FAULT_KIND_TIMEOUT) {
           ++seat_rows[record.fault().seat()]->timeouts;

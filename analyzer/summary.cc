@@ -190,6 +190,11 @@ void SummaryBuilder::Add(const v1::LogRecord& record) {
         s->set_rejected(s->rejected() + 1);
       }
       break;
+    case v1::LogRecord::kRejectionsNotLogged:
+      if (v1::SeatSummary* s = seat_of(record.rejections_not_logged().seat())) {
+        s->set_rejected(s->rejected() + record.rejections_not_logged().count());
+      }
+      break;
     case v1::LogRecord::kFault:
       if (v1::SeatSummary* s = seat_of(record.fault().seat())) {
         if (record.fault().kind() == v1::FAULT_KIND_TIMEOUT) {

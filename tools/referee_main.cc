@@ -8,6 +8,7 @@
 // the referee's Ed25519 key (--signing_key_file, made on first start).
 // SIGINT/SIGTERM shut down gracefully: matches still in progress are logged
 // as aborted.
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -24,7 +25,9 @@
 #include "referee/grpc/organiser_token.h"
 #include "referee/base/ed25519.h"
 #include "referee/base/hex.h"
+#include "referee/grpc/fd_budget.h"
 #include "referee/grpc/server.h"
+#include "referee/service/limits.h"
 #include "referee/record/private_dir.h"
 #include "tools/cli_flags.h"
 #include "tools/version.h"
@@ -76,6 +79,44 @@ ABSL_FLAG(std::string, signing_key_file, "",
           "Ed25519 private key (PEM PKCS#8, mode 0600) that signs every log; "
           "generated there when missing. Default: referee_ed25519.key in the "
           "parent directory of --log_dir");
+
+// Resource limits (docs/limits.md); defaults from referee/service/limits.h.
+ABSL_FLAG(int32_t, max_request_bytes, cardref::service::Limits().max_request_bytes,
+          "Largest request gRPC accepts, in bytes (RESOURCE_EXHAUSTED past it)");
+ABSL_FLAG(int32_t, max_action_bytes,
+          static_cast<int32_t>(cardref::service::Limits().max_action_bytes),
+          "Largest submitted action, encoded, in bytes (INVALID_ARGUMENT past "
+          "it; logged without the action)");
+ABSL_FLAG(int32_t, max_streams_per_seat,
+          cardref::service::Limits().max_streams_per_seat,
+          "Open WatchObservations streams per seat; 0 = no cap");
+ABSL_FLAG(int32_t, max_event_streams, cardref::service::Limits().max_event_streams,
+          "Open WatchMatch/WatchMatchFull streams in all; 0 = no cap");
+ABSL_FLAG(double, calls_per_second_per_token,
+          cardref::service::Limits().calls_per_second_per_token,
+          "Calls per second per seat token or bearer token; 0 = no limit");
+ABSL_FLAG(double, burst_per_token, cardref::service::Limits().burst_per_token,
+          "Calls at once per token before --calls_per_second_per_token applies");
+ABSL_FLAG(double, calls_per_second_per_peer,
+          cardref::service::Limits().calls_per_second_per_peer,
+          "Calls per second per client address; 0 = no limit");
+ABSL_FLAG(double, burst_per_peer, cardref::service::Limits().burst_per_peer,
+          "Calls at once per client address before the rate applies");
+ABSL_FLAG(int32_t, max_waiting_matches,
+          cardref::service::Limits().max_waiting_matches,
+          "Matches waiting for players at once; CreateMatch past it gets "
+          "RESOURCE_EXHAUSTED; 0 = no limit");
+ABSL_FLAG(int32_t, max_matches_in_progress,
+          cardref::service::Limits().max_matches_in_progress,
+          "Matches in progress at once; CreateMatch past it gets "
+          "RESOURCE_EXHAUSTED; 0 = no limit");
+ABSL_FLAG(int32_t, max_rejections_logged,
+          cardref::service::Limits().max_rejections_logged_per_decision,
+          "Rejected submissions logged in full per seat and decision; the "
+          "rest are counted in one RejectionsNotLogged record");
+ABSL_FLAG(int32_t, max_connections, cardref::service::Limits().max_connections,
+          "Plaintext connections held at once (at most half the fd limit); "
+          "past it new ones are closed at once; 0 = no cap (gRPC's listener)");
 
 namespace {
 
@@ -178,6 +219,35 @@ int main(int argc, char** argv) {
                    action.c_str());
       return 2;
     }
+  }
+  {
+    cardref::service::Limits& limits = options.manager.limits;
+    limits.max_request_bytes = absl::GetFlag(FLAGS_max_request_bytes);
+    limits.max_action_bytes = static_cast<size_t>(
+        std::max<int32_t>(1, absl::GetFlag(FLAGS_max_action_bytes)));
+    limits.max_streams_per_seat = absl::GetFlag(FLAGS_max_streams_per_seat);
+    limits.max_event_streams = absl::GetFlag(FLAGS_max_event_streams);
+    limits.calls_per_second_per_token =
+        absl::GetFlag(FLAGS_calls_per_second_per_token);
+    limits.burst_per_token = absl::GetFlag(FLAGS_burst_per_token);
+    limits.calls_per_second_per_peer =
+        absl::GetFlag(FLAGS_calls_per_second_per_peer);
+    limits.burst_per_peer = absl::GetFlag(FLAGS_burst_per_peer);
+    limits.max_waiting_matches = absl::GetFlag(FLAGS_max_waiting_matches);
+    limits.max_matches_in_progress =
+        absl::GetFlag(FLAGS_max_matches_in_progress);
+    limits.max_rejections_logged_per_decision =
+        absl::GetFlag(FLAGS_max_rejections_logged);
+    limits.max_connections = absl::GetFlag(FLAGS_max_connections);
+  }
+  // Before anything opens descriptors in numbers (docs/limits.md).
+  if (absl::StatusOr<uint64_t> fds = cardref::grpc_service::RaiseOpenFileLimit();
+      fds.ok()) {
+    std::printf("cardref_referee: file descriptor limit %llu\n",
+                static_cast<unsigned long long>(*fds));
+  } else {
+    std::fprintf(stderr, "cardref_referee: %s\n",
+                 std::string(fds.status().message()).c_str());
   }
   options.manager.referee_version = cardref::kVersion;
   options.manager.signing_key =

@@ -467,6 +467,41 @@ TEST(NewRecordKindsTest, ProofOfTheDealFieldsAreShownAndRoundTrip) {
   EXPECT_TRUE(ReadText(dir + "/back.cardlog") == ReadText(path));
 }
 
+// Rejections the referee counted but did not log, and a rejected action too
+// large to store (docs/limits.md): cat words them, json keeps them.
+TEST(NewRecordKindsTest, RejectionsNotLoggedAndOversizedActionsAreShown) {
+  std::vector<std::string> payloads =
+      *testlogs::ReadPayloads(Golden("kraken_2rounds"));
+  v1::LogRecord oversized;
+  oversized.set_unix_micros(1);
+  oversized.mutable_rejected()->set_seat(1);
+  oversized.mutable_rejected()->set_oversized_bytes(70000);
+  oversized.mutable_rejected()->set_status_code(3);
+  oversized.mutable_rejected()->set_message("'action' is 70000 bytes");
+  v1::LogRecord dropped;
+  dropped.set_unix_micros(2);
+  dropped.mutable_rejections_not_logged()->set_seat(1);
+  dropped.mutable_rejections_not_logged()->set_decision_version(42);
+  dropped.mutable_rejections_not_logged()->set_count(992);
+  payloads.insert(payloads.end() - 1,
+                  {testlogs::Serialize(oversized), testlogs::Serialize(dropped)});
+  const std::string dir = testlogs::MakeTempDir();
+  const std::string path = dir + "/dropped.cardlog";
+  ASSERT_TRUE(testlogs::WriteFile(path, testlogs::Frame(payloads)).ok());
+
+  const CliRun cat = RunLog(absl::StrCat("cat '", path, "'"));
+  EXPECT_EQ(cat.exit_code, 0) << cat.err;
+  EXPECT_THAT(cat.out, HasSubstr("an action of 70000 bytes (too large to log)"));
+  EXPECT_THAT(cat.out, HasSubstr("refused 992 more submissions of "));
+  EXPECT_THAT(cat.out, HasSubstr(" at version 42 (counted, not logged"));
+  const CliRun json = RunLog(absl::StrCat("json '", path, "'"));
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_THAT(json.out, HasSubstr("\"oversizedBytes\":70000"));
+  EXPECT_THAT(json.out,
+              HasSubstr("\"rejectionsNotLogged\":{\"seat\":1,"
+                        "\"decisionVersion\":\"42\",\"count\":992}"));
+}
+
 // --- verify -----------------------------------------------------------------
 
 void ExpectSameFault(const VerifyReport& v, const record::RecordFile& framing) {

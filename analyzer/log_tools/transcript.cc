@@ -184,7 +184,10 @@ absl::StatusOr<Transcript> BuildTranscript(const record::GameLog& log,
           v1::Action typed = r.action();
           typed.clear_notation();
           const std::string submitted =
-              r.action().notation().empty()
+              r.oversized_bytes() > 0
+                  ? absl::StrCat("an action of ", r.oversized_bytes(),
+                                 " bytes (too large to log)")
+              : r.action().notation().empty()
                   ? absl::StrCat("{", typed.ShortDebugString(), "}")
                   : absl::StrCat("\"", absl::CHexEscape(r.action().notation()),
                                  "\"");
@@ -194,6 +197,18 @@ absl::StatusOr<Transcript> BuildTranscript(const record::GameLog& log,
         } else {
           step.text = absl::StrCat("refused a submission of ", who);
         }
+        break;
+      }
+      case v1::LogRecord::kRejectionsNotLogged: {
+        const v1::RejectionsNotLogged& r = record.rejections_not_logged();
+        step.seat = r.seat();
+        step.text = absl::StrCat(
+            "refused ", r.count(), " more submission",
+            r.count() == 1 ? "" : "s", " of ",
+            r.seat() >= 0 && r.seat() < n ? names[r.seat()]
+                                          : absl::StrCat("seat ", r.seat()),
+            " at version ", r.decision_version(),
+            " (counted, not logged: the referee's per-decision limit)");
         break;
       }
       case v1::LogRecord::kFault:

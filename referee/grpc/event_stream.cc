@@ -15,8 +15,10 @@ constexpr size_t kBatch = 64;
 class EventWriter : public grpc::ServerWriteReactor<v1::MatchEvent> {
  public:
   EventWriter(std::shared_ptr<service::Match> match, service::Audience audience,
-              uint64_t after_index, uint32_t delay_decisions)
-      : match_(std::move(match)),
+              uint64_t after_index, uint32_t delay_decisions,
+              service::StreamSlot slot)
+      : slot_(std::move(slot)),
+        match_(std::move(match)),
         audience_(audience),
         delay_decisions_(delay_decisions),
         last_index_(after_index) {
@@ -82,6 +84,7 @@ class EventWriter : public grpc::ServerWriteReactor<v1::MatchEvent> {
     Finish(std::move(status));
   }
 
+  service::StreamSlot slot_;  // given back when the stream is done
   const std::shared_ptr<service::Match> match_;
   const service::Audience audience_;
   const uint32_t delay_decisions_;
@@ -100,9 +103,9 @@ class EventWriter : public grpc::ServerWriteReactor<v1::MatchEvent> {
 
 grpc::ServerWriteReactor<v1::MatchEvent>* NewEventStream(
     std::shared_ptr<service::Match> match, service::Audience audience,
-    uint64_t after_index, uint32_t delay_decisions) {
+    uint64_t after_index, uint32_t delay_decisions, service::StreamSlot slot) {
   return new EventWriter(std::move(match), audience, after_index,
-                         delay_decisions);
+                         delay_decisions, std::move(slot));
 }
 
 }  // namespace cardref::grpc_service

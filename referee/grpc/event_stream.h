@@ -11,13 +11,16 @@
 #include "cardref/v1/referee.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "referee/service/match.h"
+#include "referee/service/stream_budget.h"
 
 namespace cardref::grpc_service {
 
-// Starts streaming `match`'s events with index > after_index to `audience`.
+// Starts streaming `match`'s events with index > after_index to `audience`;
+// the stream holds `slot` (call_gate.h) until it is done.
 grpc::ServerWriteReactor<v1::MatchEvent>* NewEventStream(
     std::shared_ptr<service::Match> match, service::Audience audience,
-    uint64_t after_index, uint32_t delay_decisions);
+    uint64_t after_index, uint32_t delay_decisions,
+    service::StreamSlot slot = {});
 
 }  // namespace cardref::grpc_service
 

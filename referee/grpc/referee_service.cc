@@ -7,6 +7,7 @@
 #include "referee/base/hex.h"
 #include "referee/codec/codec.h"
 #include "referee/grpc/event_stream.h"
+#include "referee/grpc/raw_request.h"
 #include "referee/codec/unknown_fields.h"
 
 namespace cardref::grpc_service {
@@ -63,8 +64,10 @@ v1::ParamInfo ToProto(const ParamSpec& spec) {
 class ObservationWriter : public grpc::ServerWriteReactor<v1::Observation> {
  public:
   ObservationWriter(std::shared_ptr<service::Match> match, int seat,
-                    std::string token, uint64_t since_version)
-      : match_(std::move(match)),
+                    std::string token, uint64_t since_version,
+                    service::StreamSlot slot)
+      : slot_(std::move(slot)),
+        match_(std::move(match)),
         seat_(seat),
         token_(std::move(token)),
         since_version_(since_version) {
@@ -141,6 +144,7 @@ class ObservationWriter : public grpc::ServerWriteReactor<v1::Observation> {
     Finish(std::move(status));
   }
 
+  service::StreamSlot slot_;  // given back when the stream is done
   const std::shared_ptr<service::Match> match_;
   const int seat_;
   const std::string token_;
@@ -166,9 +170,17 @@ class ErrorWriter : public grpc::ServerWriteReactor<Message> {
 
 }  // namespace
 
+absl::Status RefereeService::Admit(const grpc::ServerContextBase& context,
+                                   absl::string_view token) {
+  return gate_ == nullptr ? absl::OkStatus() : gate_->Admit(context, token);
+}
+
 grpc::ServerUnaryReactor* RefereeService::ListGames(
     grpc::CallbackServerContext* context, const v1::ListGamesRequest* request,
     v1::ListGamesResponse* response) {
+  if (absl::Status st = Admit(*context, ""); !st.ok()) {
+    return Finish(context, st);
+  }
   if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
     return Finish(context, st);
   }
@@ -191,6 +203,9 @@ grpc::ServerUnaryReactor* RefereeService::CreateMatch(
     grpc::CallbackServerContext* context,
     const v1::CreateMatchRequest* request,
     v1::CreateMatchResponse* response) {
+  if (absl::Status st = Admit(*context, ""); !st.ok()) {
+    return Finish(context, st);
+  }
   if (absl::Status st = auth_->Check(*context, "CreateMatch"); !st.ok()) {
     return Finish(context, st);
   }
@@ -203,6 +218,9 @@ grpc::ServerUnaryReactor* RefereeService::CreateMatch(
 grpc::ServerUnaryReactor* RefereeService::JoinMatch(
     grpc::CallbackServerContext* context, const v1::JoinMatchRequest* request,
     v1::JoinMatchResponse* response) {
+  if (absl::Status st = Admit(*context, request->ticket()); !st.ok()) {
+    return Finish(context, st);
+  }
   if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
     return Finish(context, st);
   }
@@ -212,6 +230,9 @@ grpc::ServerUnaryReactor* RefereeService::JoinMatch(
 grpc::ServerUnaryReactor* RefereeService::GetObservation(
     grpc::CallbackServerContext* context, const v1::SeatRequest* request,
     v1::Observation* response) {
+  if (absl::Status st = Admit(*context, request->token()); !st.ok()) {
+    return Finish(context, st);
+  }
   if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
     return Finish(context, st);
   }
@@ -225,20 +246,38 @@ grpc::ServerUnaryReactor* RefereeService::GetObservation(
 }
 
 grpc::ServerUnaryReactor* RefereeService::SubmitAction(
-    grpc::CallbackServerContext* context,
-    const v1::SubmitActionRequest* request,
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
+    grpc::ByteBuffer* out) {
+  v1::SubmitActionRequest request;
+  v1::SubmitActionResponse response;
+  absl::Status st = ParseRequest(*raw, &request);
+  if (st.ok()) st = SubmitParsed(*context, request, &response);
+  if (st.ok()) st = SerializeResponse(response, out);
+  return Finish(context, st);
+}
+
+absl::Status RefereeService::SubmitParsed(
+    const grpc::ServerContextBase& context,
+    const v1::SubmitActionRequest& request,
     v1::SubmitActionResponse* response) {
-  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
-    return Finish(context, st);
+  if (absl::Status st = Admit(context, request.token()); !st.ok()) return st;
+  if (absl::Status st = codec::CheckNoUnknownFields(request); !st.ok()) {
+    return st;
   }
   absl::StatusOr<std::shared_ptr<service::Match>> match =
-      manager_->Find(request->match_id());
-  if (!match.ok()) return Finish(context, match.status());
-  return FinishWith(context, (*match)->Submit(*request), response);
+      manager_->Find(request.match_id());
+  if (!match.ok()) return match.status();
+  absl::StatusOr<v1::SubmitActionResponse> result = (*match)->Submit(request);
+  if (!result.ok()) return result.status();
+  *response = *std::move(result);
+  return absl::OkStatus();
 }
 
 grpc::ServerWriteReactor<v1::Observation>* RefereeService::WatchObservations(
-    grpc::CallbackServerContext*, const v1::SeatRequest* request) {
+    grpc::CallbackServerContext* context, const v1::SeatRequest* request) {
+  if (absl::Status st = Admit(*context, request->token()); !st.ok()) {
+    return new ErrorWriter<v1::Observation>(st);
+  }
   if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
     return new ErrorWriter<v1::Observation>(st);
   }
@@ -249,13 +288,25 @@ grpc::ServerWriteReactor<v1::Observation>* RefereeService::WatchObservations(
   absl::StatusOr<v1::Observation> first =
       (*match)->Observe(request->seat(), request->token());
   if (!first.ok()) return new ErrorWriter<v1::Observation>(first.status());
+  service::StreamSlot slot;
+  if (gate_ != nullptr) {
+    absl::StatusOr<service::StreamSlot> acquired =
+        gate_->OpenSeatStream(request->match_id(), request->seat());
+    if (!acquired.ok()) {
+      return new ErrorWriter<v1::Observation>(acquired.status());
+    }
+    slot = *std::move(acquired);
+  }
   return new ObservationWriter(*match, request->seat(), request->token(),
-                               request->since_version());
+                               request->since_version(), std::move(slot));
 }
 
 grpc::ServerUnaryReactor* RefereeService::GetMatch(
     grpc::CallbackServerContext* context, const v1::GetMatchRequest* request,
     v1::MatchInfo* response) {
+  if (absl::Status st = Admit(*context, ""); !st.ok()) {
+    return Finish(context, st);
+  }
   if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
     return Finish(context, st);
   }
@@ -269,6 +320,9 @@ grpc::ServerUnaryReactor* RefereeService::GetMatch(
 grpc::ServerUnaryReactor* RefereeService::GetRefereeKey(
     grpc::CallbackServerContext* context,
     const v1::GetRefereeKeyRequest* request, v1::RefereeKey* response) {
+  if (absl::Status st = Admit(*context, ""); !st.ok()) {
+    return Finish(context, st);
+  }
   if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
     return Finish(context, st);
   }
@@ -286,6 +340,9 @@ grpc::ServerUnaryReactor* RefereeService::GetRefereeKey(
 grpc::ServerUnaryReactor* RefereeService::ListMatches(
     grpc::CallbackServerContext* context,
     const v1::ListMatchesRequest* request, v1::ListMatchesResponse* response) {
+  if (absl::Status st = Admit(*context, ""); !st.ok()) {
+    return Finish(context, st);
+  }
   if (absl::Status st = auth_->Check(*context, "ListMatches"); !st.ok()) {
     return Finish(context, st);
   }
@@ -298,6 +355,9 @@ grpc::ServerUnaryReactor* RefereeService::ListMatches(
 grpc::ServerUnaryReactor* RefereeService::CancelMatch(
     grpc::CallbackServerContext* context, const v1::EndMatchRequest* request,
     v1::MatchInfo* response) {
+  if (absl::Status st = Admit(*context, ""); !st.ok()) {
+    return Finish(context, st);
+  }
   if (absl::Status st = auth_->Check(*context, "CancelMatch"); !st.ok()) {
     return Finish(context, st);
   }
@@ -310,6 +370,9 @@ grpc::ServerUnaryReactor* RefereeService::CancelMatch(
 grpc::ServerUnaryReactor* RefereeService::AbortMatch(
     grpc::CallbackServerContext* context, const v1::EndMatchRequest* request,
     v1::MatchInfo* response) {
+  if (absl::Status st = Admit(*context, ""); !st.ok()) {
+    return Finish(context, st);
+  }
   if (absl::Status st = auth_->Check(*context, "AbortMatch"); !st.ok()) {
     return Finish(context, st);
   }
@@ -332,13 +395,22 @@ grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::StartEventStream(
   absl::StatusOr<std::shared_ptr<service::Match>> match =
       manager_->Find(request->match_id());
   if (!match.ok()) return new ErrorWriter<v1::MatchEvent>(match.status());
+  service::StreamSlot slot;
+  if (gate_ != nullptr) {
+    absl::StatusOr<service::StreamSlot> acquired = gate_->OpenEventStream();
+    if (!acquired.ok()) return new ErrorWriter<v1::MatchEvent>(acquired.status());
+    slot = *std::move(acquired);
+  }
   return NewEventStream(*std::move(match), audience, request->after_index(),
-                        request->delay_decisions());
+                        request->delay_decisions(), std::move(slot));
 }
 
 grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::WatchMatchFull(
     grpc::CallbackServerContext* context,
     const v1::WatchMatchRequest* request) {
+  if (absl::Status st = Admit(*context, ""); !st.ok()) {
+    return new ErrorWriter<v1::MatchEvent>(st);
+  }
   if (absl::Status st = auth_->Check(*context, "WatchMatchFull"); !st.ok()) {
     return new ErrorWriter<v1::MatchEvent>(st);
   }
@@ -346,7 +418,10 @@ grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::WatchMatchFull(
 }
 
 grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::WatchMatch(
-    grpc::CallbackServerContext*, const v1::WatchMatchRequest* request) {
+    grpc::CallbackServerContext* context, const v1::WatchMatchRequest* request) {
+  if (absl::Status st = Admit(*context, ""); !st.ok()) {
+    return new ErrorWriter<v1::MatchEvent>(st);
+  }
   return StartEventStream(request, service::Audience::kSpectator);
 }
 

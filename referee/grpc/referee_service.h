@@ -6,6 +6,7 @@
 
 #include "cardref/v1/referee.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "referee/grpc/call_gate.h"
 #include "referee/grpc/organiser_auth.h"
 #include "referee/service/match_manager.h"
 
@@ -14,11 +15,17 @@ namespace cardref::grpc_service {
 // absl -> gRPC, code and message unchanged (the codes share numbering).
 grpc::Status ToGrpcStatus(const absl::Status& status);
 
-class RefereeService final : public v1::Referee::CallbackService {
+// SubmitAction, the call bots make most, is registered raw so that bytes
+// that do not decode get INVALID_ARGUMENT (raw_request.h).
+class RefereeService final
+    : public v1::Referee::WithRawCallbackMethod_SubmitAction<
+          v1::Referee::CallbackService> {
  public:
-  // Neither is owned; both outlive the service.
-  RefereeService(service::MatchManager* manager, const OrganiserAuth* auth)
-      : manager_(manager), auth_(auth) {}
+  // None is owned; all outlive the service. Without a gate no call is
+  // rate-limited and no stream is capped.
+  RefereeService(service::MatchManager* manager, const OrganiserAuth* auth,
+                 CallGate* gate = nullptr)
+      : manager_(manager), auth_(auth), gate_(gate) {}
 
   grpc::ServerUnaryReactor* ListGames(grpc::CallbackServerContext* context,
                                       const v1::ListGamesRequest* request,
@@ -33,10 +40,9 @@ class RefereeService final : public v1::Referee::CallbackService {
   grpc::ServerUnaryReactor* GetObservation(
       grpc::CallbackServerContext* context, const v1::SeatRequest* request,
       v1::Observation* response) override;
-  grpc::ServerUnaryReactor* SubmitAction(
-      grpc::CallbackServerContext* context,
-      const v1::SubmitActionRequest* request,
-      v1::SubmitActionResponse* response) override;
+  grpc::ServerUnaryReactor* SubmitAction(grpc::CallbackServerContext* context,
+                                         const grpc::ByteBuffer* request,
+                                         grpc::ByteBuffer* response) override;
   grpc::ServerWriteReactor<v1::Observation>* WatchObservations(
       grpc::CallbackServerContext* context,
       const v1::SeatRequest* request) override;
@@ -67,9 +73,16 @@ class RefereeService final : public v1::Referee::CallbackService {
  private:
   grpc::ServerWriteReactor<v1::MatchEvent>* StartEventStream(
       const v1::WatchMatchRequest* request, service::Audience audience);
+  absl::Status SubmitParsed(const grpc::ServerContextBase& context,
+                            const v1::SubmitActionRequest& request,
+                            v1::SubmitActionResponse* response);
+  // The call gate's verdict (OK without one).
+  absl::Status Admit(const grpc::ServerContextBase& context,
+                     absl::string_view token);
 
   service::MatchManager* manager_;
   const OrganiserAuth* auth_;
+  CallGate* gate_;
 };
 
 }  // namespace cardref::grpc_service

@@ -10,6 +10,7 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "referee/games/all_games.h"
+#include "referee/grpc/fd_budget.h"
 #include "referee/record/private_dir.h"
 
 namespace cardref::grpc_service {
@@ -91,16 +92,43 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   s->manager_ = std::make_unique<service::MatchManager>(&AllGames(),
                                                         options.manager);
   s->auth_ = std::make_unique<OrganiserAuth>(options.organiser_token);
-  s->service_ =
-      std::make_unique<RefereeService>(s->manager_.get(), s->auth_.get());
+  const service::Limits& limits = options.manager.limits;
+  const std::string address = absl::StrCat(options.host, ":", options.port);
+  // Plaintext connections are counted by our own listener (fd budget:
+  // connection_limiter.h); TLS ones are gRPC's, uncounted (docs/limits.md).
+  const int max_connections =
+      FitConnectionCap(limits.max_connections, OpenFileLimit());
+  if (options.tls.cert_file.empty() && max_connections > 0) {
+    absl::StatusOr<std::unique_ptr<ConnectionLimiter>> limiter =
+        ConnectionLimiter::Listen(options.host, options.port, max_connections);
+    if (!limiter.ok()) return limiter.status();
+    s->connections_ = *std::move(limiter);
+  }
+  ConnectionLimiter* connections = s->connections_.get();
+  s->gate_ = std::make_unique<CallGate>(
+      limits, options.manager.clock,
+      [connections](absl::string_view peer) {
+        return connections == nullptr ? std::string()
+                                      : connections->AddressOf(peer);
+      });
+  s->service_ = std::make_unique<RefereeService>(
+      s->manager_.get(), s->auth_.get(), s->gate_.get());
   // Both must be enabled before the builder builds the server.
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
-  const std::string address = absl::StrCat(options.host, ":", options.port);
-  builder.AddListeningPort(address, *credentials, &s->port_);
+  if (limits.max_request_bytes > 0) {
+    builder.SetMaxReceiveMessageSize(limits.max_request_bytes);
+  }
+  if (connections == nullptr) {
+    builder.AddListeningPort(address, *credentials, &s->port_);
+  }
   builder.RegisterService(s->service_.get());
   s->server_ = builder.BuildAndStart();
+  if (connections != nullptr && s->server_ != nullptr) {
+    s->port_ = connections->port();
+    connections->Start(s->server_.get());
+  }
   if (s->server_ == nullptr || s->port_ == 0) {
     return absl::UnavailableError(absl::StrCat("cannot listen on ", address));
   }
@@ -113,6 +141,7 @@ std::string RefereeServer::address() const {
 
 void RefereeServer::Shutdown(absl::Duration grace) {
   if (shut_down_.exchange(true)) return;
+  if (connections_ != nullptr) connections_->Stop();  // no new connection
   server_->Shutdown(absl::ToChronoTime(absl::Now() + grace));
 }
 

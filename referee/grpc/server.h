@@ -11,6 +11,8 @@
 
 #include "absl/status/statusor.h"
 #include "grpcpp/grpcpp.h"
+#include "referee/grpc/call_gate.h"
+#include "referee/grpc/connection_limiter.h"
 #include "referee/grpc/referee_service.h"
 #include "referee/service/match_manager.h"
 
@@ -27,7 +29,7 @@ struct TlsOptions {
 struct ServerOptions {
   std::string host = "localhost";
   int port = 0;  // 0 picks a free port
-  service::ManagerOptions manager;
+  service::ManagerOptions manager;  // manager.limits: docs/limits.md
   // The organiser credential (organiser_auth.h). Without one the server
   // listens on loopback only and everyone counts as the organiser.
   std::optional<std::string> organiser_token;
@@ -47,6 +49,8 @@ class RefereeServer {
   int port() const { return port_; }
   std::string address() const;
   grpc::Server& server() { return *server_; }
+  // The plaintext listener's connection count; null with TLS or no cap.
+  ConnectionLimiter* connections() { return connections_.get(); }
   void Shutdown(absl::Duration grace);
 
  private:
@@ -56,6 +60,8 @@ class RefereeServer {
   int port_ = 0;
   std::unique_ptr<service::MatchManager> manager_;
   std::unique_ptr<OrganiserAuth> auth_;
+  std::unique_ptr<ConnectionLimiter> connections_;
+  std::unique_ptr<CallGate> gate_;
   std::unique_ptr<RefereeService> service_;
   std::unique_ptr<grpc::Server> server_;
 };

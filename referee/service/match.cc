@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -19,6 +20,29 @@
 namespace cardref::service {
 
 namespace {
+
+// An action no game could accept: too large to log, or a notation with
+// characters no notation has.
+absl::Status CheckSubmittedAction(const v1::Action& action, size_t max_bytes) {
+  const size_t bytes = action.ByteSizeLong();
+  if (bytes > max_bytes) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'action' is ", bytes, " bytes encoded; this referee accepts at most ",
+        max_bytes, " (an action is a few dozen bytes: docs/limits.md)"));
+  }
+  return CheckText("action.notation", action.notation(), kMaxNotationChars);
+}
+
+// A rejection's message as logged: its start, cut at a UTF-8 boundary.
+std::string CapMessage(absl::string_view message) {
+  constexpr size_t kMaxLoggedMessageBytes = 256;
+  if (message.size() <= kMaxLoggedMessageBytes) return std::string(message);
+  size_t cut = kMaxLoggedMessageBytes;
+  while (cut > 0 && (static_cast<unsigned char>(message[cut]) & 0xc0) == 0x80) {
+    --cut;
+  }
+  return absl::StrCat(message.substr(0, cut), "...");
+}
 
 v1::ChanceKind ToProto(ChanceKind kind) {
   switch (kind) {
@@ -355,6 +379,45 @@ absl::Status Match::LogLocked(v1::LogRecord record) {
 }
 
 absl::Status Match::WriteAndJournalLocked(v1::LogRecord record) {
+  if (!record.has_rejected()) RETURN_IF_ERROR(FlushUnloggedRejectionsLocked());
+  return WriteOneLocked(std::move(record));
+}
+
+absl::Status Match::FlushUnloggedRejectionsLocked() {
+  for (size_t s = 0; s < seats_.size(); ++s) {
+    Seat& seat = seats_[s];
+    seat.rejections_logged = 0;
+    if (seat.rejections_unlogged == 0) continue;
+    v1::LogRecord record;
+    v1::RejectionsNotLogged* dropped = record.mutable_rejections_not_logged();
+    dropped->set_seat(static_cast<int>(s));
+    dropped->set_decision_version(seat.unlogged_version);
+    dropped->set_count(seat.rejections_unlogged);
+    seat.rejections_unlogged = 0;
+    RETURN_IF_ERROR(WriteOneLocked(std::move(record)));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<v1::SubmitActionResponse> Match::SequenceReusedLocked(
+    const Seat& me, const v1::SubmitActionRequest& request,
+    const Seat::SequenceUse& first) const {
+  const bool same_submission =
+      first.decision_version == request.decision_version() &&
+      first.action == request.action().SerializeAsString();
+  if (same_submission && request.sequence() == me.last_sequence) {
+    return me.last_response;  // an idempotent retry
+  }
+  return absl::AlreadyExistsError(absl::StrCat(
+      "sequence ", request.sequence(), " was first used for '",
+      QuotePrefix(first.notation), "', accepted for the decision at version ",
+      first.version,
+      same_submission
+          ? "; only the answer to the seat's last submission is kept"
+          : "; give every new submission a new sequence number (0 for none)"));
+}
+
+absl::Status Match::WriteOneLocked(v1::LogRecord record) {
   v1::LogRecord written;  // as the log holds it: chained, maybe signed
   RETURN_IF_ERROR(log_->Write(std::move(record), &written));
   const uint32_t actions_before =
@@ -561,12 +624,12 @@ absl::StatusOr<v1::SubmitActionResponse> Match::SubmitLocked(
     const v1::SubmitActionRequest& request) {
   const int seat = request.seat();
   RETURN_IF_ERROR(CheckSeat(seat, request.token()));
-  // Refused before anything is logged: an oversized notation costs no log.
-  RETURN_IF_ERROR(CheckText("action.notation", request.action().notation(),
-                            kMaxNotationChars));
   Seat& me = seats_[seat];
-  if (request.sequence() != 0 && request.sequence() == me.last_sequence) {
-    return me.last_response;  // an idempotent retry
+  if (request.sequence() != 0) {
+    auto used = me.sequences.find(request.sequence());
+    if (used != me.sequences.end()) {
+      return SequenceReusedLocked(me, request, used->second);
+    }
   }
   switch (status_) {
     case v1::MATCH_STATUS_WAITING_FOR_PLAYERS:
@@ -588,7 +651,9 @@ absl::StatusOr<v1::SubmitActionResponse> Match::SubmitLocked(
   // A decision whose deadline passed is settled before anything else, so
   // the answer does not depend on whether the timer thread was first.
   TimeoutLocked(now);
-  absl::Status refused;
+  // Oversized actions are refused first, and logged without the action.
+  absl::Status refused = CheckSubmittedAction(request.action(),
+                                              options_.max_action_bytes);
   const std::pair<uint64_t, std::string>* timed_out = nullptr;
   for (const auto& t : me.timeouts) {
     if (t.first == request.decision_version()) timed_out = &t;
@@ -597,7 +662,9 @@ absl::StatusOr<v1::SubmitActionResponse> Match::SubmitLocked(
       !me.timeouts.empty() && state_->current_seat() != seat) {
     timed_out = &me.timeouts.back();
   }
-  if (timed_out != nullptr) {
+  if (!refused.ok()) {
+    // Refused already: too large, or a notation no game could have.
+  } else if (timed_out != nullptr) {
     refused = absl::DeadlineExceededError(absl::StrCat(
         "too late: your decision (version ", timed_out->first,
         ") timed out and the referee played '", timed_out->second,
@@ -609,6 +676,11 @@ absl::StatusOr<v1::SubmitActionResponse> Match::SubmitLocked(
     refused = absl::FailedPreconditionError(absl::StrCat(
         "seat ", seat, me.forfeited ? " has forfeited" : " is absent",
         " (docs/fault_policy.md): the referee plays its decisions"));
+  } else if (request.decision_version() > version_) {
+    refused = absl::FailedPreconditionError(absl::StrCat(
+        "decision_version ", request.decision_version(),
+        " is from the future: the match is at version ", version_,
+        "; answer the version of an observation you received"));
   } else if (request.decision_version() != 0 &&
              request.decision_version() != version_) {
     refused = absl::FailedPreconditionError(absl::StrCat(
@@ -635,6 +707,13 @@ absl::StatusOr<v1::SubmitActionResponse> Match::SubmitLocked(
       absl::Status st = RecordActionLocked(
           seat, *action, round, absl::ToInt64Microseconds(taken),
           request.sequence(), /*by_referee=*/false);
+      if (request.sequence() != 0) {
+        Seat::SequenceUse& use = me.sequences[request.sequence()];
+        use.decision_version = request.decision_version();
+        use.version = version_before;
+        use.action = request.action().SerializeAsString();
+        use.notation = history_.back().action().notation();
+      }
       if (st.ok()) st = AdvanceLocked();
       if (!st.ok()) AbortLocked(std::string(st.message()));
     }
@@ -698,12 +777,27 @@ absl::Status Match::RecordActionLocked(int seat, Action action, int round,
 void Match::LogRejectedLocked(int seat, const v1::Action& action,
                               const absl::Status& status) {
   if (status_ != v1::MATCH_STATUS_IN_PROGRESS) return;
+  Seat& me = seats_[seat];
+  const int cap = options_.max_rejections_logged_per_decision;
+  if (cap >= 0 && me.rejections_logged >= cap) {
+    // Counted only; written as one record before the next other record.
+    ++me.rejections_unlogged;
+    me.unlogged_version = version_;
+    return;
+  }
+  ++me.rejections_logged;
   v1::LogRecord record;
   v1::RejectedSubmission* rejected = record.mutable_rejected();
   rejected->set_seat(seat);
-  *rejected->mutable_action() = action;
+  const size_t bytes = action.ByteSizeLong();
+  if (bytes > options_.max_action_bytes) {
+    rejected->set_oversized_bytes(static_cast<uint32_t>(
+        std::min<size_t>(bytes, std::numeric_limits<uint32_t>::max())));
+  } else {
+    *rejected->mutable_action() = action;
+  }
   rejected->set_status_code(static_cast<int>(status.code()));
-  rejected->set_message(std::string(status.message()));
+  rejected->set_message(CapMessage(status.message()));
   if (absl::Status st = LogLocked(std::move(record)); !st.ok()) {
     AbortLocked(std::string(st.message()));
   }

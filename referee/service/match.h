@@ -62,6 +62,12 @@ struct MatchOptions {
   std::vector<std::string> invited_names;
   // Anyone may take any seat under any name (no tickets).
   bool open = false;
+  // Larger submitted actions are refused and logged without the action
+  // (docs/limits.md).
+  size_t max_action_bytes = 1024;
+  // Rejected submissions logged in full per seat between two other
+  // records; the rest are counted in one RejectionsNotLogged record.
+  int max_rejections_logged_per_decision = 8;
 };
 
 // Who receives a match's event stream (match_events.h).
@@ -185,6 +191,20 @@ class Match {
     std::string player_version;
     uint64_t last_sequence = 0;
     v1::SubmitActionResponse last_response;
+    // The first (accepted) use of each sequence number: a later submission
+    // with the same number is a retry or a conflict.
+    struct SequenceUse {
+      uint64_t decision_version = 0;  // as the request gave it
+      uint64_t version = 0;           // the decision it was accepted for
+      std::string action;             // the request's action, serialised
+      std::string notation;           // as the referee logged it
+    };
+    std::map<uint64_t, SequenceUse> sequences;
+    // Rejected submissions since the last record of another kind: logged
+    // in full, and counted only (at `unlogged_version`).
+    int rejections_logged = 0;
+    uint32_t rejections_unlogged = 0;
+    uint64_t unlogged_version = 0;
     // Decisions of this seat that timed out since its last accepted action:
     // (decision version, action the referee played).
     std::vector<std::pair<uint64_t, std::string>> timeouts;
@@ -223,9 +243,19 @@ class Match {
   // play (absent, forfeited, disconnected).
   absl::Status AdvanceLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status LogLocked(v1::LogRecord record) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Writes `record` and, once written, adds it to the event journal.
+  // Writes `record` and, once written, adds it to the event journal. Any
+  // record but a rejection first writes the RejectionsNotLogged counts due.
   absl::Status WriteAndJournalLocked(v1::LogRecord record)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status WriteOneLocked(v1::LogRecord record)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status FlushUnloggedRejectionsLocked()
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // A submission whose sequence number was used before: the stored answer
+  // for a retry of the last one, ALREADY_EXISTS naming the first use else.
+  absl::StatusOr<v1::SubmitActionResponse> SequenceReusedLocked(
+      const Seat& me, const v1::SubmitActionRequest& request,
+      const Seat::SequenceUse& first) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
   bool OverLocked() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
   // The SeedReveal record, written right before the final or abort record.
   v1::LogRecord SeedRevealRecord() const;

@@ -13,6 +13,7 @@ std::optional<v1::MatchEvent> MakeMatchEvent(uint64_t index,
   }
   switch (record.record_case()) {
     case v1::LogRecord::kRejected:
+    case v1::LogRecord::kRejectionsNotLogged:
       return std::nullopt;
     case v1::LogRecord::kChance: {
       v1::LogRecord* out = event.mutable_record();

@@ -75,6 +75,7 @@ MatchManager::~MatchManager() {
 
 absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
     const v1::CreateMatchRequest& request) {
+  RETURN_IF_ERROR(CheckMatchCaps());
   RETURN_IF_ERROR(CheckKnownGame(*registry_, request.game()));
   RETURN_IF_ERROR(CheckText("deal_set_id", request.deal_set_id(), kMaxIdChars));
   absl::StatusOr<std::unique_ptr<Game>> game = registry_->Create(
@@ -166,6 +167,9 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   match_options.log_path =
       absl::StrCat(options_.log_dir, "/", match_options.match_id, ".cardlog");
   match_options.referee_version = options_.referee_version;
+  match_options.max_action_bytes = options_.limits.max_action_bytes;
+  match_options.max_rejections_logged_per_decision =
+      options_.limits.max_rejections_logged_per_decision;
   const GameParams params = (*game)->params();
   absl::StatusOr<std::unique_ptr<Match>> match =
       Match::Create(std::move(*game), match_options);
@@ -182,6 +186,36 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   matches_[match_options.match_id] = std::move(*match);
   creation_order_.push_back(match_options.match_id);
   return response;
+}
+
+absl::Status MatchManager::CheckMatchCaps() {
+  const Limits& limits = options_.limits;
+  if (limits.max_waiting_matches <= 0 && limits.max_matches_in_progress <= 0) {
+    return absl::OkStatus();
+  }
+  int waiting = 0, in_progress = 0;
+  {
+    absl::MutexLock lock(&mu_);
+    for (const auto& [id, match] : matches_) {
+      const v1::MatchStatus status = match->status();
+      waiting += status == v1::MATCH_STATUS_WAITING_FOR_PLAYERS;
+      in_progress += status == v1::MATCH_STATUS_IN_PROGRESS;
+    }
+  }
+  if (limits.max_waiting_matches > 0 &&
+      waiting >= limits.max_waiting_matches) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        waiting, " matches are waiting for players, this referee's limit "
+        "(--max_waiting_matches); retry once some have started, or cancel "
+        "some (CancelMatch)"));
+  }
+  if (limits.max_matches_in_progress > 0 &&
+      in_progress >= limits.max_matches_in_progress) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        in_progress, " matches are in progress, this referee's limit "
+        "(--max_matches_in_progress); retry once some have finished"));
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::shared_ptr<Match>> MatchManager::Find(

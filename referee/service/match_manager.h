@@ -15,6 +15,7 @@
 #include "absl/synchronization/mutex.h"
 #include "cardref/v1/referee.pb.h"
 #include "referee/games/api/registry.h"
+#include "referee/service/limits.h"
 #include "referee/service/match.h"
 
 namespace cardref::service {
@@ -43,6 +44,9 @@ struct ManagerOptions {
   // Signs every match's log (cardref_referee --signing_key_file); none:
   // logs are chained but unsigned.
   std::shared_ptr<const crypto::Ed25519PrivateKey> signing_key;
+  // Resource limits (docs/limits.md). The manager enforces the match caps
+  // and passes the per-match ones on; the gRPC server the rest.
+  Limits limits;
 };
 
 // Thread-safe. Owns a clock thread, stopped by the destructor.
@@ -80,6 +84,9 @@ class MatchManager {
 
  private:
   void ClockLoop();
+  // RESOURCE_EXHAUSTED when the waiting or in-progress matches are at
+  // their caps.
+  absl::Status CheckMatchCaps() ABSL_LOCKS_EXCLUDED(mu_);
 
   const GameRegistry* registry_;
   const ManagerOptions options_;

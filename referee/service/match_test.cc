@@ -224,28 +224,39 @@ TEST_F(MatchTest, OutOfTurnIllegalAndMalformedActionsAreRefusedAndLogged) {
   EXPECT_TRUE(log->finished());
 }
 
-// An oversized or control-laden notation, or an oversized token, is refused
-// before anything is logged, quoting only a short prefix.
-TEST_F(MatchTest, OversizedTextInASubmissionIsRefusedUnlogged) {
+// An oversized or control-laden notation is refused quoting only a short
+// prefix, and logged (it counts toward the rejection limit) with an oversized
+// action left out; an oversized token is refused before anything is logged.
+TEST_F(MatchTest, OversizedTextInASubmissionIsRefusedAndLoggedBounded) {
   std::shared_ptr<Match> match = StartCraits(2, 5);
   const int to_act = match->progress().seat_to_act;
-  const auto records_before = [&] {
+  const auto rejections = [&] {
+    std::vector<v1::RejectedSubmission> out;
     auto log = record::ReadGameLog(match->Info().log_path());
-    return log.ok() ? log->records.size() : 0;
+    if (!log.ok()) return out;
+    for (const v1::LogRecord& r : log->records) {
+      if (r.has_rejected()) out.push_back(r.rejected());
+    }
+    return out;
   };
-  const size_t before = records_before();
   for (const std::string& notation :
        {std::string(100000, 'p'), std::string("draw\n| forged")}) {
     auto refused = match->Submit(Submission(to_act, notation));
     EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
-    EXPECT_THAT(refused.status().message(), HasSubstr("action.notation"));
     EXPECT_LT(refused.status().message().size(), 200u);
   }
+  std::vector<v1::RejectedSubmission> logged = rejections();
+  ASSERT_EQ(logged.size(), 2u);
+  EXPECT_FALSE(logged[0].has_action());
+  EXPECT_GT(logged[0].oversized_bytes(), 100000u);
+  EXPECT_LT(logged[0].message().size(), 300u);
+  EXPECT_EQ(logged[1].oversized_bytes(), 0u);
+  EXPECT_THAT(logged[1].message(), HasSubstr("action.notation"));
   v1::SubmitActionRequest r = Submission(to_act, "draw");
   r.set_token(std::string(10000, 'f'));
   EXPECT_EQ(match->Submit(r).status().code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(records_before(), before);
+  EXPECT_EQ(rejections().size(), 2u);
   auto obs = match->Observe(to_act, tokens_[to_act]);
   ASSERT_TRUE(obs.ok());
   EXPECT_TRUE(

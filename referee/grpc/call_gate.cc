@@ -1,0 +1,76 @@
+#include "referee/grpc/call_gate.h"
+
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "referee/grpc/organiser_token.h"
+
+namespace cardref::grpc_service {
+
+namespace {
+
+// Random tokens must not grow the maps without bound (rate_limit.h).
+constexpr size_t kMaxTrackedKeys = 20'000;
+
+}  // namespace
+
+CallGate::CallGate(const service::Limits& limits, const service::Clock* clock,
+                   std::function<std::string(absl::string_view)> peer_address)
+    : peer_address_(std::move(peer_address)),
+      per_token_(limits.calls_per_second_per_token, limits.burst_per_token,
+                 clock, kMaxTrackedKeys),
+      per_peer_(limits.calls_per_second_per_peer, limits.burst_per_peer, clock,
+                kMaxTrackedKeys),
+      seat_streams_(limits.max_streams_per_seat),
+      event_streams_(limits.max_event_streams) {}
+
+std::string CallGate::PeerKey(const grpc::ServerContextBase& context) const {
+  const std::string peer = context.peer();
+  if (peer_address_) {
+    std::string resolved = peer_address_(peer);
+    if (!resolved.empty()) return resolved;
+  }
+  // The port differs per connection; the address is the client.
+  const size_t colon = peer.rfind(':');
+  if (colon == std::string::npos || !absl::StartsWith(peer, "ip")) return peer;
+  return peer.substr(0, colon);
+}
+
+absl::Status CallGate::Admit(const grpc::ServerContextBase& context,
+                             absl::string_view token) {
+  std::string key;
+  if (!token.empty()) {
+    key = absl::StrCat("seat:", token);
+  } else {
+    const auto& metadata = context.client_metadata();
+    auto it = metadata.find("authorization");
+    if (it != metadata.end()) {
+      key = absl::StrCat("bearer:",
+                         absl::string_view(it->second.data(), it->second.size()));
+    }
+  }
+  // The token first: a flooder exhausts its own bucket and its refused
+  // calls take nothing from other clients at the same address.
+  if (!key.empty() && per_token_.enabled()) {
+    if (absl::Status st = per_token_.Admit("calls per token", key); !st.ok()) {
+      return st;
+    }
+  }
+  if (!per_peer_.enabled()) return absl::OkStatus();
+  return per_peer_.Admit("calls per client address", PeerKey(context));
+}
+
+absl::StatusOr<service::StreamSlot> CallGate::OpenSeatStream(
+    const std::string& match_id, int seat) {
+  return seat_streams_.Acquire(absl::StrCat("seat ", seat),
+                               absl::StrCat(match_id, "/", seat));
+}
+
+absl::StatusOr<service::StreamSlot> CallGate::OpenEventStream() {
+  return event_streams_.Acquire("this referee (all WatchMatch and "
+                                "WatchMatchFull streams)",
+                                "");
+}
+
+}  // namespace cardref::grpc_service

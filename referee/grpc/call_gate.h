@@ -1,0 +1,55 @@
+// What every call passes before it reaches a match: the calls-per-second
+// limits per caller token and per peer (service/rate_limit.h), and the
+// stream caps (service/stream_budget.h). Refusals are RESOURCE_EXHAUSTED and
+// cost a hash lookup, never a match's lock, so a flood from one client does
+// not slow the others' matches. docs/limits.md.
+#ifndef CARDREF_REFEREE_GRPC_CALL_GATE_H_
+#define CARDREF_REFEREE_GRPC_CALL_GATE_H_
+
+#include <functional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "grpcpp/grpcpp.h"
+#include "referee/service/clock.h"
+#include "referee/service/limits.h"
+#include "referee/service/rate_limit.h"
+#include "referee/service/stream_budget.h"
+
+namespace cardref::grpc_service {
+
+// Thread-safe.
+class CallGate {
+ public:
+  // `peer_address` maps gRPC's peer string to the client's address (the
+  // connection limiter knows it for connections it handed over as "fd:N");
+  // unset, the peer string without its port is used.
+  CallGate(const service::Limits& limits, const service::Clock* clock,
+           std::function<std::string(absl::string_view)> peer_address = {});
+
+  // One call of `context` by the holder of `token` (a seat's token or
+  // ticket; empty: the organiser's bearer token from the metadata, if any).
+  absl::Status Admit(const grpc::ServerContextBase& context,
+                     absl::string_view token);
+
+  // A slot for one observation stream of a seat, and for one event stream.
+  absl::StatusOr<service::StreamSlot> OpenSeatStream(
+      const std::string& match_id, int seat);
+  absl::StatusOr<service::StreamSlot> OpenEventStream();
+
+  // "ipv4:127.0.0.1:5555" -> "ipv4:127.0.0.1", through `peer_address`.
+  std::string PeerKey(const grpc::ServerContextBase& context) const;
+
+ private:
+  std::function<std::string(absl::string_view)> peer_address_;
+  service::RateLimiter per_token_;
+  service::RateLimiter per_peer_;
+  service::StreamBudget seat_streams_;
+  service::StreamBudget event_streams_;
+};
+
+}  // namespace cardref::grpc_service
+
+#endif  // CARDREF_REFEREE_GRPC_CALL_GATE_H_

@@ -1,0 +1,221 @@
+#include "referee/grpc/connection_limiter.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "grpcpp/server_posix.h"
+
+namespace cardref::grpc_service {
+
+namespace {
+
+constexpr int kBacklog = 512;
+
+std::string Errno(const char* what) {
+  return absl::StrCat(what, ": ", std::strerror(errno));
+}
+
+// "ipv4:127.0.0.1" / "ipv6:[::1]", as gRPC names peers (without the port:
+// the client's address is what rate limits key on).
+std::string AddressString(const sockaddr_storage& addr) {
+  char text[INET6_ADDRSTRLEN] = {0};
+  if (addr.ss_family == AF_INET) {
+    const auto* in = reinterpret_cast<const sockaddr_in*>(&addr);
+    inet_ntop(AF_INET, &in->sin_addr, text, sizeof(text));
+    return absl::StrCat("ipv4:", text);
+  }
+  if (addr.ss_family == AF_INET6) {
+    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&addr);
+    inet_ntop(AF_INET6, &in6->sin6_addr, text, sizeof(text));
+    return absl::StrCat("ipv6:[", text, "]");
+  }
+  return "unknown";
+}
+
+int BoundPort(int fd) {
+  sockaddr_storage addr{};
+  socklen_t len = sizeof(addr);
+  if (getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) return 0;
+  if (addr.ss_family == AF_INET) {
+    return ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
+  }
+  return ntohs(reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port);
+}
+
+void SetPort(sockaddr* addr, int port) {
+  if (addr->sa_family == AF_INET) {
+    reinterpret_cast<sockaddr_in*>(addr)->sin_port = htons(port);
+  } else if (addr->sa_family == AF_INET6) {
+    reinterpret_cast<sockaddr_in6*>(addr)->sin6_port = htons(port);
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<ConnectionLimiter>> ConnectionLimiter::Listen(
+    const std::string& host, int port, int max_connections) {
+  std::string name = host;
+  if (absl::StartsWith(name, "[") && absl::EndsWith(name, "]")) {
+    name = name.substr(1, name.size() - 2);
+  }
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  addrinfo* found = nullptr;
+  if (int rc = getaddrinfo(name.empty() ? nullptr : name.c_str(), "0", &hints,
+                           &found);
+      rc != 0) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot resolve ", host, ": ", gai_strerror(rc)));
+  }
+  std::unique_ptr<ConnectionLimiter> limiter(new ConnectionLimiter);
+  limiter->max_connections_ = max_connections;
+  limiter->port_ = port;
+  std::string last_error = "no address";
+  for (addrinfo* ai = found; ai != nullptr; ai = ai->ai_next) {
+    const int fd = socket(ai->ai_family,
+                          ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) {
+      last_error = Errno("socket");
+      continue;
+    }
+    const int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (ai->ai_family == AF_INET6) {
+      setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+    }
+    SetPort(ai->ai_addr, limiter->port_);
+    if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 ||
+        listen(fd, kBacklog) != 0) {
+      last_error = Errno("bind/listen");
+      close(fd);
+      continue;
+    }
+    if (limiter->port_ == 0) limiter->port_ = BoundPort(fd);
+    limiter->listeners_.push_back(fd);
+  }
+  freeaddrinfo(found);
+  if (limiter->listeners_.empty()) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot listen on ", host, ":", port, ": ", last_error));
+  }
+  if (pipe2(limiter->wake_, O_CLOEXEC | O_NONBLOCK) != 0) {
+    return absl::InternalError(Errno("pipe2"));
+  }
+  return limiter;
+}
+
+ConnectionLimiter::~ConnectionLimiter() {
+  Stop();
+  for (int fd : wake_) {
+    if (fd >= 0) close(fd);
+  }
+}
+
+void ConnectionLimiter::Start(grpc::Server* server) {
+  server_ = server;
+  thread_ = std::thread([this] { AcceptLoop(); });
+}
+
+void ConnectionLimiter::Stop() {
+  if (stopped_.exchange(true)) return;
+  if (wake_[1] >= 0) {
+    const char byte = 1;
+    (void)!write(wake_[1], &byte, 1);
+  }
+  if (thread_.joinable()) thread_.join();
+  for (int fd : listeners_) close(fd);
+  listeners_.clear();
+}
+
+void ConnectionLimiter::AcceptLoop() {
+  std::vector<pollfd> polled;
+  for (int fd : listeners_) polled.push_back({fd, POLLIN, 0});
+  polled.push_back({wake_[0], POLLIN, 0});
+  while (!stopped_.load()) {
+    if (poll(polled.data(), polled.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      return;
+    }
+    if (stopped_.load()) return;
+    for (size_t i = 0; i + 1 < polled.size(); ++i) {
+      if (polled[i].revents & POLLIN) AcceptOne(polled[i].fd);
+    }
+  }
+}
+
+void ConnectionLimiter::AcceptOne(int listener) {
+  sockaddr_storage addr{};
+  socklen_t len = sizeof(addr);
+  const int fd = accept4(listener, reinterpret_cast<sockaddr*>(&addr), &len,
+                         SOCK_CLOEXEC | SOCK_NONBLOCK);
+  if (fd < 0) {
+    // Out of descriptors after all (the cap is above what is left): wait a
+    // little rather than spin; the connection stays queued.
+    if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+        errno == ENOMEM) {
+      usleep(50'000);
+    }
+    return;
+  }
+  struct stat st {};
+  fstat(fd, &st);
+  {
+    absl::MutexLock lock(&mu_);
+    RecountLocked();
+    if (static_cast<int>(open_.size()) >= max_connections_) {
+      close(fd);
+      refused_.fetch_add(1);
+      return;
+    }
+    open_[fd] = Connection{st.st_dev, st.st_ino, AddressString(addr)};
+  }
+  const int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+  grpc::AddInsecureChannelFromFd(server_, fd);
+}
+
+void ConnectionLimiter::RecountLocked() {
+  for (auto it = open_.begin(); it != open_.end();) {
+    auto here = it++;
+    struct stat st {};
+    if (fstat(here->first, &st) != 0 || st.st_dev != here->second.dev ||
+        st.st_ino != here->second.ino) {
+      open_.erase(here);  // gRPC closed it (its number may be reused)
+    }
+  }
+}
+
+int ConnectionLimiter::open_connections() {
+  absl::MutexLock lock(&mu_);
+  RecountLocked();
+  return static_cast<int>(open_.size());
+}
+
+std::string ConnectionLimiter::AddressOf(absl::string_view peer) {
+  int fd = -1;
+  if (!absl::ConsumePrefix(&peer, "fd:") || !absl::SimpleAtoi(peer, &fd)) {
+    return "";
+  }
+  absl::MutexLock lock(&mu_);
+  auto it = open_.find(fd);
+  return it == open_.end() ? "" : it->second.address;
+}
+
+}  // namespace cardref::grpc_service

@@ -1,0 +1,84 @@
+// The referee's own listener for plaintext gRPC, so connections can be
+// counted and capped: gRPC 1.51 has no connection-count limit, and when the
+// process runs out of descriptors its listener stops for good
+// (grpc/grpc#20418). This one accepts each connection itself and hands it
+// to the server (grpc::AddInsecureChannelFromFd); past the cap it closes a
+// new connection at once, so accept() never fails for lack of descriptors
+// and the listener serves again as soon as connections close.
+//
+// A handed-over connection belongs to gRPC, which closes it without telling
+// us; the limiter counts a connection as open while its descriptor still
+// names the same socket (device and inode), checked at every accept.
+#ifndef CARDREF_REFEREE_GRPC_CONNECTION_LIMITER_H_
+#define CARDREF_REFEREE_GRPC_CONNECTION_LIMITER_H_
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
+#include "grpcpp/grpcpp.h"
+
+namespace cardref::grpc_service {
+
+class ConnectionLimiter {
+ public:
+  // Binds every address of `host` on `port` (0 picks a free one) and
+  // listens; nothing is accepted before Start. `max_connections` > 0.
+  static absl::StatusOr<std::unique_ptr<ConnectionLimiter>> Listen(
+      const std::string& host, int port, int max_connections);
+  ~ConnectionLimiter();  // Stop()
+
+  int port() const { return port_; }
+  int max_connections() const { return max_connections_; }
+
+  // Accepts on a thread of its own and hands each connection to `server`
+  // (built and started, outliving Stop).
+  void Start(grpc::Server* server);
+  // Stops accepting and closes the listening sockets (connections already
+  // handed over stay gRPC's). Idempotent.
+  void Stop();
+
+  // Connections handed to gRPC and still open (recounted now).
+  int open_connections() ABSL_LOCKS_EXCLUDED(mu_);
+  // Connections closed at once because the cap was reached.
+  int64_t refused() const { return refused_.load(); }
+  // gRPC's peer string of a handed-over connection ("fd:N") -> the client's
+  // address ("ipv4:127.0.0.1"); "" for any other peer string.
+  std::string AddressOf(absl::string_view peer) ABSL_LOCKS_EXCLUDED(mu_);
+
+ private:
+  struct Connection {
+    dev_t dev = 0;
+    ino_t ino = 0;
+    std::string address;
+  };
+  ConnectionLimiter() = default;
+  void AcceptLoop();
+  void AcceptOne(int listener);
+  void RecountLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  int port_ = 0;
+  int max_connections_ = 0;
+  std::vector<int> listeners_;
+  int wake_[2] = {-1, -1};  // a pipe: Stop writes, the loop wakes
+  grpc::Server* server_ = nullptr;
+  std::thread thread_;
+  std::atomic<bool> stopped_{false};
+  std::atomic<int64_t> refused_{0};
+  absl::Mutex mu_;
+  absl::flat_hash_map<int, Connection> open_ ABSL_GUARDED_BY(mu_);  // by fd
+};
+
+}  // namespace cardref::grpc_service
+
+#endif  // CARDREF_REFEREE_GRPC_CONNECTION_LIMITER_H_

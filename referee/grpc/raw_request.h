@@ -1,0 +1,50 @@
+// Requests parsed by the referee rather than by gRPC. gRPC 1.51's callback
+// handlers answer bytes that do not parse with UNIMPLEMENTED and no message
+// (they drop the parse status: grpcpp/impl/codegen/
+// server_callback_handlers.h), which tells a bot author nothing. Methods
+// registered raw (WithRawCallbackMethod_*) get the bytes and parse them
+// here, so a bad request gets INVALID_ARGUMENT saying what was expected.
+#ifndef CARDREF_REFEREE_GRPC_RAW_REQUEST_H_
+#define CARDREF_REFEREE_GRPC_RAW_REQUEST_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/message_lite.h"
+#include "grpcpp/grpcpp.h"
+
+namespace cardref::grpc_service {
+
+// Parses `bytes` into `request` (whose type names the expectation).
+inline absl::Status ParseRequest(const grpc::ByteBuffer& bytes,
+                                 google::protobuf::MessageLite* request) {
+  std::vector<grpc::Slice> slices;
+  std::string data;
+  if (bytes.Dump(&slices).ok()) {
+    for (const grpc::Slice& slice : slices) {
+      data.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
+    }
+  }
+  if (!request->ParseFromString(data)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the request's ", data.size(), " bytes do not decode as ",
+        request->GetTypeName(),
+        ": send that message, serialised by stubs generated from this "
+        "referee's proto/cardref/v1 files (docs/limits.md)"));
+  }
+  return absl::OkStatus();
+}
+
+inline absl::Status SerializeResponse(
+    const google::protobuf::MessageLite& response, grpc::ByteBuffer* out) {
+  const std::string data = response.SerializeAsString();
+  grpc::Slice slice(data);
+  *out = grpc::ByteBuffer(&slice, 1);
+  return absl::OkStatus();
+}
+
+}  // namespace cardref::grpc_service
+
+#endif  // CARDREF_REFEREE_GRPC_RAW_REQUEST_H_

@@ -1,0 +1,56 @@
+// Every resource limit of a referee process in one place, with its default.
+// Past a limit a client gets RESOURCE_EXHAUSTED (a quota: retry later) or
+// INVALID_ARGUMENT (the request itself is too big). docs/limits.md lists
+// each one with its flag and the code that enforces it.
+#ifndef CARDREF_REFEREE_SERVICE_LIMITS_H_
+#define CARDREF_REFEREE_SERVICE_LIMITS_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cardref::service {
+
+struct Limits {
+  // gRPC's max receive message size. An action is a few dozen bytes; the
+  // largest honest request (CreateMatch with names) is far below this.
+  int max_request_bytes = 64 * 1024;
+  // A submitted action's encoded size: larger ones are refused with
+  // INVALID_ARGUMENT and logged without the action (oversized_bytes).
+  size_t max_action_bytes = 1024;
+
+  // Open WatchObservations streams per seat, and per match token (a seat's
+  // token identifies its bot; equal for now, kept apart so a later
+  // per-player token can share one budget across seats).
+  int max_streams_per_seat = 4;
+  // Open WatchMatch/WatchMatchFull streams of the whole process.
+  int max_event_streams = 256;
+
+  // Calls per second (token bucket: `rate` refills per second, `burst`
+  // calls at once) per caller token (a seat's token, the organiser's
+  // bearer token) and per peer address. 0 rate = no limit. Generous: one
+  // fast 2-seat match makes ~3,500 calls/s per seat and 16 matches ~18,000
+  // calls/s from one host (BENCHMARKS.md); a tournament runs every bot on
+  // one host.
+  double calls_per_second_per_token = 5000;
+  double burst_per_token = 10000;
+  double calls_per_second_per_peer = 50000;
+  double burst_per_peer = 100000;
+
+  // Matches waiting for players and matches in progress (0 = no limit).
+  int max_waiting_matches = 1000;
+  int max_matches_in_progress = 1000;
+
+  // Rejected submissions written in full per seat and decision; the rest
+  // are counted in one RejectionsNotLogged record. 0: none in full, all
+  // counted; negative: all in full (the old behaviour).
+  int max_rejections_logged_per_decision = 8;
+
+  // Incoming connections held at once (plaintext listener: counted by the
+  // referee's own accept loop); past it new connections are closed at once.
+  // 0 = no cap. Kept well below RLIMIT_NOFILE (raised at start).
+  int max_connections = 512;
+};
+
+}  // namespace cardref::service
+
+#endif  // CARDREF_REFEREE_SERVICE_LIMITS_H_

@@ -1,0 +1,522 @@
+// The referee's resource limits over real gRPC on loopback
+// (docs/limits.md): request size, undecodable bytes, a flood of oversized
+// and rejected submissions (the log stays bounded, another match finishes,
+// the codes are right), stream caps, calls per second per peer, match caps,
+// a connection flood after which a new client is served, and sequence-number
+// reuse.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <future>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "analyzer/audit.h"
+#include "cardref/v1/referee.grpc.pb.h"
+#include "gmock/gmock.h"
+#include "grpcpp/generic/generic_stub.h"
+#include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
+#include "referee/base/rng.h"
+#include "referee/games/all_games.h"
+#include "referee/grpc/fd_budget.h"
+#include "referee/grpc/server.h"
+#include "referee/record/game_log.h"
+#include "referee/service/clock.h"
+
+namespace cardref {
+namespace {
+
+using ::testing::HasSubstr;
+
+class GrpcLimitsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    log_dir_ = std::filesystem::path(::testing::TempDir()) /
+               ("grpc_limits_test_" + std::to_string(::getpid()) + "_" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(log_dir_);
+    std::filesystem::create_directories(log_dir_);
+    options_.manager.log_dir = log_dir_.string();
+  }
+
+  void StartServer() {
+    auto server = grpc_service::RefereeServer::Start(options_);
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = std::move(*server);
+    stub_ = NewStub();
+  }
+
+  std::unique_ptr<v1::Referee::Stub> NewStub() {
+    // A channel of its own: a fresh connection, not gRPC's shared one.
+    grpc::ChannelArguments args;
+    args.SetInt("grpc.use_local_subchannel_pool", 1);
+    args.SetMaxReceiveMessageSize(8 << 20);
+    return v1::Referee::NewStub(grpc::CreateCustomChannel(
+        server_->address(), grpc::InsecureChannelCredentials(), args));
+  }
+
+  absl::StatusOr<v1::CreateMatchResponse> Create(v1::Referee::Stub& stub) {
+    v1::CreateMatchRequest request;
+    request.set_game("craits");
+    auto& values = *request.mutable_params()->mutable_values();
+    values["num_players"].set_int_value(2);
+    values["game_length"].set_enum_value("SHORT");
+    request.set_dealing_seed(3);
+    v1::CreateMatchResponse response;
+    grpc::ClientContext context;
+    grpc::Status s = stub.CreateMatch(&context, request, &response);
+    if (!s.ok()) {
+      return absl::Status(static_cast<absl::StatusCode>(s.error_code()),
+                          s.error_message());
+    }
+    return response;
+  }
+
+  // A started 2-seat match: its id and the seats' tokens.
+  struct Seats {
+    std::string match_id;
+    std::vector<std::string> tokens;
+  };
+  Seats Start() {
+    Seats out;
+    absl::StatusOr<v1::CreateMatchResponse> created = Create(*stub_);
+    EXPECT_TRUE(created.ok()) << created.status();
+    out.match_id = created->match_id();
+    for (int s = 0; s < 2; ++s) {
+      v1::JoinMatchRequest join;
+      join.set_match_id(out.match_id);
+      join.set_seat(s);
+      join.set_player_name("bot" + std::to_string(s));
+      v1::JoinMatchResponse joined;
+      grpc::ClientContext context;
+      EXPECT_TRUE(stub_->JoinMatch(&context, join, &joined).ok());
+      out.tokens.push_back(joined.token());
+    }
+    return out;
+  }
+
+  // Calls `call` until it is not RESOURCE_EXHAUSTED (what a polite bot does
+  // with a rate limit's retry hint).
+  template <typename Call>
+  grpc::Status Retrying(Call call) {
+    for (int i = 0; i < 2000; ++i) {
+      grpc::Status s = call();
+      if (s.error_code() != grpc::StatusCode::RESOURCE_EXHAUSTED) return s;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "gave up");
+  }
+
+  v1::Observation Observe(v1::Referee::Stub& stub, const Seats& m, int seat) {
+    v1::SeatRequest request;
+    request.set_match_id(m.match_id);
+    request.set_seat(seat);
+    request.set_token(m.tokens[seat]);
+    v1::Observation obs;
+    grpc::Status s = Retrying([&] {
+      grpc::ClientContext context;
+      return stub.GetObservation(&context, request, &obs);
+    });
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return obs;
+  }
+
+  grpc::Status Submit(v1::Referee::Stub& stub, const Seats& m, int seat,
+                      const v1::Action& action, uint64_t version,
+                      uint64_t sequence = 0) {
+    v1::SubmitActionRequest request;
+    request.set_match_id(m.match_id);
+    request.set_seat(seat);
+    request.set_token(m.tokens[seat]);
+    *request.mutable_action() = action;
+    request.set_decision_version(version);
+    request.set_sequence(sequence);
+    v1::SubmitActionResponse response;
+    grpc::ClientContext context;
+    return stub.SubmitAction(&context, request, &response);
+  }
+
+  // Plays random legal actions for both seats until the match is over.
+  v1::Observation PlayOut(v1::Referee::Stub& stub, const Seats& m,
+                          uint64_t seed) {
+    Rng rng(seed);
+    v1::Observation obs = Observe(stub, m, 0);
+    for (int guard = 0; guard < 100000; ++guard) {
+      if (obs.status() != v1::MATCH_STATUS_IN_PROGRESS) return obs;
+      const int seat = obs.seat_to_act();
+      v1::Observation mine = Observe(stub, m, seat);
+      if (mine.seat_to_act() != seat) {
+        obs = mine;
+        continue;
+      }
+      const v1::Action action =
+          mine.legal_actions(rng.Uniform(mine.legal_actions_size()));
+      grpc::Status s = Retrying(
+          [&] { return Submit(stub, m, seat, action, mine.version()); });
+      EXPECT_TRUE(s.ok()) << s.error_message();
+      obs = Observe(stub, m, 0);
+    }
+    ADD_FAILURE() << "the match did not end";
+    return obs;
+  }
+
+  std::string LogPath(const std::string& match_id) {
+    v1::GetMatchRequest get;
+    get.set_match_id(match_id);
+    v1::MatchInfo info;
+    grpc::Status s = Retrying([&] {
+      grpc::ClientContext context;
+      return stub_->GetMatch(&context, get, &info);
+    });
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return info.log_path();
+  }
+
+  std::filesystem::path log_dir_;
+  grpc_service::ServerOptions options_;
+  std::unique_ptr<grpc_service::RefereeServer> server_;
+  std::unique_ptr<v1::Referee::Stub> stub_;
+};
+
+TEST_F(GrpcLimitsTest, ARequestOverTheSizeLimitIsResourceExhaustedAtOnce) {
+  StartServer();
+  const Seats m = Start();
+  const v1::Observation obs = Observe(*stub_, m, 0);
+  const int seat = obs.seat_to_act();
+  v1::Action huge;
+  huge.set_notation(std::string(3 << 20, 'p'));  // 3 MiB
+  const auto start = std::chrono::steady_clock::now();
+  grpc::Status s = Submit(*stub_, m, seat, huge, 0);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED)
+      << s.error_message();
+  EXPECT_THAT(s.error_message(), ::testing::Not(HasSubstr("metadata")));
+  EXPECT_LT(s.error_message().size(), 200u);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  // Within the request limit but over the action's: INVALID_ARGUMENT naming
+  // the field and the limit, with a short message.
+  v1::Action big;
+  big.set_notation(std::string(16 << 10, 'p'));  // 16 KiB
+  s = Submit(*stub_, m, seat, big, 0);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+      << s.error_message();
+  EXPECT_THAT(s.error_message(), HasSubstr("'action' is"));
+  EXPECT_THAT(s.error_message(), HasSubstr("at most 1024"));
+  EXPECT_LT(s.error_message().size(), 200u);
+  // The game goes on.
+  v1::Observation mine = Observe(*stub_, m, seat);
+  EXPECT_TRUE(Submit(*stub_, m, seat, mine.legal_actions(0), 0).ok());
+}
+
+// Bytes that do not decode: SubmitAction (registered raw, parsed by the
+// referee) says what was expected; other methods get what gRPC 1.51's
+// callback handlers give, UNIMPLEMENTED with no message (docs/limits.md). If
+// a later gRPC improves on that, the second half fails and the docs need
+// updating.
+TEST_F(GrpcLimitsTest, UndecodableRequestBytesAreInvalidArgumentOnSubmit) {
+  StartServer();
+  grpc::GenericStub generic(grpc::CreateChannel(
+      server_->address(), grpc::InsecureChannelCredentials()));
+  auto call = [&](const std::string& method) {
+    grpc::Slice garbage(std::string("\xff\xff\xff\xff\x0f", 5));
+    grpc::ByteBuffer request(&garbage, 1);
+    grpc::ByteBuffer response;
+    grpc::ClientContext context;
+    std::promise<grpc::Status> done;
+    generic.UnaryCall(&context, method, grpc::StubOptions(), &request,
+                      &response,
+                      [&done](grpc::Status s) { done.set_value(s); });
+    return done.get_future().get();
+  };
+  grpc::Status s = call("/cardref.v1.Referee/SubmitAction");
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(),
+              HasSubstr("5 bytes do not decode as "
+                        "cardref.v1.SubmitActionRequest"));
+  s = call("/cardref.v1.Referee/GetObservation");
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNIMPLEMENTED);
+  EXPECT_EQ(s.error_message(), "");
+  // The server is unharmed.
+  v1::ListGamesResponse games;
+  grpc::ClientContext list;
+  EXPECT_TRUE(stub_->ListGames(&list, v1::ListGamesRequest(), &games).ok());
+}
+
+// One seat floods its match with oversized and illegal submissions while
+// another match is played: the flooder is refused with the right codes, its
+// match's log stays small, both matches finish and audit.
+TEST_F(GrpcLimitsTest, AFloodOfRejectedSubmissionsIsBoundedAndHarmsNoOne) {
+  options_.manager.limits.calls_per_second_per_token = 1000;
+  options_.manager.limits.burst_per_token = 500;
+  options_.manager.limits.calls_per_second_per_peer = 0;
+  StartServer();
+  const Seats flooded = Start();
+  const Seats healthy = Start();
+  std::map<grpc::StatusCode, int> codes;
+  std::string exhausted_message;
+  std::thread flood([&] {
+    std::unique_ptr<v1::Referee::Stub> stub = NewStub();
+    v1::Action oversized;
+    oversized.set_notation(std::string(60 << 10, 'x'));  // under 64 KiB
+    v1::Action illegal;
+    illegal.set_notation("juggle");
+    for (int i = 0; i < 5000; ++i) {
+      grpc::Status s =
+          Submit(*stub, flooded, 1, i % 2 ? oversized : illegal, 0);
+      ++codes[s.error_code()];
+      if (s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) {
+        exhausted_message = s.error_message();
+      }
+    }
+  });
+  const v1::Observation healthy_end = PlayOut(*stub_, healthy, 5);
+  flood.join();
+  EXPECT_EQ(healthy_end.status(), v1::MATCH_STATUS_FINISHED);
+  EXPECT_EQ(codes[grpc::StatusCode::OK], 0);
+  EXPECT_GT(codes[grpc::StatusCode::RESOURCE_EXHAUSTED], 0);
+  EXPECT_GT(codes[grpc::StatusCode::INVALID_ARGUMENT] +
+                codes[grpc::StatusCode::FAILED_PRECONDITION],
+            0);
+  EXPECT_THAT(exhausted_message, HasSubstr("retry in"));
+  const v1::Observation flooded_end = PlayOut(*stub_, flooded, 6);
+  EXPECT_EQ(flooded_end.status(), v1::MATCH_STATUS_FINISHED);
+
+  // 5000 submissions of up to 60 KiB; the log keeps a few in full, without
+  // oversized actions, and counts the rest.
+  const std::string path = LogPath(flooded.match_id);
+  EXPECT_LT(std::filesystem::file_size(path), 128u << 10);
+  absl::StatusOr<record::GameLog> log = record::ReadGameLog(path);
+  ASSERT_TRUE(log.ok()) << log.status();
+  int logged = 0, counted = 0;
+  for (const v1::LogRecord& r : log->records) {
+    if (r.has_rejected()) {
+      ++logged;
+      EXPECT_LT(r.ByteSizeLong(), 1024u);
+    }
+    if (r.has_rejections_not_logged()) {
+      counted += r.rejections_not_logged().count();
+    }
+  }
+  EXPECT_GT(logged, 0);
+  EXPECT_EQ(logged + counted,
+            codes[grpc::StatusCode::INVALID_ARGUMENT] +
+                codes[grpc::StatusCode::FAILED_PRECONDITION]);
+  for (const std::string& id : {flooded.match_id, healthy.match_id}) {
+    analyzer::AuditReport report =
+        analyzer::AuditFile(LogPath(id), {}, AllGames());
+    EXPECT_EQ(report.verdict, analyzer::Verdict::kOk) << report.Line();
+  }
+}
+
+TEST_F(GrpcLimitsTest, ObservationStreamsPerSeatAndEventStreamsAreCapped) {
+  options_.manager.limits.max_streams_per_seat = 2;
+  options_.manager.limits.max_event_streams = 1;
+  StartServer();
+  const Seats m = Start();
+  // The seat to act gets an observation at once on every stream it opens,
+  // so reading it shows the server has taken the stream.
+  const int seat = Observe(*stub_, m, 0).seat_to_act();
+  const int other_seat = 1 - seat;
+  v1::SeatRequest request;
+  request.set_match_id(m.match_id);
+  request.set_seat(seat);
+  request.set_token(m.tokens[seat]);
+  struct Open {
+    grpc::ClientContext context;
+    std::unique_ptr<grpc::ClientReader<v1::Observation>> reader;
+  };
+  auto open = [&](Open& o) {
+    o.context.set_deadline(std::chrono::system_clock::now() +
+                           std::chrono::seconds(20));
+    o.reader = stub_->WatchObservations(&o.context, request);
+  };
+  Open a, b, c;
+  v1::Observation first;
+  open(a);
+  ASSERT_TRUE(a.reader->Read(&first));
+  open(b);
+  ASSERT_TRUE(b.reader->Read(&first));
+  open(c);
+  EXPECT_FALSE(c.reader->Read(&first));
+  grpc::Status refused = c.reader->Finish();
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(refused.error_message(),
+              HasSubstr("seat " + std::to_string(seat) + " has 2 streams open"));
+  // The other seat has a budget of its own.
+  request.set_seat(other_seat);
+  request.set_token(m.tokens[other_seat]);
+  Open other;
+  open(other);
+  request.set_seat(seat);
+  request.set_token(m.tokens[seat]);
+  // Closing one frees its slot (once the server has seen it go).
+  a.context.TryCancel();
+  a.reader->Finish().IgnoreError();
+  bool reopened = false;
+  for (int i = 0; i < 200 && !reopened; ++i) {
+    Open d;
+    open(d);
+    reopened = d.reader->Read(&first);
+    d.context.TryCancel();
+    d.reader->Finish().IgnoreError();
+    if (!reopened) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_TRUE(reopened);
+
+  // Event streams: one for the whole referee.
+  v1::WatchMatchRequest watch;
+  watch.set_match_id(m.match_id);
+  grpc::ClientContext spectator;
+  spectator.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::seconds(20));
+  auto events = stub_->WatchMatch(&spectator, watch);
+  v1::MatchEvent event;
+  ASSERT_TRUE(events->Read(&event));  // the header: the stream is open
+  grpc::ClientContext second;
+  second.set_deadline(std::chrono::system_clock::now() +
+                      std::chrono::seconds(20));
+  auto refused_events = stub_->WatchMatch(&second, watch);
+  EXPECT_FALSE(refused_events->Read(&event));
+  grpc::Status s = refused_events->Finish();
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(s.error_message(), HasSubstr("WatchMatch"));
+  spectator.TryCancel();
+  events->Finish().IgnoreError();
+  for (Open* o : {&b, &other}) {
+    o->context.TryCancel();
+    o->reader->Finish().IgnoreError();
+  }
+}
+
+TEST_F(GrpcLimitsTest, CallsPerSecondPerPeerAreLimitedWithARetryHint) {
+  service::FakeClock clock;
+  options_.manager.clock = &clock;
+  options_.manager.limits.calls_per_second_per_token = 0;
+  options_.manager.limits.calls_per_second_per_peer = 5;
+  options_.manager.limits.burst_per_peer = 5;
+  StartServer();
+  auto list = [&] {
+    v1::ListGamesResponse games;
+    grpc::ClientContext context;
+    return stub_->ListGames(&context, v1::ListGamesRequest(), &games);
+  };
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(list().ok()) << i;
+  grpc::Status s = list();
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(s.error_message(), HasSubstr("retry in 200 ms"));
+  EXPECT_THAT(s.error_message(), HasSubstr("per client address"));
+  // Another connection from the same address shares the budget.
+  std::unique_ptr<v1::Referee::Stub> other = NewStub();
+  v1::ListGamesResponse games;
+  grpc::ClientContext context;
+  EXPECT_EQ(other->ListGames(&context, v1::ListGamesRequest(), &games)
+                .error_code(),
+            grpc::StatusCode::RESOURCE_EXHAUSTED);
+  clock.Advance(absl::Milliseconds(200));
+  EXPECT_TRUE(list().ok());
+}
+
+TEST_F(GrpcLimitsTest, CreateMatchPastTheWaitingCapIsResourceExhausted) {
+  options_.manager.limits.max_waiting_matches = 1;
+  StartServer();
+  ASSERT_TRUE(Create(*stub_).ok());
+  absl::StatusOr<v1::CreateMatchResponse> refused = Create(*stub_);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("waiting for players"));
+}
+
+// Raw TCP connections up to the cap and past it: those past it are closed
+// at once, nothing runs out of descriptors, and once the flood ends a new
+// client is served.
+TEST_F(GrpcLimitsTest, AfterAConnectionFloodANewClientIsServed) {
+  ASSERT_TRUE(grpc_service::RaiseOpenFileLimit().ok());
+  options_.manager.limits.max_connections = 20;
+  StartServer();
+  grpc_service::ConnectionLimiter* limiter = server_->connections();
+  ASSERT_NE(limiter, nullptr);
+  // The fixture's own stub has not connected yet (channels are lazy).
+  std::vector<int> flood;
+  for (int i = 0; i < 60; ++i) {
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ASSERT_GE(fd, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(server_->port());
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+    flood.push_back(fd);
+  }
+  for (int i = 0; i < 500 && limiter->refused() < 40; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(limiter->refused(), 40);
+  EXPECT_EQ(limiter->open_connections(), 20);
+  // At the cap a new client is refused, not left hanging.
+  {
+    std::unique_ptr<v1::Referee::Stub> late = NewStub();
+    v1::ListGamesResponse games;
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::milliseconds(500));
+    EXPECT_FALSE(late->ListGames(&context, v1::ListGamesRequest(), &games).ok());
+  }
+  for (int fd : flood) close(fd);
+  // gRPC closes its side when it sees the peer gone.
+  for (int i = 0; i < 500 && limiter->open_connections() > 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(limiter->open_connections(), 0);
+  std::unique_ptr<v1::Referee::Stub> fresh = NewStub();
+  v1::ListGamesResponse games;
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::seconds(10));
+  context.set_wait_for_ready(true);
+  grpc::Status s = fresh->ListGames(&context, v1::ListGamesRequest(), &games);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(limiter->open_connections(), 1);
+}
+
+TEST_F(GrpcLimitsTest, ASequenceNumberReusedForALaterDecisionIsAConflict) {
+  StartServer();
+  const Seats m = Start();
+  v1::Observation obs = Observe(*stub_, m, 0);
+  const int seat = obs.seat_to_act();
+  v1::Observation mine = Observe(*stub_, m, seat);
+  ASSERT_TRUE(
+      Submit(*stub_, m, seat, mine.legal_actions(0), mine.version(), 1).ok());
+  // The same submission again: the stored answer, OK.
+  EXPECT_TRUE(
+      Submit(*stub_, m, seat, mine.legal_actions(0), mine.version(), 1).ok());
+  // Wait for the seat's next decision.
+  v1::Observation next = Observe(*stub_, m, seat);
+  for (int i = 0; i < 1000 && next.seat_to_act() != seat &&
+                  next.status() == v1::MATCH_STATUS_IN_PROGRESS;
+       ++i) {
+    const int other = next.seat_to_act();
+    v1::Observation theirs = Observe(*stub_, m, other);
+    ASSERT_TRUE(Submit(*stub_, m, other, theirs.legal_actions(0),
+                       theirs.version())
+                    .ok());
+    next = Observe(*stub_, m, seat);
+  }
+  ASSERT_EQ(next.seat_to_act(), seat);
+  grpc::Status s =
+      Submit(*stub_, m, seat, next.legal_actions(0), next.version(), 1);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_THAT(s.error_message(), HasSubstr("sequence 1 was first used"));
+  s = Submit(*stub_, m, seat, next.legal_actions(0), next.version() + 3, 2);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(s.error_message(), HasSubstr("from the future"));
+}
+
+}  // namespace
+}  // namespace cardref
