@@ -47,6 +47,7 @@ class RefereeServer {
   int port() const { return port_; }
   std::string address() const;
   grpc::Server& server() { return *server_; }
+  const service::MatchManager& manager() const { return *manager_; }
   void Shutdown(absl::Duration grace);
 
  private:

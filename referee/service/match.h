@@ -11,6 +11,9 @@
 // told. Clocks (time banks) and the fault policy: docs/fault_policy.md.
 // The seed is revealed (a SeedReveal record, and Info) once the match is
 // over, never before.
+// The log file is created empty by Create and held open only while the
+// match is played; the last record is synced before the match's status
+// says it is over (docs/recovery.md).
 //
 // Thread-safe. Watchers are called without the match lock held.
 #ifndef CARDREF_REFEREE_SERVICE_MATCH_H_
