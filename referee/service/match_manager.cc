@@ -234,6 +234,10 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   response.set_seed_commitment((*match)->seed_commitment());
   std::shared_ptr<Match> shared = std::move(*match);
   absl::MutexLock lock(&mu_);
+  // The clock may have popped a join deadline that came due before the
+  // match was findable: registered again (no-op if not), under the lock, so
+  // no join can have moved the deadline on meanwhile.
+  deadlines_.Set(match_options.match_id, shared->deadline());
   if (shared->open()) {
     FreeSeatQueue& q = free_seats_[request.game()];
     q.matches.push_back(shared);
