@@ -360,6 +360,31 @@ TEST_F(LifecycleTest, MemoryStaysFlatOverManyMatches) {
   }
 }
 
+TEST_F(LifecycleTest, JoinByGameFillsTheOldestOpenMatchFirst) {
+  StartManager();
+  std::vector<std::string> ids;
+  for (int i = 0; i < 3; ++i) ids.push_back(CreateCraits(20 + i));
+  const std::string other_game = CreateTiny(5);
+  v1::EndMatchRequest cancel;
+  cancel.set_match_id(ids[1]);
+  ASSERT_TRUE(manager_->CancelMatch(cancel).ok());
+  std::vector<std::string> joined;
+  for (int i = 0; i < 4; ++i) {
+    v1::JoinMatchRequest join;
+    join.set_game("craits");
+    auto r = manager_->JoinMatch(join);
+    ASSERT_TRUE(r.ok()) << r.status();
+    joined.push_back(r->match_id());
+  }
+  // Two seats each, oldest first, skipping the cancelled match.
+  EXPECT_EQ(joined, (std::vector<std::string>{ids[0], ids[0], ids[2], ids[2]}));
+  v1::JoinMatchRequest more;
+  more.set_game("craits");
+  EXPECT_EQ(manager_->JoinMatch(more).status().code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(manager_->Info(other_game)->seats_size(), 0);
+}
+
 TEST_F(LifecycleTest, AbortsNameTheirCause) {
   FakeClock clock;
   ManagerOptions options;
