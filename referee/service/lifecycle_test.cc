@@ -135,8 +135,7 @@ class LifecycleTest : public ::testing::Test {
     create.set_dealing_seed(seed);
     create.set_open(true);
     if (join_deadline_ms > 0) {
-      create.mutable_fault_policy()->set_join_deadline_millis(
-          join_deadline_ms);
+      create.mutable_fault_policy()->set_join_deadline_millis(join_deadline_ms);
       create.mutable_fault_policy()->set_action(v1::FAULT_ACTION_ABORT);
     }
     auto created = manager_->CreateMatch(create);
@@ -473,7 +472,8 @@ TEST_F(LifecycleTest, RestartClosesOutInterruptedMatches) {
   const size_t n = log->payloads.size();
   EXPECT_EQ(last.prev_hash(), crypto::Sha256(log->payloads[n - 2]));
   absl::string_view prefix, signature;
-  ASSERT_TRUE(record::SplitSignature(log->payloads[n - 1], &prefix, &signature));
+  ASSERT_TRUE(
+      record::SplitSignature(log->payloads[n - 1], &prefix, &signature));
   EXPECT_TRUE(crypto::VerifyEd25519(key->public_key(),
                                     record::SignedMessage(prefix), signature)
                   .ok());

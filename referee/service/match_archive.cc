@@ -47,8 +47,8 @@ v1::MatchInfo MatchInfoFromLog(const record::GameLog& log,
   if (!log.finished()) {
     // Never show the seed of a game whose end is not in the log.
     info.clear_seed();
-    info.set_end_reason(absl::StrCat("the log has no end: ",
-                                     record::DescribeEnd(log)));
+    info.set_end_reason(
+        absl::StrCat("the log has no end: ", record::DescribeEnd(log)));
   }
   return info;
 }

@@ -76,8 +76,8 @@ RecoveredLog RecoverOne(
     return out;
   }
   if (absl::Status st = AppendAbort(path, *log, signing_key); !st.ok()) {
-    return damaged(absl::StrCat("cannot append the abort record: ",
-                                st.message()));
+    return damaged(
+        absl::StrCat("cannot append the abort record: ", st.message()));
   }
   out.description =
       absl::StrCat(match_id, ": interrupted after ", records, " records", cut,
@@ -100,15 +100,14 @@ absl::StatusOr<std::vector<RecoveredLog>> RecoverInterruptedLogs(
                       it->path().string());
   }
   if (error) {
-    return absl::UnavailableError(absl::StrCat(
-        "cannot list the log directory ", log_dir, ": ", error.message()));
+    return absl::UnavailableError(absl::StrCat("cannot list the log directory ",
+                                               log_dir, ": ", error.message()));
   }
   std::sort(logs.begin(), logs.end());
   std::vector<RecoveredLog> recovered;
   for (const auto& [id, path] : logs) {
     const absl::StatusOr<record::GameLog> log = record::ReadGameLog(path);
-    if (log.ok() && log->end == record::FileEnd::kComplete &&
-        log->finished()) {
+    if (log.ok() && log->end == record::FileEnd::kComplete && log->finished()) {
       continue;  // a finished game
     }
     recovered.push_back(RecoverOne(path, id, log, signing_key));
