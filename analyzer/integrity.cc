@@ -105,7 +105,11 @@ void IntegrityChecker::Add(absl::string_view payload, uint64_t byte_offset,
         break;
       case v1::LogRecord::kFinalResult:
       case v1::LogRecord::kAborted:
-        if (!revealed_ && !commitment_.empty()) {
+        // A referee that restarted after a crash closes out the match
+        // without its seed (it died with the process): docs/recovery.md.
+        if (!revealed_ && !commitment_.empty() &&
+            !(record.has_aborted() && record.aborted().cause() ==
+                                          v1::ABORT_CAUSE_REFEREE_RESTARTED)) {
           Report("no seed reveal before the end: the deck orders cannot be "
                  "checked against the commitment");
         }

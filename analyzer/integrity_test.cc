@@ -200,6 +200,28 @@ TEST(IntegrityTest, ARevealedSeedThatDoesNotMatchTheCommitmentIsReported) {
   }
 }
 
+// A referee restarted after a kill closes out the match without the seed,
+// which died with the process (docs/recovery.md): accepted for that cause
+// only; any other abort must reveal the seed.
+TEST(IntegrityTest, OnlyARestartedRefereeMayAbortWithoutTheSeed) {
+  const std::vector<std::string> honest = Play(Craits3());
+  auto closed_out = [&](v1::AbortCause cause) {
+    std::vector<std::string> payloads(honest.begin(),
+                                      honest.begin() + honest.size() / 2);
+    v1::LogRecord aborted;
+    aborted.mutable_aborted()->set_reason("restarted");
+    aborted.mutable_aborted()->set_cause(cause);
+    payloads.push_back(Serialize(aborted));
+    return AuditPayloads(testlogs::Rechain(payloads));
+  };
+  const AuditReport restarted =
+      closed_out(v1::ABORT_CAUSE_REFEREE_RESTARTED);
+  EXPECT_EQ(restarted.verdict, Verdict::kAborted) << restarted.Line();
+  const AuditReport organiser = closed_out(v1::ABORT_CAUSE_ORGANISER);
+  ASSERT_EQ(organiser.verdict, Verdict::kTampered) << organiser.Line();
+  EXPECT_THAT(organiser.message, HasSubstr("no seed reveal before the end"));
+}
+
 // Every byte of every payload, flipped in turn and framed again with good
 // CRCs, so only the chain and the signature can notice.
 TEST(IntegrityTest, EveryFlippedByteOfASignedLogIsReported) {

@@ -28,7 +28,9 @@
 #include "referee/grpc/fd_budget.h"
 #include "referee/grpc/server.h"
 #include "referee/service/limits.h"
+#include "referee/record/game_log.h"
 #include "referee/record/private_dir.h"
+#include "referee/service/recovery.h"
 #include "tools/cli_flags.h"
 #include "tools/version.h"
 
@@ -75,6 +77,12 @@ ABSL_FLAG(std::string, tls_cert, "",
 ABSL_FLAG(std::string, tls_key, "", "PEM private key for --tls_cert");
 ABSL_FLAG(std::string, tls_client_ca, "",
           "PEM CA certificates: require a client certificate signed by one");
+ABSL_FLAG(std::string, log_sync, "round",
+          "When logs are fdatasynced: event (every record), round (every "
+          "round result and the end) or end (docs/recovery.md)");
+ABSL_FLAG(int64_t, evict_after_ms, 5000,
+          "How long an ended match stays in memory; then GetMatch reads it "
+          "from its log (docs/recovery.md). At most 600000");
 ABSL_FLAG(std::string, signing_key_file, "",
           "Ed25519 private key (PEM PKCS#8, mode 0600) that signs every log; "
           "generated there when missing. Default: referee_ed25519.key in the "
@@ -249,6 +257,23 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cardref_referee: %s\n",
                  std::string(fds.status().message()).c_str());
   }
+  absl::StatusOr<cardref::record::SyncPolicy> log_sync =
+      cardref::record::ParseSyncPolicy(absl::GetFlag(FLAGS_log_sync));
+  if (!log_sync.ok()) {
+    std::fprintf(stderr, "cardref_referee: --log_sync: %s\n",
+                 std::string(log_sync.status().message()).c_str());
+    return 2;
+  }
+  options.manager.log_sync = *log_sync;
+  const int64_t evict_after_ms = absl::GetFlag(FLAGS_evict_after_ms);
+  if (evict_after_ms < 0 || evict_after_ms > 600000) {
+    std::fprintf(stderr,
+                 "cardref_referee: --evict_after_ms must be 0..600000, got "
+                 "%lld\n",
+                 static_cast<long long>(evict_after_ms));
+    return 2;
+  }
+  options.manager.evict_after = absl::Milliseconds(evict_after_ms);
   options.manager.referee_version = cardref::kVersion;
   options.manager.signing_key =
       std::make_shared<const cardref::crypto::Ed25519PrivateKey>(*key);
@@ -269,6 +294,11 @@ int main(int argc, char** argv) {
     std::printf("organiser credential: none, so this referee serves "
                 "loopback only and every local caller may act as the "
                 "organiser (docs/auth.md)\n");
+  }
+  // The recovery scan (docs/recovery.md): one line per interrupted match.
+  for (const cardref::service::RecoveredLog& r :
+       (*referee)->manager().recovered()) {
+    std::printf("cardref_referee: recovered %s\n", r.description.c_str());
   }
   std::fflush(stdout);
   if (const std::string path = absl::GetFlag(FLAGS_port_file); !path.empty()) {

@@ -51,6 +51,7 @@ class RefereeServer {
   grpc::Server& server() { return *server_; }
   // The plaintext listener's connection count; null with TLS or no cap.
   ConnectionLimiter* connections() { return connections_.get(); }
+  const service::MatchManager& manager() const { return *manager_; }
   void Shutdown(absl::Duration grace);
 
  private:

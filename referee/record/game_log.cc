@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "referee/base/sha256.h"
+#include "referee/base/status_macros.h"
 
 namespace cardref::record {
 
@@ -15,6 +16,15 @@ int64_t NowMicros() {
       .count();
 }
 }  // namespace
+
+absl::StatusOr<SyncPolicy> ParseSyncPolicy(absl::string_view name) {
+  if (name == "event") return SyncPolicy::kEveryEvent;
+  if (name == "round") return SyncPolicy::kRound;
+  if (name == "end") return SyncPolicy::kEnd;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "log sync policy must be event, round or end, got '",
+      name.substr(0, 40), "'"));
+}
 
 std::string SignedMessage(absl::string_view prefix) {
   std::string message(kSignatureDomain);
@@ -92,16 +102,29 @@ absl::Status GameLogWriter::Write(v1::LogRecord record,
     payload = std::move(signed_payload);
   }
   absl::Status st = writer_.AddRecord(payload);
-  if (st.ok()) {
-    ++records_written_;
-    last_hash_ = crypto::Sha256(payload);
-    if (written != nullptr) *written = std::move(record);
+  if (!st.ok()) return st;
+  ++records_written_;
+  last_hash_ = crypto::Sha256(payload);
+  unsynced_ = true;
+  const bool last = record.has_final_result() || record.has_aborted();
+  const bool sync = last || sync_policy_ == SyncPolicy::kEveryEvent ||
+                    (sync_policy_ == SyncPolicy::kRound &&
+                     record.has_round_result());
+  // Synced before the caller tells anyone: a reported result is on disk.
+  if (sync) {
+    RETURN_IF_ERROR(sink_->Sync());
+    unsynced_ = false;
   }
-  return st;
+  if (written != nullptr) *written = std::move(record);
+  return absl::OkStatus();
+}
+
+void GameLogWriter::ContinueAfter(absl::string_view last_payload) {
+  last_hash_ = crypto::Sha256(last_payload);
 }
 
 absl::Status GameLogWriter::Close() {
-  absl::Status st = sink_->Sync();
+  absl::Status st = unsynced_ ? sink_->Sync() : absl::OkStatus();
   absl::Status closed = sink_->Close();
   return st.ok() ? closed : st;
 }

@@ -37,6 +37,17 @@ std::string SignedMessage(absl::string_view prefix);
 bool SplitSignature(absl::string_view payload, absl::string_view* prefix,
                     absl::string_view* signature);
 
+// When a log writer fdatasyncs (cardref_referee --log_sync). Every record
+// reaches the OS (write(2)) before Write returns whatever the policy; the
+// policy decides what survives a crash of the machine, not of the referee.
+enum class SyncPolicy {
+  kEveryEvent,  // after every record
+  kRound,       // after every round result and the last record (default)
+  kEnd,         // after the last record (final result or abort notice) only
+};
+// "event", "round" or "end"; INVALID_ARGUMENT naming them otherwise.
+absl::StatusOr<SyncPolicy> ParseSyncPolicy(absl::string_view name);
+
 // Appends LogRecords to a sink, each flushed to the OS as it is written, so
 // a referee crash loses at most the record being written (a torn tail).
 // Every record after the header carries prev_hash, the SHA-256 of the
@@ -65,12 +76,19 @@ class GameLogWriter {
   [[nodiscard]] absl::Status Close();
   int64_t records_written() const { return records_written_; }
 
+  void set_sync_policy(SyncPolicy policy) { sync_policy_ = policy; }
+  // Appending to an existing log (recovery): the next record chains to
+  // `last_payload`, the payload of the log's last intact record.
+  void ContinueAfter(absl::string_view last_payload);
+
  private:
   std::unique_ptr<WritableSink> sink_;
   RecordWriter writer_;
   const std::shared_ptr<const crypto::Ed25519PrivateKey> signing_key_;
   std::string last_hash_;  // SHA-256 of the last payload written
   int64_t records_written_ = 0;
+  SyncPolicy sync_policy_ = SyncPolicy::kRound;
+  bool unsynced_ = false;  // records written since the last Sync
 };
 
 // A log as read back. records[0] is the header record when the file has one.

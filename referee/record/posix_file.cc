@@ -1,5 +1,5 @@
-// The POSIX file side of record_io.h: NewFileSink, ReadWholeFile and
-// ReadRecordFile.
+// The POSIX file side of record_io.h: NewFileSink, CreateEmptyFile,
+// OpenAppendSink, TruncateFile, ReadWholeFile and ReadRecordFile.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -31,9 +31,48 @@ std::string DirectoryOf(const std::string& path) {
   return path.substr(0, slash);
 }
 
+template <typename F>
+int RetryOnEintr(F f) {
+  int rc;
+  do {
+    rc = f();
+  } while (rc < 0 && errno == EINTR);
+  return rc;
+}
+
+// Creates `path` exclusively, mode 0600 whatever the umask.
+absl::StatusOr<int> CreateExclusive(const std::string& path) {
+  const int fd = RetryOnEintr([&] {
+    return ::open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+  });
+  if (fd < 0) return PosixError(errno, "create", path);
+  // A log holds every hand before it is dealt: owner-only, whatever the
+  // umask (which can only remove bits from the mode given to open).
+  if (::fchmod(fd, 0600) != 0) {
+    const int chmod_errno = errno;
+    ::close(fd);
+    return PosixError(chmod_errno, "chmod 600", path);
+  }
+  return fd;
+}
+
+absl::Status SyncDirectoryOf(const std::string& path) {
+  const std::string dir = DirectoryOf(path);
+  const int dir_fd = RetryOnEintr([&] {
+    return ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  });
+  if (dir_fd < 0) return PosixError(errno, "open directory", dir);
+  const int rc = RetryOnEintr([&] { return ::fsync(dir_fd); });
+  const int fsync_errno = errno;
+  ::close(dir_fd);
+  if (rc != 0) return PosixError(fsync_errno, "fsync directory", dir);
+  return absl::OkStatus();
+}
+
 class FileSink : public WritableSink {
  public:
-  FileSink(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  FileSink(std::string path, int fd, bool directory_synced = false)
+      : path_(std::move(path)), fd_(fd), directory_synced_(directory_synced) {}
   ~FileSink() override {
     if (fd_ >= 0) ::close(fd_);
   }
@@ -70,15 +109,7 @@ class FileSink : public WritableSink {
     }
     if (!directory_synced_) {
       // The file is new: its directory entry must be durable too.
-      const std::string dir = DirectoryOf(path_);
-      const int dir_fd = RetryOnEintr([&] {
-        return ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-      });
-      if (dir_fd < 0) return PosixError(errno, "open directory", dir);
-      const int rc = RetryOnEintr([&] { return ::fsync(dir_fd); });
-      const int fsync_errno = errno;
-      ::close(dir_fd);
-      if (rc != 0) return PosixError(fsync_errno, "fsync directory", dir);
+      if (absl::Status st = SyncDirectoryOf(path_); !st.ok()) return st;
       directory_synced_ = true;
     }
     return absl::OkStatus();
@@ -94,15 +125,6 @@ class FileSink : public WritableSink {
   }
 
  private:
-  template <typename F>
-  static int RetryOnEintr(F f) {
-    int rc;
-    do {
-      rc = f();
-    } while (rc < 0 && errno == EINTR);
-    return rc;
-  }
-
   absl::Status Closed(absl::string_view op) const {
     return absl::FailedPreconditionError(
         absl::StrCat(op, " ", path_, ": file already closed"));
@@ -110,26 +132,49 @@ class FileSink : public WritableSink {
 
   const std::string path_;
   int fd_;
-  bool directory_synced_ = false;
+  bool directory_synced_;
 };
 
 }  // namespace
 
+absl::Status CreateEmptyFile(const std::string& path) {
+  absl::StatusOr<int> fd = CreateExclusive(path);
+  if (!fd.ok()) return fd.status();
+  if (::close(*fd) != 0) return PosixError(errno, "close", path);
+  return SyncDirectoryOf(path);
+}
+
+absl::StatusOr<std::unique_ptr<WritableSink>> OpenAppendSink(
+    const std::string& path) {
+  const int fd = RetryOnEintr([&] {
+    return ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  });
+  if (fd < 0) return PosixError(errno, "open for append", path);
+  return std::unique_ptr<WritableSink>(
+      new FileSink(path, fd, /*directory_synced=*/true));
+}
+
+absl::Status TruncateFile(const std::string& path, uint64_t size) {
+  const int fd =
+      RetryOnEintr([&] { return ::open(path.c_str(), O_WRONLY | O_CLOEXEC); });
+  if (fd < 0) return PosixError(errno, "open for truncation", path);
+  absl::Status st;
+  if (RetryOnEintr([&] {
+        return ::ftruncate(fd, static_cast<off_t>(size));
+      }) != 0) {
+    st = PosixError(errno, "truncate", path);
+  } else if (RetryOnEintr([&] { return ::fdatasync(fd); }) != 0) {
+    st = PosixError(errno, "fdatasync", path);
+  }
+  ::close(fd);
+  return st;
+}
+
 absl::StatusOr<std::unique_ptr<WritableSink>> NewFileSink(
     const std::string& path) {
-  int fd;
-  do {
-    fd = ::open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
-  } while (fd < 0 && errno == EINTR);
-  if (fd < 0) return PosixError(errno, "create", path);
-  // A log holds every hand before it is dealt: owner-only, whatever the
-  // umask (which can only remove bits from the mode given to open).
-  if (::fchmod(fd, 0600) != 0) {
-    const int chmod_errno = errno;
-    ::close(fd);
-    return PosixError(chmod_errno, "chmod 600", path);
-  }
-  return std::unique_ptr<WritableSink>(new FileSink(path, fd));
+  absl::StatusOr<int> fd = CreateExclusive(path);
+  if (!fd.ok()) return fd.status();
+  return std::unique_ptr<WritableSink>(new FileSink(path, *fd));
 }
 
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {

@@ -55,6 +55,18 @@ class WritableSink {
 // The file is created mode 0600 (owner only) whatever the umask.
 [[nodiscard]] absl::StatusOr<std::unique_ptr<WritableSink>> NewFileSink(
     const std::string& path);
+// Creates `path` empty (never overwrites; mode 0600), fsyncs its directory
+// so the name survives a machine crash, and closes it: a match reserves its
+// log without holding a descriptor (docs/recovery.md).
+[[nodiscard]] absl::Status CreateEmptyFile(const std::string& path);
+// Opens an existing `path` for appending (O_APPEND; NOT_FOUND if missing).
+// Its directory entry is taken as already synced (CreateEmptyFile did).
+[[nodiscard]] absl::StatusOr<std::unique_ptr<WritableSink>> OpenAppendSink(
+    const std::string& path);
+// Cuts `path` to `size` bytes and fdatasyncs it (recovery drops a torn
+// tail this way).
+[[nodiscard]] absl::Status TruncateFile(const std::string& path,
+                                        uint64_t size);
 // Appends to *dest (not owned; must outlive the sink).
 std::unique_ptr<WritableSink> NewStringSink(std::string* dest);
 

@@ -77,22 +77,17 @@ absl::StatusOr<std::unique_ptr<Match>> Match::Create(
         absl::StrCat("the dealing seed must be ", kDealSeedSize,
                      " bytes, got ", options.seed.size()));
   }
-  absl::StatusOr<std::unique_ptr<record::WritableSink>> sink =
-      record::NewFileSink(options.log_path);
-  if (!sink.ok()) {
-    return absl::UnavailableError(absl::StrCat(
-        "cannot create the match log: ", sink.status().message()));
+  if (absl::Status st = record::CreateEmptyFile(options.log_path); !st.ok()) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot create the match log: ", st.message()));
   }
-  auto log = std::make_unique<record::GameLogWriter>(std::move(*sink),
-                                                     options.signing_key);
-  std::unique_ptr<Match> match(
-      new Match(std::move(game), std::move(options), std::move(log)));
+  std::unique_ptr<Match> match(new Match(std::move(game), std::move(options)));
   const std::vector<std::string>& invited = match->options_.invited_names;
   {
     absl::MutexLock lock(&match->mu_);
     const int64_t join_ms = match->options_.fault_policy.join_deadline_millis();
     if (join_ms > 0) {
-      match->deadline_ = match->created_ + absl::Milliseconds(join_ms);
+      match->SetDeadlineLocked(match->created_ + absl::Milliseconds(join_ms));
     }
   }
   if (!invited.empty()) {
@@ -105,13 +100,11 @@ absl::StatusOr<std::unique_ptr<Match>> Match::Create(
   return match;
 }
 
-Match::Match(std::unique_ptr<Game> game, MatchOptions options,
-             std::unique_ptr<record::GameLogWriter> log)
+Match::Match(std::unique_ptr<Game> game, MatchOptions options)
     : game_(std::move(game)),
       options_(std::move(options)),
       seed_commitment_(crypto::Sha256(options_.seed)),
       state_(game_->NewInitialState()),
-      log_(std::move(log)),
       seats_(game_->num_seats()),
       created_(options_.clock->Now()),
       clock_(game_->num_seats(),
@@ -121,7 +114,8 @@ Match::Match(std::unique_ptr<Game> game, MatchOptions options,
 Match::~Match() {
   absl::MutexLock lock(&mu_);
   if (status_ == v1::MATCH_STATUS_IN_PROGRESS) {
-    AbortLocked("referee shut down during the match");  // closes the log
+    AbortLocked("referee shut down during the match",  // closes the log
+                v1::ABORT_CAUSE_REFEREE_SHUTDOWN);
   }
   if (log_ != nullptr) log_->Close().IgnoreError();  // best effort
 }
@@ -205,7 +199,8 @@ absl::StatusOr<JoinResult> Match::Join(std::optional<int> seat,
     for (const Seat& s : seats_) all_joined &= s.joined;
     if (all_joined) {
       if (absl::Status st = StartLocked(); !st.ok()) {
-        AbortLocked(std::string(st.message()));
+        AbortLocked(std::string(st.message()),
+                    v1::ABORT_CAUSE_LOG_WRITE_FAILED);
       }
     }
   }
@@ -230,7 +225,32 @@ absl::Status Match::StartLocked() {
   return AdvanceLocked();
 }
 
+absl::Status Match::OpenLogLocked() {
+  if (log_ != nullptr) return absl::OkStatus();
+  absl::StatusOr<std::unique_ptr<record::WritableSink>> sink =
+      record::OpenAppendSink(options_.log_path);
+  if (!sink.ok()) {
+    return absl::UnavailableError(absl::StrCat(
+        "cannot open the match log: ", sink.status().message()));
+  }
+  log_ = std::make_unique<record::GameLogWriter>(std::move(*sink),
+                                                 options_.signing_key);
+  log_->set_sync_policy(options_.log_sync);
+  return absl::OkStatus();
+}
+
+void Match::SetDeadlineLocked(absl::Time deadline) {
+  deadline_ = deadline;
+  if (options_.listener == nullptr) return;
+  if (OverLocked()) {
+    options_.listener->Ended(options_.match_id);
+  } else {
+    options_.listener->DeadlineChanged(options_.match_id, deadline);
+  }
+}
+
 absl::Status Match::WriteHeaderLocked() {
+  RETURN_IF_ERROR(OpenLogLocked());
   v1::LogRecord record;
   v1::LogHeader* header = record.mutable_header();
   header->set_format_version(record::kLogFormatVersion);
@@ -268,15 +288,18 @@ void Match::JoinDeadlineLocked() {
   if (joined == 0 || action == v1::FAULT_ACTION_ABORT) {
     // The header, then the abort notice: the log shows who had joined.
     absl::Status st = WriteHeaderLocked();
-    AbortLocked(st.ok() ? absl::StrCat(deadline, joined == 0
-                                                     ? ""
-                                                     : " (fault policy: abort)")
-                        : std::string(st.message()));
+    if (st.ok()) {
+      AbortLocked(absl::StrCat(deadline,
+                               joined == 0 ? "" : " (fault policy: abort)"),
+                  v1::ABORT_CAUSE_NOT_JOINED);
+    } else {
+      AbortLocked(std::string(st.message()), v1::ABORT_CAUSE_LOG_WRITE_FAILED);
+    }
     return;
   }
   ++version_;
   if (absl::Status st = StartLocked(); !st.ok()) {
-    AbortLocked(std::string(st.message()));
+    AbortLocked(std::string(st.message()), v1::ABORT_CAUSE_LOG_WRITE_FAILED);
   }
 }
 
@@ -331,18 +354,20 @@ absl::Status Match::AdvanceLocked() {
       v1::LogRecord record;
       *record.mutable_final_result() = *result_;
       RETURN_IF_ERROR(LogLocked(std::move(record)));
-      status_ = v1::MATCH_STATUS_FINISHED;
-      deadline_ = absl::InfiniteFuture();
+      // Synced (file and directory) and closed before anyone is told.
       absl::Status closed = log_->Close();
       log_.reset();
-      return closed;
+      RETURN_IF_ERROR(closed);
+      status_ = v1::MATCH_STATUS_FINISHED;
+      SetDeadlineLocked(absl::InfiniteFuture());
+      return absl::OkStatus();
     }
     // A decision is pending from now on; its clock starts when the seat is
     // shown it (Observe), or after a grace if it never looks.
     const int seat = state_->current_seat();
     Seat& to_act = seats_[seat];
     clock_.StartUnseen(seat, options_.clock->Now(), clock_.unseen_grace());
-    deadline_ = clock_.deadline();
+    SetDeadlineLocked(clock_.deadline());
     to_act.rejections = 0;
     // Seats that cannot play now are played for at once, without waiting.
     v1::FaultKind kind = v1::FAULT_KIND_UNSPECIFIED;
@@ -439,20 +464,21 @@ v1::LogRecord Match::SeedRevealRecord() const {
   return record;
 }
 
-void Match::AbortLocked(const std::string& reason) {
+void Match::AbortLocked(const std::string& reason, v1::AbortCause cause) {
   status_ = v1::MATCH_STATUS_ABORTED;
   end_reason_ = reason;
-  deadline_ = absl::InfiniteFuture();
   ++version_;
   if (log_ != nullptr) {
     // Best effort: the log may be the cause.
     WriteAndJournalLocked(SeedRevealRecord()).IgnoreError();
     v1::LogRecord record;
     record.mutable_aborted()->set_reason(reason);
+    record.mutable_aborted()->set_cause(cause);
     WriteAndJournalLocked(std::move(record)).IgnoreError();
     log_->Close().IgnoreError();
     log_.reset();
   }
+  SetDeadlineLocked(absl::InfiniteFuture());
 }
 
 std::vector<v1::SeatTicket> Match::Tickets() const {
@@ -486,9 +512,10 @@ absl::Status Match::Cancel(const std::string& reason) {
     if (log_ != nullptr) {
       log_->Close().IgnoreError();
       log_.reset();
-      std::error_code ignored;
-      std::filesystem::remove(options_.log_path, ignored);
     }
+    std::error_code ignored;
+    std::filesystem::remove(options_.log_path, ignored);
+    SetDeadlineLocked(absl::InfiniteFuture());
   }
   NotifyWatchers();
   return absl::OkStatus();
@@ -506,7 +533,8 @@ absl::Status Match::Abort(const std::string& reason) {
               : ""));
     }
     AbortLocked(absl::StrCat("aborted by the organiser",
-                             reason.empty() ? "" : ": ", reason));
+                             reason.empty() ? "" : ": ", reason),
+                v1::ABORT_CAUSE_ORGANISER);
   }
   NotifyWatchers();
   return absl::OkStatus();
@@ -600,7 +628,9 @@ absl::StatusOr<v1::Observation> Match::Observe(int seat,
   if (status_ == v1::MATCH_STATUS_IN_PROGRESS &&
       clock_.pending_seat() == seat) {
     clock_.Seen(options_.clock->Now());
-    deadline_ = clock_.deadline();
+    // Seen moves the deadline once; later looks change nothing, so the
+    // manager's deadline queue is told only then.
+    if (clock_.deadline() != deadline_) SetDeadlineLocked(clock_.deadline());
   }
   return ObserveLocked(seat, since_version);
 }
@@ -835,7 +865,7 @@ absl::StatusOr<bool> Match::SettleFaultLocked(v1::FaultKind kind,
   const int seat = state_->current_seat();
   Seat& me = seats_[seat];
   const absl::Duration taken = clock_.Stop(now);
-  deadline_ = absl::InfiniteFuture();
+  SetDeadlineLocked(absl::InfiniteFuture());
   const v1::FaultPolicy& policy = options_.fault_policy;
   const v1::FaultAction action = EffectiveAction(policy);
   // Has this fault reached a limit of the policy?

@@ -11,6 +11,9 @@
 // told. Clocks (time banks) and the fault policy: docs/fault_policy.md.
 // The seed is revealed (a SeedReveal record, and Info) once the match is
 // over, never before.
+// The log file is created empty by Create and held open only while the
+// match is played; the last record is synced before the match's status
+// says it is over (docs/recovery.md).
 //
 // Thread-safe. Watchers are called without the match lock held.
 #ifndef CARDREF_REFEREE_SERVICE_MATCH_H_
@@ -40,6 +43,21 @@
 
 namespace cardref::service {
 
+// What a match tells its manager (match_manager.h). Called with the
+// match's lock held: an implementation takes only its own leaf lock and
+// never calls back into the match.
+class MatchListener {
+ public:
+  virtual ~MatchListener() = default;
+  // The pending deadline (decision or join) is now `deadline`
+  // (InfiniteFuture: none).
+  virtual void DeadlineChanged(const std::string& match_id,
+                               absl::Time deadline) = 0;
+  // The match is over (finished, aborted or cancelled) and its log is
+  // synced and closed.
+  virtual void Ended(const std::string& match_id) = 0;
+};
+
 struct MatchOptions {
   std::string match_id;
   int64_t decision_time_limit_millis = 0;  // L; 0: no limit
@@ -53,7 +71,12 @@ struct MatchOptions {
   // from the OS CSPRNG.
   std::string seed;
   uint64_t dealing_seed = 0;
-  std::string log_path;  // created at once; never overwritten
+  // Created empty at once (never overwritten) and closed; opened for
+  // append when the match starts, closed at its end (docs/recovery.md).
+  std::string log_path;
+  record::SyncPolicy log_sync = record::SyncPolicy::kRound;
+  // Not owned; outlives the match. None: nobody is told.
+  MatchListener* listener = nullptr;
   std::string referee_version;
   // Signs the log's last record; none: the log is chained but unsigned.
   std::shared_ptr<const crypto::Ed25519PrivateKey> signing_key;
@@ -91,7 +114,8 @@ struct JoinResult {
 
 class Match {
  public:
-  // Creates the log file (so a match that cannot be logged never starts).
+  // Creates the log file (so a match that cannot be logged never starts),
+  // then closes it: a waiting match holds no descriptor.
   static absl::StatusOr<std::unique_ptr<Match>> Create(
       std::unique_ptr<Game> game, MatchOptions options);
   ~Match();
@@ -216,8 +240,7 @@ class Match {
     bool disconnected = false;  // had a stream, has none now
   };
 
-  Match(std::unique_ptr<Game> game, MatchOptions options,
-        std::unique_ptr<record::GameLogWriter> log);
+  Match(std::unique_ptr<Game> game, MatchOptions options);
 
   absl::StatusOr<v1::SubmitActionResponse> SubmitLocked(
       const v1::SubmitActionRequest& request) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -282,7 +305,15 @@ class Match {
   void JoinDeadlineLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   v1::FinalResult FinalResultLocked() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
   std::vector<int> ForfeitedSeatsLocked() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
-  void AbortLocked(const std::string& reason) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void AbortLocked(const std::string& reason,
+                   v1::AbortCause cause = v1::ABORT_CAUSE_UNSPECIFIED)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Opens the log created by Create for append (at the start).
+  absl::Status OpenLogLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Sets deadline_ and tells the listener; once the match is over, tells
+  // it the match ended instead.
+  void SetDeadlineLocked(absl::Time deadline)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void NotifyWatchers();
 
   const std::unique_ptr<Game> game_;

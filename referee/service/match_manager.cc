@@ -1,9 +1,13 @@
 #include "referee/service/match_manager.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <optional>
 #include <random>
+#include <system_error>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -12,6 +16,7 @@
 #include "referee/base/status_macros.h"
 #include "referee/base/deal_stream.h"
 #include "referee/codec/codec.h"
+#include "referee/service/match_archive.h"
 #include "referee/service/text_limits.h"
 
 namespace cardref::service {
@@ -59,10 +64,58 @@ absl::Status CheckFaultPolicy(const v1::FaultPolicy& policy,
 constexpr absl::Duration kClockTick = absl::Milliseconds(20);
 }  // namespace
 
+namespace {
+
+// A match id that can name a file in the log directory (no separators).
+bool IsFileSafeId(const std::string& id) {
+  if (id.empty() || id.size() > kMaxIdChars || id[0] == '.') return false;
+  for (char c : id) {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '-' &&
+        c != '_' && c != '.') {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 MatchManager::MatchManager(const GameRegistry* registry,
                            ManagerOptions options)
     : registry_(registry), options_(std::move(options)) {
+  if (options_.recover_on_start) {
+    absl::StatusOr<std::vector<RecoveredLog>> found =
+        RecoverInterruptedLogs(options_.log_dir, options_.signing_key);
+    // A directory that cannot be listed fails every CreateMatch too; that
+    // error names it, so nothing is lost by going on.
+    if (found.ok()) recovered_ = *std::move(found);
+    for (const RecoveredLog& r : recovered_) {
+      if (r.outcome != RecoveredLog::Outcome::kRemoved) {
+        creation_order_.push_back(r.match_id);
+      }
+    }
+  }
   clock_ = std::thread([this] { ClockLoop(); });
+}
+
+void MatchManager::Listener::DeadlineChanged(const std::string& match_id,
+                                             absl::Time deadline) {
+  manager_->deadlines_.Set(match_id, deadline);
+}
+
+void MatchManager::Listener::Ended(const std::string& match_id) {
+  manager_->deadlines_.Set(match_id, absl::InfiniteFuture());
+  manager_->evictions_.Set(
+      match_id, manager_->options_.clock->Now() + manager_->options_.evict_after);
+}
+
+std::string MatchManager::LogPath(const std::string& match_id) const {
+  return absl::StrCat(options_.log_dir, "/", match_id, ".cardlog");
+}
+
+size_t MatchManager::resident_matches() {
+  absl::MutexLock lock(&mu_);
+  return matches_.size();
 }
 
 MatchManager::~MatchManager() {
@@ -164,8 +217,9 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   match_options.seed = request.seed();
   match_options.dealing_seed = request.dealing_seed();
   match_options.signing_key = options_.signing_key;
-  match_options.log_path =
-      absl::StrCat(options_.log_dir, "/", match_options.match_id, ".cardlog");
+  match_options.log_path = LogPath(match_options.match_id);
+  match_options.log_sync = options_.log_sync;
+  match_options.listener = &listener_;
   match_options.referee_version = options_.referee_version;
   match_options.max_action_bytes = options_.limits.max_action_bytes;
   match_options.max_rejections_logged_per_decision =
@@ -182,8 +236,24 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
     *response.add_tickets() = std::move(t);
   }
   response.set_seed_commitment((*match)->seed_commitment());
+  std::shared_ptr<Match> shared = std::move(*match);
   absl::MutexLock lock(&mu_);
-  matches_[match_options.match_id] = std::move(*match);
+  // The clock may have popped a join deadline that came due before the
+  // match was findable: registered again (no-op if not), under the lock, so
+  // no join can have moved the deadline on meanwhile.
+  deadlines_.Set(match_options.match_id, shared->deadline());
+  if (shared->open()) {
+    FreeSeatQueue& q = free_seats_[request.game()];
+    q.matches.push_back(shared);
+    if (q.matches.size() >= q.compact_at) {
+      q.matches.erase(
+          std::remove_if(q.matches.begin(), q.matches.end(),
+                         [](const std::weak_ptr<Match>& m) { return m.expired(); }),
+          q.matches.end());
+      q.compact_at = std::max<size_t>(64, 2 * q.matches.size());
+    }
+  }
+  matches_[match_options.match_id] = std::move(shared);
   creation_order_.push_back(match_options.match_id);
   return response;
 }
@@ -221,19 +291,74 @@ absl::Status MatchManager::CheckMatchCaps() {
 absl::StatusOr<std::shared_ptr<Match>> MatchManager::Find(
     const std::string& match_id) {
   RETURN_IF_ERROR(CheckText("match_id", match_id, kMaxIdChars));
-  absl::MutexLock lock(&mu_);
-  auto it = matches_.find(match_id);
-  if (it == matches_.end()) {
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = matches_.find(match_id);
+    if (it != matches_.end()) return it->second;
+    if (cancelled_.count(match_id) > 0) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "match ", match_id, " was cancelled and has left memory"));
+    }
+  }
+  std::error_code ignored;
+  if (IsFileSafeId(match_id) &&
+      std::filesystem::exists(LogPath(match_id), ignored)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "match ", match_id,
+        " is over and has left memory; GetMatch shows it, read from its log "
+        "(docs/recovery.md)"));
+  }
+  return absl::NotFoundError(
+      absl::StrCat("no match with id '", QuotePrefix(match_id), "'"));
+}
+
+absl::StatusOr<v1::MatchInfo> MatchManager::ArchivedInfo(
+    const std::string& match_id, bool for_organiser) {
+  RETURN_IF_ERROR(CheckText("match_id", match_id, kMaxIdChars));
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = cancelled_.find(match_id);
+    if (it != cancelled_.end()) {
+      v1::MatchInfo info = it->second;
+      if (!for_organiser) info.clear_log_path();
+      return info;
+    }
+  }
+  if (!IsFileSafeId(match_id)) {
     return absl::NotFoundError(
         absl::StrCat("no match with id '", QuotePrefix(match_id), "'"));
   }
-  return it->second;
+  absl::StatusOr<v1::MatchInfo> info =
+      ReadMatchInfo(LogPath(match_id), for_organiser);
+  if (absl::IsNotFound(info.status())) {
+    return absl::NotFoundError(
+        absl::StrCat("no match with id '", QuotePrefix(match_id), "'"));
+  }
+  if (!info.ok()) return info.status();
+  // Duplicate play: a twin dealt from the same seed may still be in play
+  // (it is in memory then).
+  absl::MutexLock lock(&mu_);
+  for (const auto& [id, other] : matches_) {
+    if (other->seed_commitment() != info->seed_commitment()) continue;
+    const v1::MatchStatus status = other->status();
+    if (status == v1::MATCH_STATUS_WAITING_FOR_PLAYERS ||
+        status == v1::MATCH_STATUS_IN_PROGRESS) {
+      info->clear_seed();
+    }
+  }
+  return info;
 }
 
 absl::StatusOr<v1::MatchInfo> MatchManager::Info(const std::string& match_id,
                                                  bool for_organiser) {
-  absl::StatusOr<std::shared_ptr<Match>> match = Find(match_id);
-  if (!match.ok()) return match.status();
+  RETURN_IF_ERROR(CheckText("match_id", match_id, kMaxIdChars));
+  absl::StatusOr<std::shared_ptr<Match>> match;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = matches_.find(match_id);
+    if (it != matches_.end()) match = it->second;
+  }
+  if (!match.ok()) return ArchivedInfo(match_id, for_organiser);
   bool twin_in_play = false;
   {
     absl::MutexLock lock(&mu_);
@@ -273,13 +398,27 @@ absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinMatch(
       return absl::InvalidArgumentError(
           "a ticket is for one match: give its 'match_id' too");
     }
+    // The oldest open matches with a free seat (a few, in case another
+    // joiner takes a seat first or the asked-for seat is taken), without
+    // looking at any other match.
+    constexpr size_t kCandidates = 16;
     absl::MutexLock lock(&mu_);
-    for (const std::string& id : creation_order_) {
-      const std::shared_ptr<Match>& m = matches_[id];
-      // Only open matches: an invited seat is taken with its ticket.
-      if (m->game().id() == request.game() && m->open()) {
-        candidates.push_back(m);
+    auto queue = free_seats_.find(request.game());
+    if (queue != free_seats_.end()) {
+      std::deque<std::weak_ptr<Match>>& q = queue->second.matches;
+      // A match never gets a free seat back: drop full ones for good.
+      for (;;) {
+        std::shared_ptr<Match> front =
+            q.empty() ? nullptr : q.front().lock();
+        if (front != nullptr && front->HasFreeSeat()) break;
+        if (q.empty()) break;
+        q.pop_front();
       }
+      for (size_t i = 0; i < q.size() && candidates.size() < kCandidates;
+           ++i) {
+        if (std::shared_ptr<Match> m = q[i].lock()) candidates.push_back(m);
+      }
+      if (q.empty()) free_seats_.erase(queue);
     }
   }
   absl::Status last = absl::NotFoundError(absl::StrCat(
@@ -327,11 +466,12 @@ absl::StatusOr<v1::ListMatchesResponse> MatchManager::ListMatches(
         absl::StrCat("page_token '", QuotePrefix(request.page_token()),
                      "' is not a next_page_token of ListMatches"));
   }
-  std::vector<std::shared_ptr<Match>> candidates;
+  // Ids only: evicted matches are read from their logs (Info).
+  std::vector<std::string> candidates;
   {
     absl::MutexLock lock(&mu_);
     for (size_t i = start; i < creation_order_.size(); ++i) {
-      candidates.push_back(matches_[creation_order_[i]]);
+      candidates.push_back(creation_order_[i]);
     }
   }
   v1::ListMatchesResponse response;
@@ -339,7 +479,7 @@ absl::StatusOr<v1::ListMatchesResponse> MatchManager::ListMatches(
   for (; i < candidates.size(); ++i) {
     if (static_cast<size_t>(response.matches_size()) == page_size) break;
     absl::StatusOr<v1::MatchInfo> found =
-        Info(std::string(candidates[i]->id()), /*for_organiser=*/false);
+        Info(candidates[i], /*for_organiser=*/false);
     if (!found.ok()) continue;
     v1::MatchInfo info = *std::move(found);
     if (request.status() != v1::MATCH_STATUS_UNSPECIFIED &&
@@ -381,26 +521,43 @@ absl::StatusOr<v1::MatchInfo> MatchManager::AbortMatch(
   return Info(request.match_id());
 }
 
+void MatchManager::EvictDue(absl::Time now) {
+  for (const std::string& id : evictions_.PopDue(now)) {
+    std::shared_ptr<Match> match;
+    {
+      absl::MutexLock lock(&mu_);
+      auto it = matches_.find(id);
+      if (it == matches_.end()) continue;
+      match = it->second;
+    }
+    // A cancelled match has no log to read it back from.
+    std::optional<v1::MatchInfo> cancelled;
+    if (match->status() == v1::MATCH_STATUS_CANCELLED) cancelled = match->Info();
+    absl::MutexLock lock(&mu_);
+    if (cancelled.has_value()) cancelled_[id] = *std::move(cancelled);
+    matches_.erase(id);
+  }
+}
+
 void MatchManager::ClockLoop() {
   for (;;) {
-    std::vector<std::shared_ptr<Match>> live;
     {
       absl::MutexLock lock(&mu_);
       if (stopping_) return;
-      for (auto& [id, m] : matches_) {
-        const v1::MatchStatus status = m->status();
-        if (status == v1::MATCH_STATUS_IN_PROGRESS ||
-            status == v1::MATCH_STATUS_WAITING_FOR_PLAYERS) {
-          live.push_back(m);
-        }
-      }
     }
     const absl::Time now = options_.clock->Now();
-    absl::Time next = now + kClockTick;
-    for (const std::shared_ptr<Match>& m : live) {
-      m->EnforceDeadline(now);
-      next = std::min(next, m->deadline());
+    for (const std::string& id : deadlines_.PopDue(now)) {
+      std::shared_ptr<Match> match;
+      {
+        absl::MutexLock lock(&mu_);
+        auto it = matches_.find(id);
+        if (it == matches_.end()) continue;
+        match = it->second;
+      }
+      match->EnforceDeadline(now);
     }
+    EvictDue(now);
+    const absl::Time next = std::min(deadlines_.Next(), evictions_.Next());
     absl::MutexLock lock(&mu_);
     auto stop = [this]() ABSL_SHARED_LOCKS_REQUIRED(mu_) { return stopping_; };
     // A duration, not a deadline: `now` may come from a fake clock.

@@ -1,9 +1,17 @@
 // All matches of a referee process, and the clock that enforces their
 // decision deadlines. No gRPC here.
+//
+// Life cycle (docs/recovery.md): at construction the log directory is
+// scanned and interrupted matches are closed out (recovery.h). A match is
+// in memory while it waits or is played, and for `evict_after` after its
+// end; then only its id stays (in creation order, for ListMatches), and
+// GetMatch reads it from its log (match_archive.h). The clock thread
+// visits only matches whose deadline has come (deadline_queue.h).
 #ifndef CARDREF_REFEREE_SERVICE_MATCH_MANAGER_H_
 #define CARDREF_REFEREE_SERVICE_MATCH_MANAGER_H_
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -16,7 +24,9 @@
 #include "cardref/v1/referee.pb.h"
 #include "referee/games/api/registry.h"
 #include "referee/service/limits.h"
+#include "referee/service/deadline_queue.h"
 #include "referee/service/match.h"
+#include "referee/service/recovery.h"
 
 namespace cardref::service {
 
@@ -47,6 +57,13 @@ struct ManagerOptions {
   // Resource limits (docs/limits.md). The manager enforces the match caps
   // and passes the per-match ones on; the gRPC server the rest.
   Limits limits;
+  // When logs are fdatasynced (cardref_referee --log_sync).
+  record::SyncPolicy log_sync = record::SyncPolicy::kRound;
+  // How long an ended match stays in memory (cardref_referee
+  // --evict_after_ms); then GetMatch reads it from its log.
+  absl::Duration evict_after = absl::Seconds(5);
+  // Close out the log directory's interrupted matches at construction.
+  bool recover_on_start = true;
 };
 
 // Thread-safe. Owns a clock thread, stopped by the destructor.
@@ -61,7 +78,8 @@ class MatchManager {
   // has a free seat.
   absl::StatusOr<v1::JoinMatchResponse> JoinMatch(
       const v1::JoinMatchRequest& request);
-  // NOT_FOUND naming the id.
+  // NOT_FOUND naming the id; FAILED_PRECONDITION for a match that is over
+  // and has left memory (GetMatch still shows it).
   absl::StatusOr<std::shared_ptr<Match>> Find(const std::string& match_id);
   // GetMatch: Match::Info, with the seed withheld while another match dealt
   // from the same seed (duplicate play) is not over, since it would show
@@ -82,18 +100,63 @@ class MatchManager {
 
   const GameRegistry& registry() const { return *registry_; }
 
+  // What the recovery scan found at construction (one line each).
+  const std::vector<RecoveredLog>& recovered() const { return recovered_; }
+  // Matches held in memory (not yet evicted).
+  size_t resident_matches() ABSL_LOCKS_EXCLUDED(mu_);
+
  private:
+  // Matches report their deadlines and ends here (leaf locks only).
+  class Listener : public MatchListener {
+   public:
+    explicit Listener(MatchManager* manager) : manager_(manager) {}
+    void DeadlineChanged(const std::string& match_id,
+                         absl::Time deadline) override;
+    void Ended(const std::string& match_id) override;
+
+   private:
+    MatchManager* manager_;
+  };
+
   void ClockLoop();
   // RESOURCE_EXHAUSTED when the waiting or in-progress matches are at
   // their caps.
   absl::Status CheckMatchCaps() ABSL_LOCKS_EXCLUDED(mu_);
+  // Drops ended matches whose time in memory is up.
+  void EvictDue(absl::Time now) ABSL_LOCKS_EXCLUDED(mu_);
+  std::string LogPath(const std::string& match_id) const;
+  // GetMatch for a match not in memory: cancelled ones from the index,
+  // the others from their log.
+  absl::StatusOr<v1::MatchInfo> ArchivedInfo(const std::string& match_id,
+                                             bool for_organiser)
+      ABSL_LOCKS_EXCLUDED(mu_);
 
   const GameRegistry* registry_;
   const ManagerOptions options_;
 
+  std::vector<RecoveredLog> recovered_;  // set by the constructor only
+  // Before matches_: a match being destroyed may still report its end.
+  DeadlineQueue deadlines_;  // pending decision and join deadlines
+  DeadlineQueue evictions_;  // when each ended match leaves memory
+  Listener listener_{this};
+
   absl::Mutex mu_;
   std::map<std::string, std::shared_ptr<Match>> matches_ ABSL_GUARDED_BY(mu_);
+  // Every match of this process and every recovered one, in order: the
+  // index of ListMatches, kept after eviction (an id each).
   std::vector<std::string> creation_order_ ABSL_GUARDED_BY(mu_);
+  // Open matches that may have a free seat, oldest first, per game: joins
+  // by game take the front (full ones are dropped as they are met). Weak:
+  // an evicted match is not kept alive here, and its entry is dropped when
+  // the queue is compacted (whenever it has doubled since the last time).
+  struct FreeSeatQueue {
+    std::deque<std::weak_ptr<Match>> matches;
+    size_t compact_at = 64;
+  };
+  std::map<std::string, FreeSeatQueue, std::less<>> free_seats_
+      ABSL_GUARDED_BY(mu_);
+  // Evicted cancelled matches (their logs are removed): their MatchInfo.
+  std::map<std::string, v1::MatchInfo> cancelled_ ABSL_GUARDED_BY(mu_);
   int64_t next_serial_ ABSL_GUARDED_BY(mu_) = 1;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::thread clock_;

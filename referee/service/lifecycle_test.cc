@@ -1,0 +1,487 @@
+// A match's life cycle in the manager (docs/recovery.md): no descriptor
+// while waiting, logs synced by policy, eviction to the log after the end,
+// abort causes, and the recovery scan of an interrupted match's log.
+#include <dirent.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "referee/base/ed25519.h"
+#include "referee/base/rng.h"
+#include "referee/base/sha256.h"
+#include "referee/games/all_games.h"
+#include "referee/record/game_log.h"
+#include "referee/record/record_io.h"
+#include "referee/service/match_manager.h"
+#include "referee/service/recovery.h"
+
+namespace cardref::service {
+namespace {
+
+using ::testing::HasSubstr;
+
+int OpenFds() {
+  int n = 0;
+  DIR* dir = ::opendir("/proc/self/fd");
+  if (dir == nullptr) return -1;
+  while (struct dirent* e = ::readdir(dir)) {
+    if (e->d_name[0] != '.') ++n;
+  }
+  ::closedir(dir);
+  return n - 1;  // opendir's own
+}
+
+// Resident set size from /proc/self/status, in KiB.
+int64_t RssKib() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) {
+      std::vector<std::string> parts =
+          absl::StrSplit(line, ' ', absl::SkipEmpty());
+      int64_t kib = 0;
+      if (parts.size() >= 2 && absl::SimpleAtoi(parts[1], &kib)) return kib;
+    }
+  }
+  return -1;
+}
+
+// Counts a sink's syncs.
+class CountingSink : public record::WritableSink {
+ public:
+  explicit CountingSink(int* syncs) : syncs_(syncs) {}
+  absl::Status Append(absl::string_view) override { return absl::OkStatus(); }
+  absl::Status Flush() override { return absl::OkStatus(); }
+  absl::Status Sync() override {
+    ++*syncs_;
+    return absl::OkStatus();
+  }
+  absl::Status Close() override { return absl::OkStatus(); }
+
+ private:
+  int* syncs_;
+};
+
+int SyncsFor(record::SyncPolicy policy) {
+  int syncs = 0;
+  record::GameLogWriter writer(std::make_unique<CountingSink>(&syncs));
+  writer.set_sync_policy(policy);
+  v1::LogRecord header;
+  header.mutable_header()->set_game("craits");
+  EXPECT_TRUE(writer.Write(header).ok());
+  for (int round = 0; round < 3; ++round) {
+    v1::LogRecord chance, action, result;
+    chance.mutable_chance()->add_cards(1);
+    action.mutable_action()->set_seat(0);
+    result.mutable_round_result()->set_round(round + 1);
+    EXPECT_TRUE(writer.Write(chance).ok());
+    EXPECT_TRUE(writer.Write(action).ok());
+    EXPECT_TRUE(writer.Write(result).ok());
+  }
+  v1::LogRecord end;
+  end.mutable_final_result();
+  EXPECT_TRUE(writer.Write(end).ok());
+  const int before_close = syncs;
+  EXPECT_TRUE(writer.Close().ok());
+  EXPECT_EQ(syncs, before_close) << "Close re-synced a synced log";
+  return syncs;
+}
+
+TEST(LogSyncTest, PolicyDecidesWhenTheLogIsSynced) {
+  EXPECT_EQ(SyncsFor(record::SyncPolicy::kEveryEvent), 11);  // every record
+  EXPECT_EQ(SyncsFor(record::SyncPolicy::kRound), 4);  // 3 rounds + the end
+  EXPECT_EQ(SyncsFor(record::SyncPolicy::kEnd), 1);
+  EXPECT_TRUE(record::ParseSyncPolicy("round").ok());
+  EXPECT_THAT(record::ParseSyncPolicy("sometimes").status().message(),
+              HasSubstr("event, round or end"));
+}
+
+class LifecycleTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::path(::testing::TempDir()) /
+           ("lifecycle_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override {
+    manager_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+
+  void StartManager(ManagerOptions options = {}) {
+    options.log_dir = dir_.string();
+    options.referee_version = "test";
+    manager_ = std::make_unique<MatchManager>(&AllGames(), options);
+  }
+
+  std::string CreateCraits(uint64_t seed = 7, int64_t join_deadline_ms = 0) {
+    v1::CreateMatchRequest create;
+    create.set_game("craits");
+    (*create.mutable_params()->mutable_values())["num_players"].set_int_value(
+        2);
+    (*create.mutable_params()->mutable_values())["game_length"].set_enum_value(
+        "SHORT");
+    create.set_dealing_seed(seed);
+    create.set_open(true);
+    if (join_deadline_ms > 0) {
+      create.mutable_fault_policy()->set_join_deadline_millis(join_deadline_ms);
+      create.mutable_fault_policy()->set_action(v1::FAULT_ACTION_ABORT);
+    }
+    auto created = manager_->CreateMatch(create);
+    EXPECT_TRUE(created.ok()) << created.status();
+    return created.ok() ? created->match_id() : "";
+  }
+
+  // A Krass Kariert match of one card per hand: a few decisions.
+  std::string CreateTiny(uint64_t seed) {
+    v1::CreateMatchRequest create;
+    create.set_game("krass_kariert");
+    (*create.mutable_params()->mutable_values())["num_players"].set_int_value(
+        3);
+    (*create.mutable_params()->mutable_values())["hand_size"].set_int_value(1);
+    create.set_dealing_seed(seed);
+    create.set_open(true);
+    auto created = manager_->CreateMatch(create);
+    EXPECT_TRUE(created.ok()) << created.status();
+    return created.ok() ? created->match_id() : "";
+  }
+
+  std::vector<std::string> JoinAll(const std::string& id) {
+    std::vector<std::string> tokens;
+    const int seats = manager_->Info(id)->num_seats();
+    for (int s = 0; s < seats; ++s) {
+      v1::JoinMatchRequest join;
+      join.set_match_id(id);
+      join.set_player_name("p" + std::to_string(s));
+      auto joined = manager_->JoinMatch(join);
+      EXPECT_TRUE(joined.ok()) << joined.status();
+      tokens.push_back(joined.ok() ? joined->token() : "");
+    }
+    return tokens;
+  }
+
+  // Plays random legal actions `moves` times (or to the end).
+  void Play(const std::string& id, const std::vector<std::string>& tokens,
+            int moves = 1 << 30) {
+    std::shared_ptr<Match> match = *manager_->Find(id);
+    Rng rng(std::hash<std::string>()(id));
+    for (int i = 0; i < moves; ++i) {
+      const Match::Progress p = match->progress();
+      if (p.status != v1::MATCH_STATUS_IN_PROGRESS) return;
+      auto obs = match->Observe(p.seat_to_act, tokens[p.seat_to_act]);
+      ASSERT_TRUE(obs.ok()) << obs.status();
+      v1::SubmitActionRequest submit;
+      submit.set_match_id(id);
+      submit.set_seat(p.seat_to_act);
+      submit.set_token(tokens[p.seat_to_act]);
+      submit.set_decision_version(obs->version());
+      *submit.mutable_action() =
+          obs->legal_actions(rng.Uniform(obs->legal_actions_size()));
+      ASSERT_TRUE(match->Submit(submit).ok());
+    }
+  }
+
+  // Waits (real time, the clock thread's pace) until `done` holds.
+  template <typename F>
+  bool Eventually(F done) {
+    for (int i = 0; i < 500; ++i) {
+      if (done()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return done();
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<MatchManager> manager_;
+};
+
+// The bound stated in docs/recovery.md.
+constexpr int64_t kWaitingMatchBytes = 8 << 10;
+
+TEST_F(LifecycleTest, WaitingMatchesHoldNoDescriptorsAndLittleMemory) {
+  StartManager();
+  CreateCraits();  // warm up allocator and registry caches
+  const int fds_before = OpenFds();
+  const int64_t rss_before = RssKib();
+  constexpr int kMatches = 10'000;
+  for (int i = 0; i < kMatches; ++i) {
+    ASSERT_FALSE(CreateCraits(100 + i).empty());
+  }
+  const int64_t rss_after = RssKib();
+  EXPECT_EQ(OpenFds(), fds_before);
+  const int64_t per_match = (rss_after - rss_before) * 1024 / kMatches;
+  EXPECT_LE(per_match, kWaitingMatchBytes)
+      << "RSS grew by " << (rss_after - rss_before) << " KiB";
+  std::cout << "waiting match: " << per_match << " bytes of RSS each\n";
+  // Every log file exists (an unloggable match never starts), empty.
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_),
+                          std::filesystem::directory_iterator()),
+            kMatches + 1);
+}
+
+TEST_F(LifecycleTest, LogIsOpenOnlyWhileTheMatchIsPlayed) {
+  StartManager();
+  const int fds_before = OpenFds();
+  const std::string id = CreateCraits();
+  const std::string path = (dir_ / (id + ".cardlog")).string();
+  EXPECT_EQ(std::filesystem::file_size(path), 0u);
+  EXPECT_EQ(OpenFds(), fds_before);
+  std::vector<std::string> tokens = JoinAll(id);
+  EXPECT_EQ(OpenFds(), fds_before + 1);  // the log, opened for append
+  EXPECT_GT(std::filesystem::file_size(path), 0u);
+  Play(id, tokens);
+  EXPECT_EQ(manager_->Info(id)->status(), v1::MATCH_STATUS_FINISHED);
+  EXPECT_EQ(OpenFds(), fds_before);
+  auto log = record::ReadGameLog(path);
+  ASSERT_TRUE(log.ok());
+  EXPECT_TRUE(log->finished());
+  EXPECT_EQ(log->end, record::FileEnd::kComplete);
+}
+
+TEST_F(LifecycleTest, EndedMatchIsEvictedAndServedFromItsLog) {
+  FakeClock clock;
+  ManagerOptions options;
+  options.clock = &clock;
+  options.evict_after = absl::Seconds(3);
+  StartManager(options);
+  const std::string id = CreateCraits();
+  Play(id, JoinAll(id));
+  const std::string cancelled = CreateCraits(8);
+  v1::EndMatchRequest cancel;
+  cancel.set_match_id(cancelled);
+  cancel.set_reason("no players");
+  ASSERT_TRUE(manager_->CancelMatch(cancel).ok());
+  auto before = manager_->Info(id);
+  ASSERT_TRUE(before.ok());
+  ASSERT_EQ(before->status(), v1::MATCH_STATUS_FINISHED);
+  EXPECT_FALSE(before->from_log());
+  EXPECT_EQ(manager_->resident_matches(), 2u);
+
+  clock.Advance(absl::Seconds(2));  // not yet
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(manager_->resident_matches(), 2u);
+  clock.Advance(absl::Seconds(2));
+  ASSERT_TRUE(Eventually([&] { return manager_->resident_matches() == 0; }));
+
+  auto after = manager_->Info(id);
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_TRUE(after->from_log());
+  EXPECT_EQ(after->status(), v1::MATCH_STATUS_FINISHED);
+  EXPECT_EQ(after->result().SerializeAsString(),
+            before->result().SerializeAsString());
+  EXPECT_EQ(after->seed(), before->seed());
+  EXPECT_EQ(after->seed_commitment(), before->seed_commitment());
+  EXPECT_EQ(after->seats_size(), 2);
+  EXPECT_EQ(after->seats(1).player_name(), "p1");
+  EXPECT_EQ(after->log_path(), before->log_path());
+  EXPECT_TRUE(manager_->Info(id, /*for_organiser=*/false)->log_path().empty());
+  // Seats and streams are gone: the answer says where to look.
+  EXPECT_EQ(manager_->Find(id).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(manager_->Find(id).status().message(), HasSubstr("GetMatch"));
+  auto gone = manager_->Info(cancelled);
+  ASSERT_TRUE(gone.ok()) << gone.status();
+  EXPECT_EQ(gone->status(), v1::MATCH_STATUS_CANCELLED);
+  EXPECT_THAT(gone->end_reason(), HasSubstr("no players"));
+  EXPECT_EQ(manager_->Info("craits-nosuchmatch").status().code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(manager_->Info("../../etc/passwd").status().code(),
+            absl::StatusCode::kNotFound);
+  // ListMatches keeps both, in creation order.
+  auto list = manager_->ListMatches(v1::ListMatchesRequest());
+  ASSERT_TRUE(list.ok());
+  ASSERT_EQ(list->matches_size(), 2);
+  EXPECT_EQ(list->matches(0).match_id(), id);
+  EXPECT_EQ(list->matches(0).status(), v1::MATCH_STATUS_FINISHED);
+  EXPECT_EQ(list->matches(1).status(), v1::MATCH_STATUS_CANCELLED);
+}
+
+TEST_F(LifecycleTest, EvictedTwinStillWithholdsTheSeed) {
+  FakeClock clock;
+  ManagerOptions options;
+  options.clock = &clock;
+  options.evict_after = absl::Seconds(1);
+  StartManager(options);
+  const std::string played = CreateCraits(42);
+  const std::string twin = CreateCraits(42);  // duplicate play: same seed
+  Play(played, JoinAll(played));
+  clock.Advance(absl::Seconds(2));
+  ASSERT_TRUE(Eventually([&] { return manager_->resident_matches() == 1; }));
+  auto info = manager_->Info(played);
+  ASSERT_TRUE(info.ok());
+  EXPECT_TRUE(info->from_log());
+  EXPECT_TRUE(info->seed().empty()) << "the twin is still waiting";
+  v1::EndMatchRequest cancel;
+  cancel.set_match_id(twin);
+  ASSERT_TRUE(manager_->CancelMatch(cancel).ok());
+  EXPECT_FALSE(manager_->Info(played)->seed().empty());
+}
+
+// The bound stated in docs/recovery.md.
+constexpr int64_t kEvictedGrowthKib = 4096;
+
+TEST_F(LifecycleTest, MemoryStaysFlatOverManyMatches) {
+  ManagerOptions options;
+  options.evict_after = absl::ZeroDuration();
+  StartManager(options);
+  auto play = [&](int n, int first_seed) {
+    for (int i = 0; i < n; ++i) {
+      const std::string id = CreateTiny(first_seed + i);
+      Play(id, JoinAll(id));
+    }
+    return Eventually([&] { return manager_->resident_matches() == 0; });
+  };
+  ASSERT_TRUE(play(200, 1));  // warm up the allocator
+  const int64_t before = RssKib();
+  ASSERT_TRUE(play(2000, 1000));
+  const int64_t after = RssKib();
+  std::cout << "RSS before " << before << " KiB, after 2000 more matches "
+            << after << " KiB\n";
+  EXPECT_LE(after - before, kEvictedGrowthKib);
+  // Evicted matches still answer GetMatch, from their logs.
+  auto list = manager_->ListMatches(v1::ListMatchesRequest());
+  ASSERT_TRUE(list.ok());
+  ASSERT_EQ(list->matches_size(), 100);
+  for (const v1::MatchInfo& m : list->matches()) {
+    EXPECT_TRUE(m.from_log());
+    EXPECT_EQ(m.status(), v1::MATCH_STATUS_FINISHED);
+  }
+}
+
+TEST_F(LifecycleTest, JoinByGameFillsTheOldestOpenMatchFirst) {
+  StartManager();
+  std::vector<std::string> ids;
+  for (int i = 0; i < 3; ++i) ids.push_back(CreateCraits(20 + i));
+  const std::string other_game = CreateTiny(5);
+  v1::EndMatchRequest cancel;
+  cancel.set_match_id(ids[1]);
+  ASSERT_TRUE(manager_->CancelMatch(cancel).ok());
+  std::vector<std::string> joined;
+  for (int i = 0; i < 4; ++i) {
+    v1::JoinMatchRequest join;
+    join.set_game("craits");
+    auto r = manager_->JoinMatch(join);
+    ASSERT_TRUE(r.ok()) << r.status();
+    joined.push_back(r->match_id());
+  }
+  // Two seats each, oldest first, skipping the cancelled match.
+  EXPECT_EQ(joined, (std::vector<std::string>{ids[0], ids[0], ids[2], ids[2]}));
+  v1::JoinMatchRequest more;
+  more.set_game("craits");
+  EXPECT_EQ(manager_->JoinMatch(more).status().code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(manager_->Info(other_game)->seats_size(), 0);
+}
+
+TEST_F(LifecycleTest, AbortsNameTheirCause) {
+  FakeClock clock;
+  ManagerOptions options;
+  options.clock = &clock;
+  StartManager(options);
+  const std::string by_organiser = CreateCraits();
+  std::vector<std::string> tokens = JoinAll(by_organiser);
+  Play(by_organiser, tokens, 3);
+  v1::EndMatchRequest abort;
+  abort.set_match_id(by_organiser);
+  abort.set_reason("test");
+  ASSERT_TRUE(manager_->AbortMatch(abort).ok());
+  const std::string not_joined = CreateCraits(9, /*join_deadline_ms=*/1000);
+  clock.Advance(absl::Seconds(2));
+  ASSERT_TRUE(Eventually([&] {
+    return manager_->Info(not_joined)->status() == v1::MATCH_STATUS_ABORTED;
+  }));
+  auto cause = [&](const std::string& id) {
+    auto log = record::ReadGameLog((dir_ / (id + ".cardlog")).string());
+    EXPECT_TRUE(log.ok() && log->finished());
+    return log->records.back().aborted().cause();
+  };
+  EXPECT_EQ(cause(by_organiser), v1::ABORT_CAUSE_ORGANISER);
+  EXPECT_EQ(cause(not_joined), v1::ABORT_CAUSE_NOT_JOINED);
+}
+
+TEST_F(LifecycleTest, RestartClosesOutInterruptedMatches) {
+  auto key = std::make_shared<const crypto::Ed25519PrivateKey>(
+      *crypto::Ed25519PrivateKey::Generate());
+  ManagerOptions options;
+  options.signing_key = key;
+  StartManager(options);
+  // A match in progress and one waiting, as a killed referee leaves them:
+  // copies of their logs, one with a torn last record.
+  const std::string playing = CreateCraits(5);
+  Play(playing, JoinAll(playing), 5);
+  const std::string waiting = CreateCraits(6);
+  const std::string finished = CreateCraits(7);
+  Play(finished, JoinAll(finished));
+  const std::filesystem::path crashed = dir_ / "crashed";
+  std::filesystem::create_directories(crashed);
+  for (const std::string& id : {playing, waiting, finished}) {
+    std::filesystem::copy_file(dir_ / (id + ".cardlog"),
+                               crashed / (id + ".cardlog"));
+  }
+  const std::string playing_path = (crashed / (playing + ".cardlog")).string();
+  auto intact = record::ReadGameLog(playing_path);
+  ASSERT_TRUE(intact.ok());
+  const uint64_t intact_size = intact->file_size;
+  {
+    std::ofstream torn(playing_path, std::ios::app | std::ios::binary);
+    torn << record::FrameRecord("a record cut short by the kill").substr(0, 9);
+  }
+  manager_.reset();
+
+  options.log_dir = crashed.string();
+  options.referee_version = "test";
+  MatchManager restarted(&AllGames(), options);
+  ASSERT_EQ(restarted.recovered().size(), 2u);  // not the finished one
+  EXPECT_EQ(restarted.recovered()[0].outcome, RecoveredLog::Outcome::kAborted);
+  EXPECT_EQ(restarted.recovered()[0].match_id, playing);
+  EXPECT_THAT(restarted.recovered()[0].description,
+              HasSubstr("torn tail of 9 bytes cut"));
+  EXPECT_EQ(restarted.recovered()[1].outcome, RecoveredLog::Outcome::kRemoved);
+  EXPECT_FALSE(std::filesystem::exists(crashed / (waiting + ".cardlog")));
+
+  auto info = restarted.Info(playing);
+  ASSERT_TRUE(info.ok()) << info.status();
+  EXPECT_EQ(info->status(), v1::MATCH_STATUS_ABORTED);
+  EXPECT_TRUE(info->from_log());
+  EXPECT_EQ(info->end_reason(), kRestartedReason);
+  EXPECT_TRUE(info->seed().empty());  // the seed died with the referee
+  EXPECT_EQ(restarted.Info(finished)->status(), v1::MATCH_STATUS_FINISHED);
+  auto list = restarted.ListMatches(v1::ListMatchesRequest());
+  ASSERT_EQ(list->matches_size(), 1);
+  EXPECT_EQ(list->matches(0).match_id(), playing);
+
+  // The prefix is intact, and the abort record is chained and signed.
+  auto log = record::ReadGameLog(playing_path);
+  ASSERT_TRUE(log.ok());
+  EXPECT_EQ(log->end, record::FileEnd::kComplete);
+  ASSERT_EQ(log->records.size(), intact->records.size() + 1);
+  EXPECT_GT(log->file_size, intact_size);
+  const v1::LogRecord& last = log->records.back();
+  EXPECT_EQ(last.aborted().cause(), v1::ABORT_CAUSE_REFEREE_RESTARTED);
+  const size_t n = log->payloads.size();
+  EXPECT_EQ(last.prev_hash(), crypto::Sha256(log->payloads[n - 2]));
+  absl::string_view prefix, signature;
+  ASSERT_TRUE(
+      record::SplitSignature(log->payloads[n - 1], &prefix, &signature));
+  EXPECT_TRUE(crypto::VerifyEd25519(key->public_key(),
+                                    record::SignedMessage(prefix), signature)
+                  .ok());
+
+  // A second restart finds nothing left to do.
+  MatchManager again(&AllGames(), options);
+  EXPECT_TRUE(again.recovered().empty());
+}
+
+}  // namespace
+}  // namespace cardref::service
