@@ -10,6 +10,7 @@ PACKAGES=(
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
   libssl-dev valgrind python3-grpcio python3-protobuf
   chromium chromium-driver python3-selenium
+  prometheus-cpp-dev
 )
 
 missing=()

@@ -15,11 +15,14 @@ constexpr size_t kBatch = 64;
 class EventWriter : public grpc::ServerWriteReactor<v1::MatchEvent> {
  public:
   EventWriter(std::shared_ptr<service::Match> match, service::Audience audience,
-              uint64_t after_index, uint32_t delay_decisions)
+              uint64_t after_index, uint32_t delay_decisions,
+              service::MetricsSink* metrics)
       : match_(std::move(match)),
+        metrics_(metrics),
         audience_(audience),
         delay_decisions_(delay_decisions),
         last_index_(after_index) {
+    metrics_->StreamOpened("events");
     watcher_ = match_->AddWatcher([this] { MaybeWrite(); });
     MaybeWrite();
   }
@@ -43,6 +46,7 @@ class EventWriter : public grpc::ServerWriteReactor<v1::MatchEvent> {
 
   void OnDone() override {
     match_->RemoveWatcher(watcher_);
+    metrics_->StreamClosed("events");
     delete this;
   }
 
@@ -83,6 +87,7 @@ class EventWriter : public grpc::ServerWriteReactor<v1::MatchEvent> {
   }
 
   const std::shared_ptr<service::Match> match_;
+  service::MetricsSink* const metrics_;  // not owned
   const service::Audience audience_;
   const uint32_t delay_decisions_;
   int watcher_ = -1;
@@ -100,9 +105,10 @@ class EventWriter : public grpc::ServerWriteReactor<v1::MatchEvent> {
 
 grpc::ServerWriteReactor<v1::MatchEvent>* NewEventStream(
     std::shared_ptr<service::Match> match, service::Audience audience,
-    uint64_t after_index, uint32_t delay_decisions) {
+    uint64_t after_index, uint32_t delay_decisions,
+    service::MetricsSink* metrics) {
   return new EventWriter(std::move(match), audience, after_index,
-                         delay_decisions);
+                         delay_decisions, metrics);
 }
 
 }  // namespace cardref::grpc_service

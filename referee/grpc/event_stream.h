@@ -17,7 +17,8 @@ namespace cardref::grpc_service {
 // Starts streaming `match`'s events with index > after_index to `audience`.
 grpc::ServerWriteReactor<v1::MatchEvent>* NewEventStream(
     std::shared_ptr<service::Match> match, service::Audience audience,
-    uint64_t after_index, uint32_t delay_decisions);
+    uint64_t after_index, uint32_t delay_decisions,
+    service::MetricsSink* metrics = service::NoMetrics());
 
 }  // namespace cardref::grpc_service
 

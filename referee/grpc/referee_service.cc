@@ -333,7 +333,7 @@ grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::StartEventStream(
       manager_->Find(request->match_id());
   if (!match.ok()) return new ErrorWriter<v1::MatchEvent>(match.status());
   return NewEventStream(*std::move(match), audience, request->after_index(),
-                        request->delay_decisions());
+                        request->delay_decisions(), manager_->metrics());
 }
 
 grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::WatchMatchFull(

@@ -12,6 +12,7 @@
 #include "referee/base/status_macros.h"
 #include "referee/base/deal_stream.h"
 #include "referee/codec/codec.h"
+#include "referee/service/disk_reserve.h"
 #include "referee/service/text_limits.h"
 
 namespace cardref::service {
@@ -54,6 +55,11 @@ absl::Status CheckFaultPolicy(const v1::FaultPolicy& policy,
   return absl::OkStatus();
 }
 
+absl::Status ShuttingDown() {
+  return absl::UnavailableError(
+      "the referee is shutting down: it takes no new match and no join");
+}
+
 // The clock re-checks at least this often, so a deadline set after it went
 // to sleep is never missed by more than this.
 constexpr absl::Duration kClockTick = absl::Milliseconds(20);
@@ -75,6 +81,10 @@ MatchManager::~MatchManager() {
 
 absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
     const v1::CreateMatchRequest& request) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (!accepting_) return ShuttingDown();
+  }
   RETURN_IF_ERROR(CheckKnownGame(*registry_, request.game()));
   RETURN_IF_ERROR(CheckText("deal_set_id", request.deal_set_id(), kMaxIdChars));
   absl::StatusOr<std::unique_ptr<Game>> game = registry_->Create(
@@ -166,6 +176,10 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   match_options.log_path =
       absl::StrCat(options_.log_dir, "/", match_options.match_id, ".cardlog");
   match_options.referee_version = options_.referee_version;
+  match_options.metrics = options_.metrics;
+  match_options.ops_log = options_.ops_log;
+  // Last of the checks: the request itself is fine.
+  RETURN_IF_ERROR(CheckDiskReserve(options_.log_dir, options_.min_free_disk_mb));
   const GameParams params = (*game)->params();
   absl::StatusOr<std::unique_ptr<Match>> match =
       Match::Create(std::move(*game), match_options);
@@ -217,6 +231,10 @@ absl::StatusOr<v1::MatchInfo> MatchManager::Info(const std::string& match_id,
 
 absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinMatch(
     const v1::JoinMatchRequest& request) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (!accepting_) return ShuttingDown();
+  }
   std::optional<int> seat;
   if (request.has_seat()) seat = request.seat();
   RETURN_IF_ERROR(
@@ -345,6 +363,18 @@ absl::StatusOr<v1::MatchInfo> MatchManager::AbortMatch(
   ASSIGN_OR_RETURN(std::shared_ptr<Match> match, Find(request.match_id()));
   RETURN_IF_ERROR(match->Abort(request.reason()));
   return Info(request.match_id());
+}
+
+void MatchManager::StopAccepting() {
+  absl::MutexLock lock(&mu_);
+  accepting_ = false;
+}
+
+std::vector<std::shared_ptr<Match>> MatchManager::AllMatches() {
+  absl::MutexLock lock(&mu_);
+  std::vector<std::shared_ptr<Match>> all;
+  for (const std::string& id : creation_order_) all.push_back(matches_[id]);
+  return all;
 }
 
 void MatchManager::ClockLoop() {

@@ -43,6 +43,12 @@ struct ManagerOptions {
   // Signs every match's log (cardref_referee --signing_key_file); none:
   // logs are chained but unsigned.
   std::shared_ptr<const crypto::Ed25519PrivateKey> signing_key;
+  // CreateMatch is refused (UNAVAILABLE) while log_dir has less free space
+  // than this, in MiB (disk_reserve.h); 0 = no reserve.
+  int64_t min_free_disk_mb = 0;
+  // Not owned; outlive the manager (docs/operations.md).
+  MetricsSink* metrics = NoMetrics();
+  OpsLog* ops_log = StderrOpsLog();
 };
 
 // Thread-safe. Owns a clock thread, stopped by the destructor.
@@ -77,6 +83,13 @@ class MatchManager {
   absl::StatusOr<v1::MatchInfo> AbortMatch(const v1::EndMatchRequest& request);
 
   const GameRegistry& registry() const { return *registry_; }
+  MetricsSink* metrics() const { return options_.metrics; }
+
+  // Shutting down (shutdown.h): from now on CreateMatch and JoinMatch are
+  // refused with UNAVAILABLE. Cannot be undone.
+  void StopAccepting();
+  // Every match this manager holds, in creation order.
+  std::vector<std::shared_ptr<Match>> AllMatches();
 
  private:
   void ClockLoop();
@@ -89,6 +102,7 @@ class MatchManager {
   std::vector<std::string> creation_order_ ABSL_GUARDED_BY(mu_);
   int64_t next_serial_ ABSL_GUARDED_BY(mu_) = 1;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  bool accepting_ ABSL_GUARDED_BY(mu_) = true;
   std::thread clock_;
 };
 
