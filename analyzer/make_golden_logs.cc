@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "analyzer/test_logs.h"
+#include "tools/cli_flags.h"
 
 ABSL_FLAG(std::string, out_dir, "", "Directory for the golden logs");
 
@@ -46,7 +46,9 @@ cardref::v1::ParamValue Enum(const std::string& v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::ParseCommandLine(argc, argv);
+  cardref::cli::ParseFlagsWithoutArgsOrExit(
+      argc, argv, "cardref_make_golden_logs",
+      "Writes the golden logs of testdata/logs (testdata/logs/README.md).\nUsage: cardref_make_golden_logs --out_dir=DIR");
   const std::string out_dir = absl::GetFlag(FLAGS_out_dir);
   if (out_dir.empty()) {
     std::fprintf(stderr, "--out_dir is required\n");

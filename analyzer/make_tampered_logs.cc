@@ -18,13 +18,13 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/strings/str_cat.h"
 #include "analyzer/audit.h"
 #include "analyzer/summary.h"
 #include "analyzer/test_logs.h"
 #include "referee/games/all_games.h"
 #include "referee/record/record_io.h"
+#include "tools/cli_flags.h"
 
 ABSL_FLAG(std::string, out_dir, "", "Directory for the tampered logs");
 
@@ -84,7 +84,9 @@ v1::GameParams Int(const std::string& name, int value, v1::GameParams p = {}) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::ParseCommandLine(argc, argv);
+  cardref::cli::ParseFlagsWithoutArgsOrExit(
+      argc, argv, "cardref_make_tampered_logs",
+      "Writes the tampered logs of testdata/tampered (testdata/tampered/README.md).\nUsage: cardref_make_tampered_logs --out_dir=DIR");
   const std::string out_dir = absl::GetFlag(FLAGS_out_dir);
   if (out_dir.empty()) {
     std::fprintf(stderr, "--out_dir is required\n");

@@ -16,11 +16,13 @@
 namespace cardref::cli {
 namespace {
 
-// Our flags: those defined in a file under tools/, by name.
+// Our flags: those defined in a file under tools/ or in a generator of test
+// data (analyzer/make_*.cc), by name.
 std::map<std::string, absl::CommandLineFlag*> OurFlags() {
   std::map<std::string, absl::CommandLineFlag*> flags;
   for (const auto& [name, flag] : absl::GetAllFlags()) {
-    if (absl::StrContains(flag->Filename(), "tools/")) {
+    if (absl::StrContains(flag->Filename(), "tools/") ||
+        absl::StrContains(flag->Filename(), "analyzer/make_")) {
       flags[std::string(name)] = flag;
     }
   }

@@ -11,6 +11,7 @@ PACKAGES=(
   libssl-dev valgrind python3-grpcio python3-protobuf python3-yaml
   chromium chromium-driver python3-selenium
   clang libfuzzer-14-dev clang-tidy
+  prometheus-cpp-dev
 )
 
 missing=()

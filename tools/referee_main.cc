@@ -6,8 +6,10 @@
 // health checking and server reflection. Every match is logged to
 // <log_dir>/<match_id>.cardlog as it is played, its last record signed with
 // the referee's Ed25519 key (--signing_key_file, made on first start).
-// SIGINT/SIGTERM shut down gracefully: matches still in progress are logged
-// as aborted.
+// SIGINT/SIGTERM shut down gracefully (docs/operations.md): no new match or
+// join; matches in progress get --shutdown_grace_ms to finish, then are
+// logged as aborted (ABORT_CAUSE_REFEREE_SHUTDOWN); every log is synced and
+// the process exits 0. --metrics_port serves Prometheus metrics.
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
@@ -31,6 +33,7 @@
 #include "referee/record/game_log.h"
 #include "referee/record/private_dir.h"
 #include "referee/service/recovery.h"
+#include "referee/service/ops_log.h"
 #include "tools/cli_flags.h"
 #include "tools/version.h"
 
@@ -125,6 +128,20 @@ ABSL_FLAG(int32_t, max_rejections_logged,
 ABSL_FLAG(int32_t, max_connections, cardref::service::Limits().max_connections,
           "Plaintext connections held at once (at most half the fd limit); "
           "past it new ones are closed at once; 0 = no cap (gRPC's listener)");
+ABSL_FLAG(int64_t, min_free_disk_mb, 64,
+          "CreateMatch is refused (UNAVAILABLE) while the log directory has "
+          "less free space than this, in MiB, kept for matches in progress; "
+          "0 = no reserve");
+ABSL_FLAG(int64_t, shutdown_grace_ms, 10000,
+          "On SIGTERM/SIGINT, how long matches in progress may go on to "
+          "finish before they are logged as aborted");
+ABSL_FLAG(int, metrics_port, -1,
+          "Serve Prometheus metrics at http://<metrics_host>:<port>/metrics; "
+          "0 picks a free port; -1 = no metrics");
+ABSL_FLAG(std::string, metrics_host, "127.0.0.1",
+          "Address the metrics endpoint listens on");
+ABSL_FLAG(std::string, metrics_port_file, "",
+          "If set, the metrics port is written to this file once serving");
 
 namespace {
 
@@ -198,6 +215,24 @@ int main(int argc, char** argv) {
   options.host = absl::GetFlag(FLAGS_host);
   options.port = absl::GetFlag(FLAGS_port);
   options.manager.log_dir = log_dir;
+  options.manager.min_free_disk_mb = absl::GetFlag(FLAGS_min_free_disk_mb);
+  options.metrics_port = absl::GetFlag(FLAGS_metrics_port);
+  options.metrics_host = absl::GetFlag(FLAGS_metrics_host);
+  if (options.metrics_port < -1 || options.metrics_port > 65535) {
+    std::fprintf(stderr,
+                 "cardref_referee: --metrics_port must be -1 (off), 0 (any "
+                 "free port) or a port up to 65535, got %d\n",
+                 options.metrics_port);
+    return 2;
+  }
+  const int64_t grace_ms = absl::GetFlag(FLAGS_shutdown_grace_ms);
+  if (grace_ms < 0) {
+    std::fprintf(stderr,
+                 "cardref_referee: --shutdown_grace_ms must not be negative, "
+                 "got %lld\n",
+                 static_cast<long long>(grace_ms));
+    return 2;
+  }
   options.manager.default_decision_time_limit_millis =
       absl::GetFlag(FLAGS_decision_time_limit_ms);
   options.manager.max_decision_time_limit_millis =
@@ -301,8 +336,17 @@ int main(int argc, char** argv) {
     std::printf("cardref_referee: recovered %s\n", r.description.c_str());
   }
   std::fflush(stdout);
+  if ((*referee)->metrics_port() >= 0) {
+    std::printf("metrics: http://%s:%d/metrics\n",
+                options.metrics_host.c_str(), (*referee)->metrics_port());
+    std::fflush(stdout);
+  }
   if (const std::string path = absl::GetFlag(FLAGS_port_file); !path.empty()) {
     std::ofstream(path) << (*referee)->port() << "\n";
+  }
+  if (const std::string path = absl::GetFlag(FLAGS_metrics_port_file);
+      !path.empty()) {
+    std::ofstream(path) << (*referee)->metrics_port() << "\n";
   }
 
   std::thread waiter([&] {
@@ -310,7 +354,17 @@ int main(int argc, char** argv) {
     sigwait(&signals, &sig);
     std::printf("cardref_referee: signal %d, shutting down\n", sig);
     std::fflush(stdout);
-    (*referee)->Shutdown(absl::Seconds(2));
+    const absl::Time start = absl::Now();
+    const cardref::service::ShutdownSummary summary =
+        (*referee)->ShutDownGracefully(absl::Milliseconds(grace_ms));
+    cardref::service::StderrOpsLog()->Write(cardref::service::FormatOpsLine(
+        absl::Now(),
+        {{"event", "shutdown"},
+         {"signal", absl::StrCat(sig)},
+         {"finished_in_grace", absl::StrCat(summary.finished_in_grace)},
+         {"aborted", absl::StrCat(summary.aborted)},
+         {"took_ms",
+          absl::StrCat(absl::ToInt64Milliseconds(absl::Now() - start))}}));
   });
   (*referee)->server().Wait();
   waiter.join();

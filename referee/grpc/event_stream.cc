@@ -16,12 +16,14 @@ class EventWriter : public grpc::ServerWriteReactor<v1::MatchEvent> {
  public:
   EventWriter(std::shared_ptr<service::Match> match, service::Audience audience,
               uint64_t after_index, uint32_t delay_decisions,
-              service::StreamSlot slot)
+              service::StreamSlot slot, service::MetricsSink* metrics)
       : slot_(std::move(slot)),
         match_(std::move(match)),
+        metrics_(metrics),
         audience_(audience),
         delay_decisions_(delay_decisions),
         last_index_(after_index) {
+    metrics_->StreamOpened("events");
     watcher_ = match_->AddWatcher([this] { MaybeWrite(); });
     MaybeWrite();
   }
@@ -45,6 +47,7 @@ class EventWriter : public grpc::ServerWriteReactor<v1::MatchEvent> {
 
   void OnDone() override {
     match_->RemoveWatcher(watcher_);
+    metrics_->StreamClosed("events");
     delete this;
   }
 
@@ -86,6 +89,7 @@ class EventWriter : public grpc::ServerWriteReactor<v1::MatchEvent> {
 
   service::StreamSlot slot_;  // given back when the stream is done
   const std::shared_ptr<service::Match> match_;
+  service::MetricsSink* const metrics_;  // not owned
   const service::Audience audience_;
   const uint32_t delay_decisions_;
   int watcher_ = -1;
@@ -103,9 +107,10 @@ class EventWriter : public grpc::ServerWriteReactor<v1::MatchEvent> {
 
 grpc::ServerWriteReactor<v1::MatchEvent>* NewEventStream(
     std::shared_ptr<service::Match> match, service::Audience audience,
-    uint64_t after_index, uint32_t delay_decisions, service::StreamSlot slot) {
+    uint64_t after_index, uint32_t delay_decisions, service::StreamSlot slot,
+    service::MetricsSink* metrics) {
   return new EventWriter(std::move(match), audience, after_index,
-                         delay_decisions, std::move(slot));
+                         delay_decisions, std::move(slot), metrics);
 }
 
 }  // namespace cardref::grpc_service

@@ -20,7 +20,8 @@ namespace cardref::grpc_service {
 grpc::ServerWriteReactor<v1::MatchEvent>* NewEventStream(
     std::shared_ptr<service::Match> match, service::Audience audience,
     uint64_t after_index, uint32_t delay_decisions,
-    service::StreamSlot slot = {});
+    service::StreamSlot slot = {},
+    service::MetricsSink* metrics = service::NoMetrics());
 
 }  // namespace cardref::grpc_service
 

@@ -402,7 +402,8 @@ grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::StartEventStream(
     slot = *std::move(acquired);
   }
   return NewEventStream(*std::move(match), audience, request->after_index(),
-                        request->delay_decisions(), std::move(slot));
+                        request->delay_decisions(), std::move(slot),
+                        manager_->metrics());
 }
 
 grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::WatchMatchFull(

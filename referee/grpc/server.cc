@@ -89,6 +89,13 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   std::unique_ptr<RefereeServer> s(new RefereeServer);
   s->host_ = options.host;
   options.manager.open_by_default = !options.organiser_token.has_value();
+  if (options.metrics_port >= 0) {
+    absl::StatusOr<std::unique_ptr<PrometheusMetrics>> metrics =
+        PrometheusMetrics::Start(options.metrics_host, options.metrics_port);
+    if (!metrics.ok()) return metrics.status();
+    s->metrics_ = *std::move(metrics);
+    options.manager.metrics = s->metrics_.get();
+  }
   s->manager_ = std::make_unique<service::MatchManager>(&AllGames(),
                                                         options.manager);
   s->auth_ = std::make_unique<OrganiserAuth>(options.organiser_token);
@@ -132,6 +139,7 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   if (s->server_ == nullptr || s->port_ == 0) {
     return absl::UnavailableError(absl::StrCat("cannot listen on ", address));
   }
+  if (s->metrics_ != nullptr) s->metrics_->set_grpc_port(s->port_);
   return s;
 }
 
@@ -143,6 +151,16 @@ void RefereeServer::Shutdown(absl::Duration grace) {
   if (shut_down_.exchange(true)) return;
   if (connections_ != nullptr) connections_->Stop();  // no new connection
   server_->Shutdown(absl::ToChronoTime(absl::Now() + grace));
+}
+
+service::ShutdownSummary RefereeServer::ShutDownGracefully(
+    absl::Duration grace) {
+  // The listener stays up meanwhile: bots finish their games over it.
+  service::ShutdownSummary summary =
+      service::ShutDownMatches(*manager_, grace);
+  // Every match is over: streams end at once, the rest get a moment.
+  Shutdown(absl::Seconds(1));
+  return summary;
 }
 
 RefereeServer::~RefereeServer() {

@@ -13,8 +13,10 @@
 #include "grpcpp/grpcpp.h"
 #include "referee/grpc/call_gate.h"
 #include "referee/grpc/connection_limiter.h"
+#include "referee/grpc/prometheus_metrics.h"
 #include "referee/grpc/referee_service.h"
 #include "referee/service/match_manager.h"
+#include "referee/service/shutdown.h"
 
 namespace cardref::grpc_service {
 
@@ -34,6 +36,10 @@ struct ServerOptions {
   // listens on loopback only and everyone counts as the organiser.
   std::optional<std::string> organiser_token;
   TlsOptions tls;
+  // Serves Prometheus metrics on metrics_host:metrics_port (0 picks a free
+  // port); -1: no metrics (docs/operations.md).
+  int metrics_port = -1;
+  std::string metrics_host = "127.0.0.1";
 };
 
 // True for localhost, 127.0.0.0/8 and ::1.
@@ -52,13 +58,21 @@ class RefereeServer {
   // The plaintext listener's connection count; null with TLS or no cap.
   ConnectionLimiter* connections() { return connections_.get(); }
   const service::MatchManager& manager() const { return *manager_; }
+  // -1 without metrics.
+  int metrics_port() const { return metrics_ ? metrics_->port() : -1; }
+  // Stops the listener; in-flight calls get `grace` to end.
   void Shutdown(absl::Duration grace);
+  // SIGTERM/SIGINT (service/shutdown.h): no new match or join; matches in
+  // progress get `grace` to finish, then every unfinished match is logged
+  // as aborted and every log synced; then the listener stops.
+  service::ShutdownSummary ShutDownGracefully(absl::Duration grace);
 
  private:
   RefereeServer() = default;
   std::string host_;
   std::atomic<bool> shut_down_{false};
   int port_ = 0;
+  std::unique_ptr<PrometheusMetrics> metrics_;  // outlives manager_
   std::unique_ptr<service::MatchManager> manager_;
   std::unique_ptr<OrganiserAuth> auth_;
   std::unique_ptr<ConnectionLimiter> connections_;

@@ -75,6 +75,9 @@ class GameLogWriter {
   // Syncs to disk (fdatasync) and closes.
   [[nodiscard]] absl::Status Close();
   int64_t records_written() const { return records_written_; }
+  uint64_t bytes_written() const { return writer_.bytes_written(); }
+  // After a failed Write: RecordWriter::DropTornTail.
+  [[nodiscard]] absl::Status DropTornTail() { return writer_.DropTornTail(); }
 
   void set_sync_policy(SyncPolicy policy) { sync_policy_ = policy; }
   // Appending to an existing log (recovery): the next record chains to

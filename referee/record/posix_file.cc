@@ -115,6 +115,19 @@ class FileSink : public WritableSink {
     return absl::OkStatus();
   }
 
+  absl::Status Truncate(uint64_t size) override {
+    if (fd_ < 0) return Closed("truncate");
+    const off_t at = static_cast<off_t>(size);
+    if (RetryOnEintr([&] { return ::ftruncate(fd_, at); }) != 0) {
+      return PosixError(errno, "truncate", path_);
+    }
+    // The next write goes where the file now ends, not past it (a hole).
+    if (::lseek(fd_, at, SEEK_SET) != at) {
+      return PosixError(errno, "seek", path_);
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status Close() override {
     if (fd_ < 0) return absl::OkStatus();
     // No retry on EINTR: Linux has released the descriptor either way.

@@ -215,6 +215,13 @@ absl::Status RecordWriter::AddRecord(absl::string_view payload) {
   return absl::OkStatus();
 }
 
+absl::Status RecordWriter::DropTornTail() {
+  if (error_.ok()) return absl::OkStatus();
+  if (absl::Status st = dest_->Truncate(offset_); !st.ok()) return st;
+  error_ = absl::OkStatus();
+  return absl::OkStatus();
+}
+
 RecordFile ParseRecords(absl::string_view bytes, const ReadOptions& options) {
   RecordFile result;
   result.file_size = bytes.size();

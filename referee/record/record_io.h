@@ -45,6 +45,12 @@ class WritableSink {
   // Flush plus fdatasync (survives a crash of the machine).
   [[nodiscard]] virtual absl::Status Sync() = 0;
   [[nodiscard]] virtual absl::Status Close() = 0;
+  // Cuts the sink back to its first `size` bytes and appends from there:
+  // drops a torn record after a failed Append (a full disk). Not every
+  // sink can; the default says so.
+  [[nodiscard]] virtual absl::Status Truncate(uint64_t /*size*/) {
+    return absl::UnimplementedError("this sink cannot be truncated");
+  }
 };
 
 // Creates `path`; fails (ALREADY_EXISTS) rather than overwrite a log.
@@ -84,6 +90,11 @@ class RecordWriter {
   // instead of having damage in its middle.
   [[nodiscard]] absl::Status AddRecord(absl::string_view payload);
   uint64_t bytes_written() const { return offset_; }
+  // After a failure: cuts the sink back to the last whole record and
+  // accepts records again, so the file ends cleanly (a full disk may leave
+  // room for a short closing record once the torn one is gone). OK and
+  // nothing done if nothing failed.
+  [[nodiscard]] absl::Status DropTornTail();
 
  private:
   WritableSink* dest_;

@@ -687,8 +687,15 @@ class FailingSink : public WritableSink {
   }
   absl::Status Sync() override { return absl::OkStatus(); }
   absl::Status Close() override { return absl::OkStatus(); }
+  absl::Status Truncate(uint64_t size) override {
+    if (!can_truncate) return WritableSink::Truncate(size);
+    budget_ += dest_->size() - size;  // the space comes back
+    dest_->resize(size);
+    return absl::OkStatus();
+  }
 
   int flushes = 0;
+  bool can_truncate = true;
   absl::Status flush_status;
 
  private:
@@ -725,6 +732,36 @@ TEST(RecordWriterTest, FailedAppendLeavesATornTailAndStopsTheWriter) {
   EXPECT_EQ(file.end, FileEnd::kTornTail);
   EXPECT_EQ(file.damage_offset, 19u);
   EXPECT_THAT(Payloads(file), ElementsAre("foo"));
+}
+
+TEST(RecordWriterTest, DropTornTailEndsTheFileCleanlyAndWritesOn) {
+  std::string bytes;
+  FailingSink sink(&bytes, 19 + 20);  // "foo", then 20 of 22 bytes
+  RecordWriter writer(&sink);
+  ASSERT_TRUE(writer.AddRecord("foo").ok());
+  ASSERT_FALSE(writer.AddRecord("barbaz").ok());
+  ASSERT_TRUE(writer.DropTornTail().ok());
+  EXPECT_EQ(bytes.size(), 19u);  // the torn 20 bytes are gone
+  EXPECT_EQ(ParseRecords(bytes).end, FileEnd::kComplete);
+  // The freed room takes a short record: the file ends with it, whole.
+  ASSERT_TRUE(writer.AddRecord("b").ok());
+  const RecordFile file = ParseRecords(bytes);
+  EXPECT_EQ(file.end, FileEnd::kComplete);
+  EXPECT_THAT(Payloads(file), ElementsAre("foo", "b"));
+  EXPECT_TRUE(writer.DropTornTail().ok());  // nothing failed: nothing to do
+  EXPECT_EQ(bytes.size(), 19u + 17u);
+}
+
+TEST(RecordWriterTest, DropTornTailNeedsASinkThatTruncates) {
+  std::string bytes;
+  FailingSink sink(&bytes, 19 + 7);
+  sink.can_truncate = false;
+  RecordWriter writer(&sink);
+  ASSERT_TRUE(writer.AddRecord("foo").ok());
+  ASSERT_FALSE(writer.AddRecord("bar").ok());
+  EXPECT_EQ(writer.DropTornTail().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(writer.AddRecord("b").code(),
+            absl::StatusCode::kFailedPrecondition);  // still stopped
 }
 
 TEST(RecordWriterTest, FailedFlushStopsTheWriter) {
@@ -822,6 +859,19 @@ class FileSinkTest : public ::testing::Test {
   std::string dir_;
   std::vector<std::string> created_;
 };
+
+TEST_F(FileSinkTest, TruncateCutsTheFileAndWritesGoWhereItEnds) {
+  const std::string path = Path("truncated.tfrecord");
+  auto sink = NewFileSink(path);
+  ASSERT_TRUE(sink.ok()) << sink.status();
+  ASSERT_TRUE((*sink)->Append("0123456789").ok());
+  ASSERT_TRUE((*sink)->Truncate(4).ok());
+  ASSERT_TRUE((*sink)->Append("ab").ok());
+  ASSERT_TRUE((*sink)->Close().ok());
+  auto contents = ReadWholeFile(path);
+  ASSERT_TRUE(contents.ok()) << contents.status();
+  EXPECT_EQ(*contents, "0123ab");  // no hole where 4..9 were
+}
 
 TEST_F(FileSinkTest, WrittenRecordsReadBack) {
   const std::string path = Path("log.tfrecord");

@@ -109,7 +109,9 @@ Match::Match(std::unique_ptr<Game> game, MatchOptions options)
       created_(options_.clock->Now()),
       clock_(game_->num_seats(),
              absl::Milliseconds(options_.decision_time_limit_millis),
-             absl::Milliseconds(options_.time_bank_millis)) {}
+             absl::Milliseconds(options_.time_bank_millis)),
+      reporter_(options_.match_id, std::string(game_->id()), options_.metrics,
+                options_.ops_log) {}
 
 Match::~Match() {
   absl::MutexLock lock(&mu_);
@@ -118,6 +120,7 @@ Match::~Match() {
                 v1::ABORT_CAUSE_REFEREE_SHUTDOWN);
   }
   if (log_ != nullptr) log_->Close().IgnoreError();  // best effort
+  ReportStatusLocked();
 }
 
 absl::StatusOr<JoinResult> Match::Join(std::optional<int> seat,
@@ -357,7 +360,11 @@ absl::Status Match::AdvanceLocked() {
       // Synced (file and directory) and closed before anyone is told.
       absl::Status closed = log_->Close();
       log_.reset();
-      RETURN_IF_ERROR(closed);
+      // The final record reached the OS: the game is over and its log whole,
+      // so a failed sync is reported, not turned into an abort.
+      if (!closed.ok()) {
+        reporter_.Problem("log_sync_failed", std::string(closed.message()));
+      }
       status_ = v1::MATCH_STATUS_FINISHED;
       SetDeadlineLocked(absl::InfiniteFuture());
       return absl::OkStatus();
@@ -397,6 +404,7 @@ absl::Status Match::LogLocked(v1::LogRecord record) {
   }
   absl::Status st = WriteAndJournalLocked(std::move(record));
   if (!st.ok()) {
+    log_failed_ = true;
     return absl::UnavailableError(
         absl::StrCat("cannot write the match log: ", st.message()));
   }
@@ -444,7 +452,9 @@ absl::StatusOr<v1::SubmitActionResponse> Match::SequenceReusedLocked(
 
 absl::Status Match::WriteOneLocked(v1::LogRecord record) {
   v1::LogRecord written;  // as the log holds it: chained, maybe signed
+  const uint64_t bytes_before = log_->bytes_written();
   RETURN_IF_ERROR(log_->Write(std::move(record), &written));
+  reporter_.Written(written, log_->bytes_written() - bytes_before);
   const uint32_t actions_before =
       actions_through_.empty() ? 0 : actions_through_.back();
   actions_through_.push_back(actions_before + (written.has_action() ? 1 : 0));
@@ -465,20 +475,55 @@ v1::LogRecord Match::SeedRevealRecord() const {
 }
 
 void Match::AbortLocked(const std::string& reason, v1::AbortCause cause) {
+  if (log_failed_) cause = v1::ABORT_CAUSE_LOG_WRITE_FAILED;
   status_ = v1::MATCH_STATUS_ABORTED;
   end_reason_ = reason;
+  abort_cause_ = cause;
   ++version_;
   if (log_ != nullptr) {
-    // Best effort: the log may be the cause.
-    WriteAndJournalLocked(SeedRevealRecord()).IgnoreError();
+    // Best effort: the log may be the cause. Without the torn record a
+    // full disk may still take the short closing records; if not, the
+    // file at least ends cleanly after its last whole record.
+    log_->DropTornTail().IgnoreError();
+    absl::Status st = WriteAndJournalLocked(SeedRevealRecord());
     v1::LogRecord record;
     record.mutable_aborted()->set_reason(reason);
     record.mutable_aborted()->set_cause(cause);
-    WriteAndJournalLocked(std::move(record)).IgnoreError();
+    if (st.ok()) st = WriteAndJournalLocked(std::move(record));
+    if (!st.ok()) log_->DropTornTail().IgnoreError();
     log_->Close().IgnoreError();
     log_.reset();
   }
   SetDeadlineLocked(absl::InfiniteFuture());
+}
+
+void Match::ShutDown(const std::string& reason) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (status_ == v1::MATCH_STATUS_WAITING_FOR_PLAYERS) {
+      // The header first, as at a join deadline: the log shows who joined.
+      if (absl::Status st = WriteHeaderLocked(); !st.ok()) {
+        AbortLocked(std::string(st.message()));
+      } else {
+        AbortLocked(reason, v1::ABORT_CAUSE_REFEREE_SHUTDOWN);
+      }
+    } else if (status_ == v1::MATCH_STATUS_IN_PROGRESS) {
+      AbortLocked(reason, v1::ABORT_CAUSE_REFEREE_SHUTDOWN);
+    } else {
+      return;
+    }
+  }
+  NotifyWatchers();
+}
+
+void Match::ReportStatusLocked() {
+  MatchReporter::Snapshot now;
+  now.status = status_;
+  for (const Seat& s : seats_) now.players.push_back(s.player_name);
+  now.end_reason = end_reason_;
+  now.cause = abort_cause_;
+  if (result_.has_value()) now.result = &*result_;
+  reporter_.Status(now);
 }
 
 std::vector<v1::SeatTicket> Match::Tickets() const {
@@ -942,6 +987,7 @@ void Match::StreamOpened(int seat) {
   if (seat < 0 || seat >= static_cast<int>(seats_.size())) return;
   ++seats_[seat].streams;
   seats_[seat].disconnected = false;
+  options_.metrics->StreamOpened("observation");
 }
 
 void Match::StreamClosed(int seat) {
@@ -950,6 +996,7 @@ void Match::StreamClosed(int seat) {
     absl::MutexLock lock(&mu_);
     if (seat < 0 || seat >= static_cast<int>(seats_.size())) return;
     Seat& me = seats_[seat];
+    if (me.streams > 0) options_.metrics->StreamClosed("observation");
     if (me.streams > 0 && --me.streams == 0) me.disconnected = true;
     if (me.disconnected && options_.fault_policy.disconnect_is_timeout() &&
         status_ == v1::MATCH_STATUS_IN_PROGRESS &&
@@ -1049,6 +1096,11 @@ void Match::RemoveWatcher(int id) {
 }
 
 void Match::NotifyWatchers() {
+  {
+    // Every change ends here, so every status change is reported.
+    absl::MutexLock lock(&mu_);
+    ReportStatusLocked();
+  }
   absl::MutexLock lock(&watch_mu_);
   for (auto& [id, on_change] : watchers_) on_change();
 }

@@ -40,6 +40,9 @@
 #include "referee/record/game_log.h"
 #include "referee/service/clock.h"
 #include "referee/service/decision_clock.h"
+#include "referee/service/match_reporter.h"
+#include "referee/service/metrics_sink.h"
+#include "referee/service/ops_log.h"
 
 namespace cardref::service {
 
@@ -91,6 +94,9 @@ struct MatchOptions {
   // Rejected submissions logged in full per seat between two other
   // records; the rest are counted in one RejectionsNotLogged record.
   int max_rejections_logged_per_decision = 8;
+  // Not owned; outlive the match (docs/operations.md).
+  MetricsSink* metrics = NoMetrics();
+  OpsLog* ops_log = StderrOpsLog();
 };
 
 // Who receives a match's event stream (match_events.h).
@@ -148,6 +154,11 @@ class Match {
   // aborted with the reason). FAILED_PRECONDITION in any other status.
   absl::Status Cancel(const std::string& reason) ABSL_LOCKS_EXCLUDED(mu_);
   absl::Status Abort(const std::string& reason) ABSL_LOCKS_EXCLUDED(mu_);
+  // The referee is shutting down: a match in progress or waiting for
+  // players is logged as aborted (ABORT_CAUSE_REFEREE_SHUTDOWN; a waiting
+  // one gets its header first, as at a join deadline) and its log synced
+  // and closed. Does nothing to a match that is over.
+  void ShutDown(const std::string& reason) ABSL_LOCKS_EXCLUDED(mu_);
 
   // The match's events with index > after_index, at most max_events, as
   // `audience` may see them (match_events.h). Spectators see an event once
@@ -305,9 +316,12 @@ class Match {
   void JoinDeadlineLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   v1::FinalResult FinalResultLocked() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
   std::vector<int> ForfeitedSeatsLocked() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // After a failed log write the cause is always LOG_WRITE_FAILED.
   void AbortLocked(const std::string& reason,
                    v1::AbortCause cause = v1::ABORT_CAUSE_UNSPECIFIED)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Tells the reporter the status now (metrics, structured log lines).
+  void ReportStatusLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Opens the log created by Create for append (at the start).
   absl::Status OpenLogLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Sets deadline_ and tells the listener; once the match is over, tells
@@ -345,6 +359,9 @@ class Match {
   std::string end_reason_ ABSL_GUARDED_BY(mu_);
   // The notation of the last action the referee played for a seat.
   std::string last_substitute_ ABSL_GUARDED_BY(mu_);
+  v1::AbortCause abort_cause_ ABSL_GUARDED_BY(mu_) = v1::ABORT_CAUSE_UNSPECIFIED;
+  bool log_failed_ ABSL_GUARDED_BY(mu_) = false;  // a write failed
+  MatchReporter reporter_ ABSL_GUARDED_BY(mu_);
 
   absl::Mutex watch_mu_;
   int next_watcher_ ABSL_GUARDED_BY(watch_mu_) = 0;

@@ -17,6 +17,7 @@
 #include "referee/base/deal_stream.h"
 #include "referee/codec/codec.h"
 #include "referee/service/match_archive.h"
+#include "referee/service/disk_reserve.h"
 #include "referee/service/text_limits.h"
 
 namespace cardref::service {
@@ -57,6 +58,11 @@ absl::Status CheckFaultPolicy(const v1::FaultPolicy& policy,
         " exceeds this referee's maximum of ", max_join_deadline_millis));
   }
   return absl::OkStatus();
+}
+
+absl::Status ShuttingDown() {
+  return absl::UnavailableError(
+      "the referee is shutting down: it takes no new match and no join");
 }
 
 // The clock re-checks at least this often, so a deadline set after it went
@@ -128,6 +134,10 @@ MatchManager::~MatchManager() {
 
 absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
     const v1::CreateMatchRequest& request) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (!accepting_) return ShuttingDown();
+  }
   RETURN_IF_ERROR(CheckMatchCaps());
   RETURN_IF_ERROR(CheckKnownGame(*registry_, request.game()));
   RETURN_IF_ERROR(CheckText("deal_set_id", request.deal_set_id(), kMaxIdChars));
@@ -224,6 +234,10 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   match_options.max_action_bytes = options_.limits.max_action_bytes;
   match_options.max_rejections_logged_per_decision =
       options_.limits.max_rejections_logged_per_decision;
+  match_options.metrics = options_.metrics;
+  match_options.ops_log = options_.ops_log;
+  // Last of the checks: the request itself is fine.
+  RETURN_IF_ERROR(CheckDiskReserve(options_.log_dir, options_.min_free_disk_mb));
   const GameParams params = (*game)->params();
   absl::StatusOr<std::unique_ptr<Match>> match =
       Match::Create(std::move(*game), match_options);
@@ -376,6 +390,10 @@ absl::StatusOr<v1::MatchInfo> MatchManager::Info(const std::string& match_id,
 
 absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinMatch(
     const v1::JoinMatchRequest& request) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (!accepting_) return ShuttingDown();
+  }
   std::optional<int> seat;
   if (request.has_seat()) seat = request.seat();
   RETURN_IF_ERROR(
@@ -537,6 +555,23 @@ void MatchManager::EvictDue(absl::Time now) {
     if (cancelled.has_value()) cancelled_[id] = *std::move(cancelled);
     matches_.erase(id);
   }
+}
+
+void MatchManager::StopAccepting() {
+  absl::MutexLock lock(&mu_);
+  accepting_ = false;
+}
+
+std::vector<std::shared_ptr<Match>> MatchManager::AllMatches() {
+  absl::MutexLock lock(&mu_);
+  std::vector<std::shared_ptr<Match>> all;
+  // Evicted matches are over and have left memory: nothing to shut down.
+  for (const std::string& id : creation_order_) {
+    if (auto it = matches_.find(id); it != matches_.end()) {
+      all.push_back(it->second);
+    }
+  }
+  return all;
 }
 
 void MatchManager::ClockLoop() {

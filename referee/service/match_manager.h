@@ -64,6 +64,12 @@ struct ManagerOptions {
   absl::Duration evict_after = absl::Seconds(5);
   // Close out the log directory's interrupted matches at construction.
   bool recover_on_start = true;
+  // CreateMatch is refused (UNAVAILABLE) while log_dir has less free space
+  // than this, in MiB (disk_reserve.h); 0 = no reserve.
+  int64_t min_free_disk_mb = 0;
+  // Not owned; outlive the manager (docs/operations.md).
+  MetricsSink* metrics = NoMetrics();
+  OpsLog* ops_log = StderrOpsLog();
 };
 
 // Thread-safe. Owns a clock thread, stopped by the destructor.
@@ -99,6 +105,13 @@ class MatchManager {
   absl::StatusOr<v1::MatchInfo> AbortMatch(const v1::EndMatchRequest& request);
 
   const GameRegistry& registry() const { return *registry_; }
+  MetricsSink* metrics() const { return options_.metrics; }
+
+  // Shutting down (shutdown.h): from now on CreateMatch and JoinMatch are
+  // refused with UNAVAILABLE. Cannot be undone.
+  void StopAccepting();
+  // Every match this manager holds, in creation order.
+  std::vector<std::shared_ptr<Match>> AllMatches();
 
   // What the recovery scan found at construction (one line each).
   const std::vector<RecoveredLog>& recovered() const { return recovered_; }
@@ -159,6 +172,7 @@ class MatchManager {
   std::map<std::string, v1::MatchInfo> cancelled_ ABSL_GUARDED_BY(mu_);
   int64_t next_serial_ ABSL_GUARDED_BY(mu_) = 1;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  bool accepting_ ABSL_GUARDED_BY(mu_) = true;
   std::thread clock_;
 };
 

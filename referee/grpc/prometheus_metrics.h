@@ -1,0 +1,66 @@
+// The referee's metrics as Prometheus exposition text on GET /metrics, on
+// a port of its own (cardref_referee --metrics_port). docs/operations.md
+// lists every metric with its type and labels.
+#ifndef CARDREF_REFEREE_GRPC_PROMETHEUS_METRICS_H_
+#define CARDREF_REFEREE_GRPC_PROMETHEUS_METRICS_H_
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "prometheus/counter.h"
+#include "prometheus/exposer.h"
+#include "prometheus/family.h"
+#include "prometheus/gauge.h"
+#include "prometheus/histogram.h"
+#include "prometheus/registry.h"
+#include "referee/service/metrics_sink.h"
+
+namespace cardref::grpc_service {
+
+// Thread-safe.
+class PrometheusMetrics : public service::MetricsSink {
+ public:
+  // Serves /metrics on host:port; port 0 picks a free one.
+  static absl::StatusOr<std::unique_ptr<PrometheusMetrics>> Start(
+      const std::string& host, int port);
+  ~PrometheusMetrics() override;
+
+  int port() const { return port_; }
+  // The gRPC port, whose established connections are counted (at scrape
+  // time, from /proc/net/tcp and tcp6).
+  void set_grpc_port(int port) { grpc_port_ = port; }
+
+  void MatchStatusChanged(absl::string_view game, v1::MatchStatus from,
+                          v1::MatchStatus to) override;
+  void RecordWritten(absl::string_view game, const v1::LogRecord& record,
+                     uint64_t bytes) override;
+  void StreamOpened(absl::string_view kind) override;
+  void StreamClosed(absl::string_view kind) override;
+
+ private:
+  class ProcessCollector;
+  PrometheusMetrics();
+
+  std::shared_ptr<prometheus::Registry> registry_;
+  std::shared_ptr<ProcessCollector> process_;
+  std::unique_ptr<prometheus::Exposer> exposer_;
+  int port_ = 0;
+  std::atomic<int> grpc_port_{0};
+
+  prometheus::Family<prometheus::Gauge>& matches_;
+  prometheus::Family<prometheus::Counter>& matches_ended_;
+  prometheus::Family<prometheus::Counter>& decisions_;
+  prometheus::Family<prometheus::Histogram>& decision_seconds_;
+  prometheus::Family<prometheus::Counter>& rejected_;
+  prometheus::Family<prometheus::Counter>& timeouts_;
+  prometheus::Family<prometheus::Counter>& substitutions_;
+  prometheus::Family<prometheus::Counter>& forfeits_;
+  prometheus::Family<prometheus::Counter>& log_bytes_;
+  prometheus::Family<prometheus::Gauge>& streams_;
+};
+
+}  // namespace cardref::grpc_service
+
+#endif  // CARDREF_REFEREE_GRPC_PROMETHEUS_METRICS_H_

@@ -1,0 +1,201 @@
+// /metrics over loopback during and after a run of several matches: the
+// counters equal what the logs say (records counted in the log files), the
+// gauges follow matches and streams (docs/operations.md).
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include "gtest/gtest.h"
+#include "referee/grpc/server.h"
+#include "referee/record/game_log.h"
+#include "tests/metrics_scrape.h"
+#include "tests/ops_test_client.h"
+
+namespace cardref {
+namespace {
+
+using testing_ops::HttpGet;
+using testing_ops::MetricSum;
+
+// What the logs of a directory say, counted record by record.
+struct LogCounts {
+  int bot_actions = 0;
+  int referee_actions = 0;
+  int rejected = 0;
+  int timeouts = 0;
+  int faults = 0;
+  int forfeits = 0;
+  int finished = 0;
+  uint64_t bytes = 0;
+};
+
+LogCounts CountLogs(const std::filesystem::path& dir) {
+  LogCounts c;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    auto log = record::ReadGameLog(entry.path().string());
+    EXPECT_TRUE(log.ok()) << log.status();
+    if (!log.ok()) continue;
+    c.bytes += log->file_size;
+    for (const v1::LogRecord& r : log->records) {
+      if (r.has_action()) {
+        (r.action().by_referee() ? c.referee_actions : c.bot_actions)++;
+      }
+      c.rejected += r.has_rejected();
+      if (r.has_rejections_not_logged()) {
+        c.rejected += r.rejections_not_logged().count();
+      }
+      c.faults += r.has_fault();
+      c.timeouts += r.has_fault() && r.fault().kind() == v1::FAULT_KIND_TIMEOUT;
+      c.forfeits += r.has_forfeit();
+      c.finished += r.has_final_result();
+    }
+  }
+  return c;
+}
+
+class MetricsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    log_dir_ = std::filesystem::path(::testing::TempDir()) /
+               ("metrics_test_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(log_dir_);
+    grpc_service::ServerOptions options;
+    options.manager.log_dir = log_dir_.string();
+    options.metrics_port = 0;
+    auto server = grpc_service::RefereeServer::Start(options);
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = std::move(*server);
+    ASSERT_GT(server_->metrics_port(), 0);
+    client_ = std::make_unique<testing_ops::OpsTestClient>(server_->address());
+  }
+  void TearDown() override { std::filesystem::remove_all(log_dir_); }
+
+  std::string Scrape() {
+    const std::string text = HttpGet(server_->metrics_port());
+    EXPECT_FALSE(text.empty()) << "GET /metrics failed";
+    return text;
+  }
+
+  std::filesystem::path log_dir_;
+  std::unique_ptr<grpc_service::RefereeServer> server_;
+  std::unique_ptr<testing_ops::OpsTestClient> client_;
+};
+
+TEST_F(MetricsTest, CountersEqualWhatTheLogsSay) {
+  constexpr int kMatches = 3;
+  std::vector<testing_ops::TestMatch> matches;
+  Rng rng(11);
+  for (int i = 0; i < kMatches; ++i) {
+    matches.push_back(client_->Start(100 + i));
+    ASSERT_FALSE(matches.back().id.empty());
+  }
+  std::string waiting_id;
+  ASSERT_TRUE(client_->Create(8, &waiting_id).ok());
+
+  // During the run: a few moves and rejections in each match, one stream.
+  for (const auto& m : matches) {
+    ASSERT_TRUE(client_->Play(m, rng, 5).ok());
+    EXPECT_FALSE(client_->SubmitOutOfTurn(m).ok());
+    EXPECT_FALSE(client_->SubmitOutOfTurn(m).ok());
+  }
+  grpc::ClientContext stream_context;
+  v1::SeatRequest watch;
+  watch.set_match_id(matches[0].id);
+  watch.set_seat(0);
+  watch.set_token(matches[0].tokens[0]);
+  auto stream = client_->stub().WatchObservations(&stream_context, watch);
+  v1::Observation first;
+  ASSERT_TRUE(stream->Read(&first));
+  {
+    const std::string text = Scrape();
+    EXPECT_EQ(MetricSum(text, "cardref_matches", {"status=\"in_progress\""}),
+              kMatches);
+    EXPECT_EQ(MetricSum(text, "cardref_matches",
+                        {"status=\"waiting_for_players\""}),
+              1);
+    EXPECT_EQ(MetricSum(text, "cardref_streams_open", {"kind=\"observation\""}),
+              1);
+    EXPECT_GE(MetricSum(text, "cardref_connections_open"), 1);
+    EXPECT_GT(MetricSum(text, "cardref_open_fds"), 0);
+    EXPECT_GT(MetricSum(text, "cardref_max_fds"),
+              MetricSum(text, "cardref_open_fds"));
+    EXPECT_EQ(MetricSum(text, "cardref_rejected_submissions_total"),
+              2 * kMatches);
+    const LogCounts logs = CountLogs(log_dir_);
+    EXPECT_EQ(MetricSum(text, "cardref_decisions_total", {"by=\"bot\""}),
+              logs.bot_actions);
+    EXPECT_EQ(MetricSum(text, "cardref_log_bytes_written_total"),
+              static_cast<double>(logs.bytes));
+  }
+  stream_context.TryCancel();
+  stream->Finish().IgnoreError();
+
+  for (const auto& m : matches) ASSERT_TRUE(client_->PlayToEnd(m, rng).ok());
+  // A match whose seat 1 never plays: it times out (200 ms) twice and
+  // forfeits.
+  v1::FaultPolicy forfeit;
+  forfeit.set_max_consecutive_timeouts(2);
+  forfeit.set_action(v1::FAULT_ACTION_FORFEIT);
+  const testing_ops::TestMatch silent = client_->Start(7, &forfeit, 200);
+  ASSERT_FALSE(silent.id.empty());
+  // Seat 0 of the silent match plays; seat 1 is played for by the referee.
+  for (int i = 0; i < 100'000; ++i) {
+    v1::Observation obs;
+    ASSERT_TRUE(client_->Observe(silent, 0, &obs).ok());
+    if (obs.status() != v1::MATCH_STATUS_IN_PROGRESS) break;
+    if (obs.seat_to_act() != 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      continue;
+    }
+    bool over;
+    ASSERT_TRUE(client_->Step(silent, rng, &over).ok());
+  }
+
+  const LogCounts logs = CountLogs(log_dir_);
+  ASSERT_EQ(logs.finished, kMatches + 1);
+  ASSERT_GE(logs.forfeits, 1);
+  ASSERT_GE(logs.timeouts, 2);
+  std::string text = Scrape();
+  // Stream gauges fall when the server notices the cancel: wait for it.
+  for (int i = 0; i < 200 && MetricSum(text, "cardref_streams_open") != 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    text = Scrape();
+  }
+  EXPECT_EQ(MetricSum(text, "cardref_streams_open"), 0);
+  EXPECT_EQ(MetricSum(text, "cardref_matches", {"status=\"finished\""}),
+            kMatches + 1);
+  EXPECT_EQ(MetricSum(text, "cardref_matches", {"status=\"in_progress\""}), 0);
+  EXPECT_EQ(MetricSum(text, "cardref_matches_ended_total",
+                      {"status=\"finished\""}),
+            logs.finished);
+  EXPECT_EQ(MetricSum(text, "cardref_decisions_total", {"by=\"bot\""}),
+            logs.bot_actions);
+  EXPECT_EQ(MetricSum(text, "cardref_decisions_total", {"by=\"referee\""}),
+            logs.referee_actions);
+  EXPECT_EQ(MetricSum(text, "cardref_decision_latency_seconds_count"),
+            logs.bot_actions);
+  EXPECT_EQ(MetricSum(text, "cardref_rejected_submissions_total"),
+            logs.rejected);
+  EXPECT_EQ(MetricSum(text, "cardref_timeouts_total"), logs.timeouts);
+  EXPECT_EQ(MetricSum(text, "cardref_substitutions_total"),
+            logs.referee_actions);
+  EXPECT_EQ(MetricSum(text, "cardref_substitutions_total",
+                      {"reason=\"timeout\""}),
+            logs.timeouts);
+  EXPECT_EQ(MetricSum(text, "cardref_forfeits_total",
+                      {"reason=\"timeout_limit\""}),
+            logs.forfeits);
+  EXPECT_EQ(MetricSum(text, "cardref_matches",
+                      {"status=\"waiting_for_players\""}),
+            1);
+  EXPECT_EQ(MetricSum(text, "cardref_log_bytes_written_total"),
+            static_cast<double>(logs.bytes));
+}
+
+TEST_F(MetricsTest, OnlyMetricsIsServed) {
+  EXPECT_TRUE(HttpGet(server_->metrics_port(), "/nothing").empty());
+}
+
+}  // namespace
+}  // namespace cardref
