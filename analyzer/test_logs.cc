@@ -5,8 +5,11 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -181,10 +184,22 @@ absl::StatusOr<PlayedLog> PlayAndRead(const RandomMatchOptions& options) {
 }
 
 std::string MakeTempDir() {
+  // Removed when the test process exits, so test runs leave no logs behind.
+  static std::vector<std::string>* const made = [] {
+    auto* dirs = new std::vector<std::string>;
+    std::atexit([] {
+      std::error_code ignored;
+      for (const std::string& dir : *made) {
+        std::filesystem::remove_all(dir, ignored);
+      }
+    });
+    return dirs;
+  }();
   std::string pattern = ::testing::TempDir() + "cardref_analyzer_XXXXXX";
   if (mkdtemp(pattern.data()) == nullptr) {
     ADD_FAILURE() << "mkdtemp failed for " << pattern;
   }
+  made->push_back(pattern);
   return pattern;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "referee/base/testing/fresh_test_dir.h"
 #include "analyzer/audit.h"
 #include "cardref/v1/referee.grpc.pb.h"
 #include "gtest/gtest.h"
@@ -24,11 +25,7 @@ namespace {
 class GrpcDealProofTest : public ::testing::Test {
  protected:
   void Start(bool signed_logs) {
-    log_dir_ = std::filesystem::path(::testing::TempDir()) /
-               ("grpc_deal_proof_" + std::to_string(::getpid()) + "_" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(log_dir_);
-    std::filesystem::create_directories(log_dir_);
+    log_dir_ = testing_util::FreshTestDir("grpc_deal_proof_");
     grpc_service::ServerOptions options;
     options.manager.log_dir = log_dir_.string();
     if (signed_logs) {

@@ -61,6 +61,9 @@ class GrpcDiskFullTest : public ::testing::Test {
     grpc_service::ServerOptions options;
     options.manager.log_dir = (mount_ / "logs").string();
     options.manager.min_free_disk_mb = 1;
+    // Every rejected submission is written, so B's floods reach the disk
+    // (by default only the first few of a decision are: docs/limits.md).
+    options.manager.limits.max_rejections_logged_per_decision = -1;
     auto server = grpc_service::RefereeServer::Start(options);
     ASSERT_TRUE(server.ok()) << server.status();
     server_ = std::move(*server);

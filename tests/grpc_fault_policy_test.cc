@@ -6,6 +6,7 @@
 #include <string>
 #include <thread>
 
+#include "referee/base/testing/fresh_test_dir.h"
 #include "analyzer/audit.h"
 #include "cardref/v1/referee.grpc.pb.h"
 #include "gtest/gtest.h"
@@ -21,11 +22,7 @@ namespace {
 class GrpcFaultPolicyTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    log_dir_ = std::filesystem::path(::testing::TempDir()) /
-               ("grpc_fault_test_" + std::to_string(::getpid()) + "_" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(log_dir_);
-    std::filesystem::create_directories(log_dir_);
+    log_dir_ = testing_util::FreshTestDir("grpc_fault_test_");
     grpc_service::ServerOptions options;
     options.manager.log_dir = log_dir_.string();
     auto server = grpc_service::RefereeServer::Start(options);

@@ -18,6 +18,7 @@
 #include "absl/synchronization/mutex.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
+#include "referee/base/testing/fresh_test_dir.h"
 #include "referee/base/rng.h"
 #include "referee/games/kraken/kraken_rules.h"
 #include "referee/games/krass_kariert/krass_kariert_cards.h"
@@ -33,11 +34,7 @@ using ::testing::StartsWith;
 class GrpcTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    log_dir_ = std::filesystem::path(::testing::TempDir()) /
-               ("grpc_test_" + std::to_string(::getpid()) + "_" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(log_dir_);
-    std::filesystem::create_directories(log_dir_);
+    log_dir_ = testing_util::FreshTestDir("grpc_test_");
     grpc_service::ServerOptions options;
     options.manager.log_dir = log_dir_.string();
     auto server = grpc_service::RefereeServer::Start(options);

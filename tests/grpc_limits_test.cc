@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "referee/base/testing/fresh_test_dir.h"
 #include "analyzer/audit.h"
 #include "cardref/v1/referee.grpc.pb.h"
 #include "gmock/gmock.h"
@@ -39,11 +40,7 @@ using ::testing::HasSubstr;
 class GrpcLimitsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    log_dir_ = std::filesystem::path(::testing::TempDir()) /
-               ("grpc_limits_test_" + std::to_string(::getpid()) + "_" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(log_dir_);
-    std::filesystem::create_directories(log_dir_);
+    log_dir_ = testing_util::FreshTestDir("grpc_limits_test_");
     options_.manager.log_dir = log_dir_.string();
   }
 

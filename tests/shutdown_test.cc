@@ -13,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include "referee/base/testing/fresh_test_dir.h"
 #include "analyzer/audit.h"
 #include "gtest/gtest.h"
 #include "referee/games/all_games.h"
@@ -41,11 +42,7 @@ class ShutdownTest : public ::testing::Test {
 
   // Starts the referee; its stderr goes to <dir>/stderr.
   void StartReferee(int64_t grace_ms) {
-    dir_ = std::filesystem::path(::testing::TempDir()) /
-           ("shutdown_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
+    dir_ = testing_util::FreshTestDir("shutdown_test_");
     const std::string port_file = (dir_ / "port").string();
     const std::vector<std::string> args = {
         CARDREF_REFEREE_BINARY,

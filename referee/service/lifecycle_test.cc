@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "referee/base/testing/fresh_test_dir.h"
 #include "referee/base/ed25519.h"
 #include "referee/base/rng.h"
 #include "referee/base/sha256.h"
@@ -108,11 +109,7 @@ TEST(LogSyncTest, PolicyDecidesWhenTheLogIsSynced) {
 class LifecycleTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::path(::testing::TempDir()) /
-           ("lifecycle_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
+    dir_ = testing_util::FreshTestDir("lifecycle_test_");
   }
   void TearDown() override {
     manager_.reset();
@@ -210,7 +207,9 @@ class LifecycleTest : public ::testing::Test {
 constexpr int64_t kWaitingMatchBytes = 8 << 10;
 
 TEST_F(LifecycleTest, WaitingMatchesHoldNoDescriptorsAndLittleMemory) {
-  StartManager();
+  ManagerOptions options;
+  options.limits.max_waiting_matches = 0;  // past the default cap of 1000
+  StartManager(options);
   CreateCraits();  // warm up allocator and registry caches
   const int fds_before = OpenFds();
   const int64_t rss_before = RssKib();

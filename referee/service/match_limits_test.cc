@@ -8,6 +8,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "referee/base/testing/fresh_test_dir.h"
 #include "referee/games/all_games.h"
 #include "referee/record/game_log.h"
 #include "referee/service/match.h"
@@ -21,11 +22,7 @@ using ::testing::HasSubstr;
 class MatchLimitsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::path(::testing::TempDir()) /
-           ("match_limits_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
+    dir_ = testing_util::FreshTestDir("match_limits_test_");
     options_.log_dir = dir_.string();
     options_.referee_version = "test";
     options_.clock = &clock_;

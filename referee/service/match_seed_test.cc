@@ -8,6 +8,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "referee/base/testing/fresh_test_dir.h"
 #include "referee/base/deal_stream.h"
 #include "referee/base/ed25519.h"
 #include "referee/base/rng.h"
@@ -23,11 +24,7 @@ namespace {
 class MatchSeedTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::path(::testing::TempDir()) /
-           ("match_seed_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
+    dir_ = testing_util::FreshTestDir("match_seed_test_");
     absl::StatusOr<crypto::Ed25519PrivateKey> key =
         crypto::Ed25519PrivateKey::Generate();
     ASSERT_TRUE(key.ok());

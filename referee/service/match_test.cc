@@ -1,5 +1,6 @@
 // The referee's match logic without gRPC: seats, tokens, turn order, rule
 // errors, idempotent retries, time limits and the log.
+#include "referee/base/testing/fresh_test_dir.h"
 #include "referee/service/match.h"
 
 #include <filesystem>
@@ -22,11 +23,7 @@ using ::testing::StartsWith;
 class MatchTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::path(::testing::TempDir()) /
-           ("match_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
+    dir_ = testing_util::FreshTestDir("match_test_");
     ManagerOptions options;
     options.log_dir = dir_.string();
     options.referee_version = "test";
