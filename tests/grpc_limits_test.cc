@@ -250,8 +250,9 @@ TEST_F(GrpcLimitsTest, UndecodableRequestBytesAreInvalidArgumentOnSubmit) {
 // another match is played: the flooder is refused with the right codes, its
 // match's log stays small, both matches finish and audit.
 TEST_F(GrpcLimitsTest, AFloodOfRejectedSubmissionsIsBoundedAndHarmsNoOne) {
-  options_.manager.limits.calls_per_second_per_token = 1000;
-  options_.manager.limits.burst_per_token = 500;
+  // Low enough that any flooder outruns it, even under ThreadSanitizer.
+  options_.manager.limits.calls_per_second_per_token = 100;
+  options_.manager.limits.burst_per_token = 100;
   options_.manager.limits.calls_per_second_per_peer = 0;
   StartServer();
   const Seats flooded = Start();

@@ -62,6 +62,9 @@ class MetricsTest : public ::testing::Test {
     std::filesystem::remove_all(log_dir_);
     grpc_service::ServerOptions options;
     options.manager.log_dir = log_dir_.string();
+    // The matches gauge counts matches in memory: none may be evicted
+    // during the test, however slowly it runs (sanitizers).
+    options.manager.evict_after = absl::Minutes(10);
     options.metrics_port = 0;
     auto server = grpc_service::RefereeServer::Start(options);
     ASSERT_TRUE(server.ok()) << server.status();

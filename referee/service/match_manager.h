@@ -172,6 +172,7 @@ class MatchManager {
   std::map<std::string, v1::MatchInfo> cancelled_ ABSL_GUARDED_BY(mu_);
   int64_t next_serial_ ABSL_GUARDED_BY(mu_) = 1;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  absl::CondVar clock_wakeup_;  // signalled when stopping_ is set
   bool accepting_ ABSL_GUARDED_BY(mu_) = true;
   std::thread clock_;
 };
