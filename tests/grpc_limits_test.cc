@@ -179,6 +179,8 @@ class GrpcLimitsTest : public ::testing::Test {
 
   std::filesystem::path log_dir_;
   grpc_service::ServerOptions options_;
+  // Outlives server_: the manager's clock thread reads it until the end.
+  service::FakeClock fake_clock_;
   std::unique_ptr<grpc_service::RefereeServer> server_;
   std::unique_ptr<v1::Referee::Stub> stub_;
 };
@@ -394,7 +396,7 @@ TEST_F(GrpcLimitsTest, ObservationStreamsPerSeatAndEventStreamsAreCapped) {
 }
 
 TEST_F(GrpcLimitsTest, CallsPerSecondPerPeerAreLimitedWithARetryHint) {
-  service::FakeClock clock;
+  service::FakeClock& clock = fake_clock_;
   options_.manager.clock = &clock;
   options_.manager.limits.calls_per_second_per_token = 0;
   options_.manager.limits.calls_per_second_per_peer = 5;

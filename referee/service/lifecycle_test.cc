@@ -209,6 +209,8 @@ class LifecycleTest : public ::testing::Test {
   }
 
   std::filesystem::path dir_;
+  // Outlives manager_: the manager's clock thread reads it until the end.
+  FakeClock clock_;
   std::unique_ptr<MatchManager> manager_;
 };
 
@@ -260,7 +262,7 @@ TEST_F(LifecycleTest, LogIsOpenOnlyWhileTheMatchIsPlayed) {
 }
 
 TEST_F(LifecycleTest, EndedMatchIsEvictedAndServedFromItsLog) {
-  FakeClock clock;
+  FakeClock& clock = clock_;
   ManagerOptions options;
   options.clock = &clock;
   options.evict_after = absl::Seconds(3);
@@ -318,7 +320,7 @@ TEST_F(LifecycleTest, EndedMatchIsEvictedAndServedFromItsLog) {
 }
 
 TEST_F(LifecycleTest, EvictedTwinStillWithholdsTheSeed) {
-  FakeClock clock;
+  FakeClock& clock = clock_;
   ManagerOptions options;
   options.clock = &clock;
   options.evict_after = absl::Seconds(1);
@@ -397,7 +399,7 @@ TEST_F(LifecycleTest, JoinByGameFillsTheOldestOpenMatchFirst) {
 }
 
 TEST_F(LifecycleTest, AbortsNameTheirCause) {
-  FakeClock clock;
+  FakeClock& clock = clock_;
   ManagerOptions options;
   options.clock = &clock;
   StartManager(options);
