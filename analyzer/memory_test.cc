@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "absl/base/config.h"
 #include "absl/strings/str_cat.h"
 #include "analyzer/rss_testing.h"
 #include "analyzer/test_logs.h"
@@ -21,7 +22,7 @@ constexpr int64_t kMiB = 1024;  // in KiB
 constexpr int64_t kBoundKib = 64 * kMiB;
 
 TEST(AuditMemoryTest, PeakMemoryDoesNotScaleWithTheLogSize) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(ABSL_HAVE_ADDRESS_SANITIZER)  // GCC and clang alike
   // AddressSanitizer keeps freed memory in quarantine (256 MB by default),
   // so the peak of an instrumented binary grows with what it reads.
   GTEST_SKIP() << "memory is measured in the uninstrumented build";

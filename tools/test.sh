@@ -2,9 +2,10 @@
 # Runs the whole cardref test suite: installs packages if missing, builds
 # (Release, warnings as errors), runs every CTest test (unit, random-play,
 # conformance, gRPC integration, fuzz corpora), then all of them again under
-# AddressSanitizer + UBSan, the concurrency tests under ThreadSanitizer, each
-# fuzz target under libFuzzer for a bounded time (clang), and clang-tidy on
-# the files changed since the last whole-tree check (.ci/tidy_base).
+# AddressSanitizer + UBSan (clang), each fuzz target under libFuzzer for a
+# bounded time (same build), the concurrency tests under ThreadSanitizer
+# (GCC), and clang-tidy on the files changed since the last whole-tree check
+# (.ci/tidy_base).
 # Prints how long each stage took.
 #   tools/test.sh              everything
 #   SANITIZE=0 TSAN=0 FUZZ=0 TIDY=0 tools/test.sh   skip those lanes
@@ -29,31 +30,41 @@ tools/build.sh -DCARDREF_WERROR=ON
 stage "tests"
 ctest --test-dir build --output-on-failure -j2 --timeout 900
 
+# One clang build serves the sanitizer and the fuzz lanes: every library
+# and test with ASan+UBSan and libFuzzer's coverage instrumentation, plus the
+# fuzz targets (a separate GCC ASan build and a clang fuzz build cost twice
+# the compile time of a cold run: docs/testing.md, "CI time").
+if [ "${SANITIZE:-1}" != "0" ] || [ "${FUZZ:-1}" != "0" ]; then
+  stage "sanitizer build (clang: ASan+UBSan, fuzz targets)"
+  targets=""
+  [ "${SANITIZE:-1}" = "0" ] && targets=cardref_fuzz_targets
+  BUILD_DIR=build-asan BUILD_TARGETS=$targets tools/build.sh \
+    -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
+    -DCARDREF_SANITIZE=ON -DCARDREF_FUZZ=ON -DCARDREF_WERROR=ON \
+    -DCMAKE_CXX_FLAGS=-gline-tables-only \
+    -DCARDREF_FUZZ_SECONDS="${CARDREF_FUZZ_SECONDS:-20}"
+fi
 if [ "${SANITIZE:-1}" != "0" ]; then
-  stage "sanitizer build (ASan+UBSan)"
-  BUILD_DIR=build-asan tools/build.sh -DCARDREF_SANITIZE=ON -DCARDREF_WERROR=ON
+  # Not the Slurm test: it checks the batch scripts and daemons, and the
+  # binaries it runs are run instrumented by the shard and tournament tests.
   stage "sanitizer tests"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     LSAN_OPTIONS=suppressions="$PWD/tools/lsan_suppressions.txt" \
-    ctest --test-dir build-asan --output-on-failure -j2 --timeout 1800
+    ctest --test-dir build-asan -LE '^(fuzz|slurm)$' --output-on-failure -j2 --timeout 1800
+fi
+if [ "${FUZZ:-1}" != "0" ]; then
+  stage "fuzzing (${CARDREF_FUZZ_SECONDS:-20} s per target)"
+  ctest --test-dir build-asan -L '^fuzz$' --output-on-failure -j2
 fi
 if [ "${TSAN:-1}" != "0" ]; then
+  # -O1: the lane looks for races, not speed; it compiles a quarter faster.
   stage "thread sanitizer build (concurrency tests)"
   BUILD_DIR=build-tsan BUILD_TARGETS=cardref_concurrency_tests \
-    tools/build.sh -DCARDREF_TSAN=ON -DCARDREF_WERROR=ON
+    tools/build.sh -DCARDREF_TSAN=ON -DCARDREF_WERROR=ON \
+    -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG"
   stage "thread sanitizer tests"
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/tools/tsan_suppressions.txt" \
     ctest --test-dir build-tsan -L concurrency --output-on-failure -j2 --timeout 1800
-fi
-
-if [ "${FUZZ:-1}" != "0" ]; then
-  stage "fuzz build (clang, libFuzzer)"
-  BUILD_DIR=build-fuzz BUILD_TARGETS=cardref_fuzz_targets \
-    tools/build.sh -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
-    -DCARDREF_FUZZ=ON -DCMAKE_CXX_FLAGS=-gline-tables-only \
-    -DCARDREF_FUZZ_SECONDS="${CARDREF_FUZZ_SECONDS:-20}"
-  stage "fuzzing (${CARDREF_FUZZ_SECONDS:-20} s per target)"
-  ctest --test-dir build-fuzz -L fuzz --output-on-failure -j2
 fi
 
 if [ "${TIDY:-1}" != "0" ]; then

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/base/config.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
@@ -109,7 +110,7 @@ TEST(LogSyncTest, PolicyDecidesWhenTheLogIsSynced) {
 // ASan's allocator (redzones, quarantine) makes RSS meaningless: the memory
 // bounds are checked in the uninstrumented build, as in
 // analyzer/memory_test.cc; everything else is checked in both.
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(ABSL_HAVE_ADDRESS_SANITIZER)  // GCC and clang alike
 constexpr bool kMeasuresMemory = false;
 #else
 constexpr bool kMeasuresMemory = true;

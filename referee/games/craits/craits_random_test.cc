@@ -15,6 +15,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "referee/base/testing/sanitizer_scale.h"
 #include "referee/base/rng.h"
 #include "referee/games/craits/craits.h"
 #include "referee/games/craits/craits_test_util.h"
@@ -22,7 +23,7 @@
 namespace cardref::craits {
 namespace {
 
-constexpr int kGames = 10000;
+constexpr int kGames = testing_util::GamesForThisBuild(10000);
 
 // CR-13.2 written out again from the spec text (not calling RoundScore).
 int ReferenceScore(CardMask hand, bool minus_50) {

@@ -11,6 +11,7 @@
 #include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "referee/base/testing/sanitizer_scale.h"
 #include "referee/base/rng.h"
 #include "referee/games/kraken/kraken.h"
 #include "referee/games/kraken/kraken_notation.h"
@@ -169,7 +170,7 @@ GameParams ParamsFor(int index, Rng& rng) {
 }
 
 TEST(KrakenRandomTest, FiveThousandGamesKeepEveryInvariant) {
-  constexpr int kGames = 5000;
+  constexpr int kGames = testing_util::GamesForThisBuild(5000);
   constexpr int kCombos = 3 * 2 * 2 * 2 * 2 * 2 * 2 * 2;  // 384
   std::set<Action> round_tripped;
   std::array<int, 10> kinds_seen{};

@@ -18,6 +18,7 @@
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
+#include "referee/base/testing/sanitizer_scale.h"
 #include "referee/base/rng.h"
 #include "referee/games/krass_kariert/krass_kariert.h"
 #include "referee/games/krass_kariert/krass_kariert_test_util.h"
@@ -28,7 +29,7 @@ namespace {
 using testing::MakeGame;
 using testing::NewState;
 
-constexpr int kGames = 10000;
+constexpr int kGames = testing_util::GamesForThisBuild(10000);
 constexpr int kMaxDecisionsPerGame = 20000;
 
 struct Config {

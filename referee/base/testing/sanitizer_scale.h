@@ -1,0 +1,24 @@
+// Test support: how many random games a suite plays in this build.
+#ifndef CARDREF_REFEREE_BASE_TESTING_SANITIZER_SCALE_H_
+#define CARDREF_REFEREE_BASE_TESTING_SANITIZER_SCALE_H_
+
+#include "absl/base/config.h"
+
+namespace cardref::testing_util {
+
+// The random-play suites play their full count in the uninstrumented build
+// and a quarter of it under a sanitizer, where each game costs 5-10 times
+// as much: the invariants are the same, and a quarter is still thousands of
+// games (docs/testing.md, "CI time").
+#if defined(ABSL_HAVE_ADDRESS_SANITIZER) || \
+    defined(ABSL_HAVE_THREAD_SANITIZER) || defined(ABSL_HAVE_MEMORY_SANITIZER)
+inline constexpr int kSanitizerDivisor = 4;
+#else
+inline constexpr int kSanitizerDivisor = 1;
+#endif
+
+constexpr int GamesForThisBuild(int games) { return games / kSanitizerDivisor; }
+
+}  // namespace cardref::testing_util
+
+#endif  // CARDREF_REFEREE_BASE_TESTING_SANITIZER_SCALE_H_
