@@ -6,9 +6,9 @@
 #include "absl/synchronization/mutex.h"
 #include "referee/base/hex.h"
 #include "referee/codec/codec.h"
+#include "referee/codec/unknown_fields.h"
 #include "referee/grpc/event_stream.h"
 #include "referee/grpc/raw_request.h"
-#include "referee/codec/unknown_fields.h"
 
 namespace cardref::grpc_service {
 
@@ -20,18 +20,27 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
 
 namespace {
 
-grpc::ServerUnaryReactor* Finish(grpc::CallbackServerContext* context,
-                                 const absl::Status& status) {
+// Every unary method is registered raw: the referee parses the request
+// itself, so bytes that do not decode get INVALID_ARGUMENT naming the
+// expected message (raw_request.h), not gRPC's bare UNIMPLEMENTED.
+template <typename Request, typename Response, typename Handle>
+grpc::ServerUnaryReactor* Serve(grpc::CallbackServerContext* context,
+                                const grpc::ByteBuffer& raw,
+                                grpc::ByteBuffer* out, Handle handle) {
+  Request request;
+  Response response;
+  absl::Status st = ParseRequest(raw, &request);
+  if (st.ok()) st = handle(request, &response);
+  if (st.ok()) st = SerializeResponse(response, out);
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  reactor->Finish(ToGrpcStatus(status));
+  reactor->Finish(ToGrpcStatus(st));
   return reactor;
 }
 
 template <typename T>
-grpc::ServerUnaryReactor* FinishWith(grpc::CallbackServerContext* context,
-                                     absl::StatusOr<T> result, T* response) {
-  if (result.ok()) *response = std::move(*result);
-  return Finish(context, result.status());
+absl::Status Store(absl::StatusOr<T> result, T* response) {
+  if (result.ok()) *response = *std::move(result);
+  return result.status();
 }
 
 v1::ParamInfo ToProto(const ParamSpec& spec) {
@@ -176,14 +185,116 @@ absl::Status RefereeService::Admit(const grpc::ServerContextBase& context,
 }
 
 grpc::ServerUnaryReactor* RefereeService::ListGames(
-    grpc::CallbackServerContext* context, const v1::ListGamesRequest* request,
-    v1::ListGamesResponse* response) {
-  if (absl::Status st = Admit(*context, ""); !st.ok()) {
-    return Finish(context, st);
-  }
-  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
-    return Finish(context, st);
-  }
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
+    grpc::ByteBuffer* out) {
+  return Serve<v1::ListGamesRequest, v1::ListGamesResponse>(
+      context, *raw, out,
+      [&](const v1::ListGamesRequest& request,
+          v1::ListGamesResponse* response) {
+        return DoListGames(*context, request, response);
+      });
+}
+
+grpc::ServerUnaryReactor* RefereeService::CreateMatch(
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
+    grpc::ByteBuffer* out) {
+  return Serve<v1::CreateMatchRequest, v1::CreateMatchResponse>(
+      context, *raw, out,
+      [&](const v1::CreateMatchRequest& request,
+          v1::CreateMatchResponse* response) {
+        return DoCreateMatch(*context, request, response);
+      });
+}
+
+grpc::ServerUnaryReactor* RefereeService::JoinMatch(
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
+    grpc::ByteBuffer* out) {
+  return Serve<v1::JoinMatchRequest, v1::JoinMatchResponse>(
+      context, *raw, out,
+      [&](const v1::JoinMatchRequest& request,
+          v1::JoinMatchResponse* response) {
+        return DoJoinMatch(*context, request, response);
+      });
+}
+
+grpc::ServerUnaryReactor* RefereeService::GetObservation(
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
+    grpc::ByteBuffer* out) {
+  return Serve<v1::SeatRequest, v1::Observation>(
+      context, *raw, out,
+      [&](const v1::SeatRequest& request, v1::Observation* response) {
+        return DoGetObservation(*context, request, response);
+      });
+}
+
+grpc::ServerUnaryReactor* RefereeService::GetMatch(
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
+    grpc::ByteBuffer* out) {
+  return Serve<v1::GetMatchRequest, v1::MatchInfo>(
+      context, *raw, out,
+      [&](const v1::GetMatchRequest& request, v1::MatchInfo* response) {
+        return DoGetMatch(*context, request, response);
+      });
+}
+
+grpc::ServerUnaryReactor* RefereeService::GetRefereeKey(
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
+    grpc::ByteBuffer* out) {
+  return Serve<v1::GetRefereeKeyRequest, v1::RefereeKey>(
+      context, *raw, out,
+      [&](const v1::GetRefereeKeyRequest& request, v1::RefereeKey* response) {
+        return DoGetRefereeKey(*context, request, response);
+      });
+}
+
+grpc::ServerUnaryReactor* RefereeService::ListMatches(
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
+    grpc::ByteBuffer* out) {
+  return Serve<v1::ListMatchesRequest, v1::ListMatchesResponse>(
+      context, *raw, out,
+      [&](const v1::ListMatchesRequest& request,
+          v1::ListMatchesResponse* response) {
+        return DoListMatches(*context, request, response);
+      });
+}
+
+grpc::ServerUnaryReactor* RefereeService::CancelMatch(
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
+    grpc::ByteBuffer* out) {
+  return Serve<v1::EndMatchRequest, v1::MatchInfo>(
+      context, *raw, out,
+      [&](const v1::EndMatchRequest& request, v1::MatchInfo* response) {
+        return DoCancelMatch(*context, request, response);
+      });
+}
+
+grpc::ServerUnaryReactor* RefereeService::AbortMatch(
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
+    grpc::ByteBuffer* out) {
+  return Serve<v1::EndMatchRequest, v1::MatchInfo>(
+      context, *raw, out,
+      [&](const v1::EndMatchRequest& request, v1::MatchInfo* response) {
+        return DoAbortMatch(*context, request, response);
+      });
+}
+
+grpc::ServerUnaryReactor* RefereeService::SubmitAction(
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
+    grpc::ByteBuffer* out) {
+  return Serve<v1::SubmitActionRequest, v1::SubmitActionResponse>(
+      context, *raw, out,
+      [&](const v1::SubmitActionRequest& request,
+          v1::SubmitActionResponse* response) {
+        return DoSubmitAction(*context, request, response);
+      });
+}
+
+absl::Status RefereeService::DoListGames(const grpc::ServerContextBase& context,
+                                         const v1::ListGamesRequest& request,
+                                         v1::ListGamesResponse* response) {
+  if (absl::Status st = Admit(context, ""); !st.ok()) return st;
+  if (absl::Status st = codec::CheckNoUnknownFields(request); !st.ok())
+    return st;
   for (const std::string& id : manager_->registry().Ids()) {
     const GameInfo* info = *manager_->registry().Find(id);
     v1::GameInfo* out = response->add_games();
@@ -196,67 +307,106 @@ grpc::ServerUnaryReactor* RefereeService::ListGames(
       *out->add_params() = ToProto(spec);
     }
   }
-  return Finish(context, absl::OkStatus());
+  return absl::OkStatus();
 }
 
-grpc::ServerUnaryReactor* RefereeService::CreateMatch(
-    grpc::CallbackServerContext* context,
-    const v1::CreateMatchRequest* request,
-    v1::CreateMatchResponse* response) {
-  if (absl::Status st = Admit(*context, ""); !st.ok()) {
-    return Finish(context, st);
-  }
-  if (absl::Status st = auth_->Check(*context, "CreateMatch"); !st.ok()) {
-    return Finish(context, st);
-  }
-  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
-    return Finish(context, st);
-  }
-  return FinishWith(context, manager_->CreateMatch(*request), response);
+absl::Status RefereeService::DoCreateMatch(
+    const grpc::ServerContextBase& context,
+    const v1::CreateMatchRequest& request, v1::CreateMatchResponse* response) {
+  if (absl::Status st = Admit(context, ""); !st.ok()) return st;
+  if (absl::Status st = auth_->Check(context, "CreateMatch"); !st.ok())
+    return st;
+  if (absl::Status st = codec::CheckNoUnknownFields(request); !st.ok())
+    return st;
+  return Store(manager_->CreateMatch(request), response);
 }
 
-grpc::ServerUnaryReactor* RefereeService::JoinMatch(
-    grpc::CallbackServerContext* context, const v1::JoinMatchRequest* request,
-    v1::JoinMatchResponse* response) {
-  if (absl::Status st = Admit(*context, request->ticket()); !st.ok()) {
-    return Finish(context, st);
-  }
-  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
-    return Finish(context, st);
-  }
-  return FinishWith(context, manager_->JoinMatch(*request), response);
+absl::Status RefereeService::DoJoinMatch(const grpc::ServerContextBase& context,
+                                         const v1::JoinMatchRequest& request,
+                                         v1::JoinMatchResponse* response) {
+  if (absl::Status st = Admit(context, request.ticket()); !st.ok()) return st;
+  if (absl::Status st = codec::CheckNoUnknownFields(request); !st.ok())
+    return st;
+  return Store(manager_->JoinMatch(request), response);
 }
 
-grpc::ServerUnaryReactor* RefereeService::GetObservation(
-    grpc::CallbackServerContext* context, const v1::SeatRequest* request,
+absl::Status RefereeService::DoGetObservation(
+    const grpc::ServerContextBase& context, const v1::SeatRequest& request,
     v1::Observation* response) {
-  if (absl::Status st = Admit(*context, request->token()); !st.ok()) {
-    return Finish(context, st);
-  }
-  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
-    return Finish(context, st);
-  }
+  if (absl::Status st = Admit(context, request.token()); !st.ok()) return st;
+  if (absl::Status st = codec::CheckNoUnknownFields(request); !st.ok())
+    return st;
   absl::StatusOr<std::shared_ptr<service::Match>> match =
-      manager_->Find(request->match_id());
-  if (!match.ok()) return Finish(context, match.status());
-  return FinishWith(context,
-                    (*match)->Observe(request->seat(), request->token(),
-                                      request->since_version()),
-                    response);
+      manager_->Find(request.match_id());
+  if (!match.ok()) return match.status();
+  return Store((*match)->Observe(request.seat(), request.token(),
+                                 request.since_version()),
+               response);
 }
 
-grpc::ServerUnaryReactor* RefereeService::SubmitAction(
-    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
-    grpc::ByteBuffer* out) {
-  v1::SubmitActionRequest request;
-  v1::SubmitActionResponse response;
-  absl::Status st = ParseRequest(*raw, &request);
-  if (st.ok()) st = SubmitParsed(*context, request, &response);
-  if (st.ok()) st = SerializeResponse(response, out);
-  return Finish(context, st);
+absl::Status RefereeService::DoGetMatch(const grpc::ServerContextBase& context,
+                                        const v1::GetMatchRequest& request,
+                                        v1::MatchInfo* response) {
+  if (absl::Status st = Admit(context, ""); !st.ok()) return st;
+  if (absl::Status st = codec::CheckNoUnknownFields(request); !st.ok())
+    return st;
+  absl::StatusOr<v1::MatchInfo> info =
+      manager_->Info(request.match_id(), auth_->IsOrganiser(context));
+  if (!info.ok()) return info.status();
+  *response = *std::move(info);
+  return absl::OkStatus();
 }
 
-absl::Status RefereeService::SubmitParsed(
+absl::Status RefereeService::DoGetRefereeKey(
+    const grpc::ServerContextBase& context,
+    const v1::GetRefereeKeyRequest& request, v1::RefereeKey* response) {
+  if (absl::Status st = Admit(context, ""); !st.ok()) return st;
+  if (absl::Status st = codec::CheckNoUnknownFields(request); !st.ok())
+    return st;
+  const std::string key = manager_->public_key();
+  if (key.empty()) {
+    return absl::FailedPreconditionError("this referee does not sign its logs");
+  }
+  response->set_algorithm("ed25519");
+  response->set_public_key(key);
+  response->set_public_key_hex(ToHex(key));
+  return absl::OkStatus();
+}
+
+absl::Status RefereeService::DoListMatches(
+    const grpc::ServerContextBase& context,
+    const v1::ListMatchesRequest& request, v1::ListMatchesResponse* response) {
+  if (absl::Status st = Admit(context, ""); !st.ok()) return st;
+  if (absl::Status st = auth_->Check(context, "ListMatches"); !st.ok())
+    return st;
+  if (absl::Status st = codec::CheckNoUnknownFields(request); !st.ok())
+    return st;
+  return Store(manager_->ListMatches(request), response);
+}
+
+absl::Status RefereeService::DoCancelMatch(
+    const grpc::ServerContextBase& context, const v1::EndMatchRequest& request,
+    v1::MatchInfo* response) {
+  if (absl::Status st = Admit(context, ""); !st.ok()) return st;
+  if (absl::Status st = auth_->Check(context, "CancelMatch"); !st.ok())
+    return st;
+  if (absl::Status st = codec::CheckNoUnknownFields(request); !st.ok())
+    return st;
+  return Store(manager_->CancelMatch(request), response);
+}
+
+absl::Status RefereeService::DoAbortMatch(
+    const grpc::ServerContextBase& context, const v1::EndMatchRequest& request,
+    v1::MatchInfo* response) {
+  if (absl::Status st = Admit(context, ""); !st.ok()) return st;
+  if (absl::Status st = auth_->Check(context, "AbortMatch"); !st.ok())
+    return st;
+  if (absl::Status st = codec::CheckNoUnknownFields(request); !st.ok())
+    return st;
+  return Store(manager_->AbortMatch(request), response);
+}
+
+absl::Status RefereeService::DoSubmitAction(
     const grpc::ServerContextBase& context,
     const v1::SubmitActionRequest& request,
     v1::SubmitActionResponse* response) {
@@ -301,87 +451,6 @@ grpc::ServerWriteReactor<v1::Observation>* RefereeService::WatchObservations(
                                request->since_version(), std::move(slot));
 }
 
-grpc::ServerUnaryReactor* RefereeService::GetMatch(
-    grpc::CallbackServerContext* context, const v1::GetMatchRequest* request,
-    v1::MatchInfo* response) {
-  if (absl::Status st = Admit(*context, ""); !st.ok()) {
-    return Finish(context, st);
-  }
-  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
-    return Finish(context, st);
-  }
-  absl::StatusOr<v1::MatchInfo> info =
-      manager_->Info(request->match_id(), auth_->IsOrganiser(*context));
-  if (!info.ok()) return Finish(context, info.status());
-  *response = *std::move(info);
-  return Finish(context, absl::OkStatus());
-}
-
-grpc::ServerUnaryReactor* RefereeService::GetRefereeKey(
-    grpc::CallbackServerContext* context,
-    const v1::GetRefereeKeyRequest* request, v1::RefereeKey* response) {
-  if (absl::Status st = Admit(*context, ""); !st.ok()) {
-    return Finish(context, st);
-  }
-  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
-    return Finish(context, st);
-  }
-  const std::string key = manager_->public_key();
-  if (key.empty()) {
-    return Finish(context, absl::FailedPreconditionError(
-                               "this referee does not sign its logs"));
-  }
-  response->set_algorithm("ed25519");
-  response->set_public_key(key);
-  response->set_public_key_hex(ToHex(key));
-  return Finish(context, absl::OkStatus());
-}
-
-grpc::ServerUnaryReactor* RefereeService::ListMatches(
-    grpc::CallbackServerContext* context,
-    const v1::ListMatchesRequest* request, v1::ListMatchesResponse* response) {
-  if (absl::Status st = Admit(*context, ""); !st.ok()) {
-    return Finish(context, st);
-  }
-  if (absl::Status st = auth_->Check(*context, "ListMatches"); !st.ok()) {
-    return Finish(context, st);
-  }
-  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
-    return Finish(context, st);
-  }
-  return FinishWith(context, manager_->ListMatches(*request), response);
-}
-
-grpc::ServerUnaryReactor* RefereeService::CancelMatch(
-    grpc::CallbackServerContext* context, const v1::EndMatchRequest* request,
-    v1::MatchInfo* response) {
-  if (absl::Status st = Admit(*context, ""); !st.ok()) {
-    return Finish(context, st);
-  }
-  if (absl::Status st = auth_->Check(*context, "CancelMatch"); !st.ok()) {
-    return Finish(context, st);
-  }
-  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
-    return Finish(context, st);
-  }
-  return FinishWith(context, manager_->CancelMatch(*request), response);
-}
-
-grpc::ServerUnaryReactor* RefereeService::AbortMatch(
-    grpc::CallbackServerContext* context, const v1::EndMatchRequest* request,
-    v1::MatchInfo* response) {
-  if (absl::Status st = Admit(*context, ""); !st.ok()) {
-    return Finish(context, st);
-  }
-  if (absl::Status st = auth_->Check(*context, "AbortMatch"); !st.ok()) {
-    return Finish(context, st);
-  }
-  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
-    return Finish(context, st);
-  }
-  return FinishWith(context, manager_->AbortMatch(*request), response);
-}
-
 grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::StartEventStream(
     const v1::WatchMatchRequest* request, service::Audience audience) {
   if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
@@ -398,7 +467,8 @@ grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::StartEventStream(
   service::StreamSlot slot;
   if (gate_ != nullptr) {
     absl::StatusOr<service::StreamSlot> acquired = gate_->OpenEventStream();
-    if (!acquired.ok()) return new ErrorWriter<v1::MatchEvent>(acquired.status());
+    if (!acquired.ok())
+      return new ErrorWriter<v1::MatchEvent>(acquired.status());
     slot = *std::move(acquired);
   }
   return NewEventStream(*std::move(match), audience, request->after_index(),
@@ -419,7 +489,8 @@ grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::WatchMatchFull(
 }
 
 grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::WatchMatch(
-    grpc::CallbackServerContext* context, const v1::WatchMatchRequest* request) {
+    grpc::CallbackServerContext* context,
+    const v1::WatchMatchRequest* request) {
   if (absl::Status st = Admit(*context, ""); !st.ok()) {
     return new ErrorWriter<v1::MatchEvent>(st);
   }

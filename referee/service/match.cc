@@ -870,6 +870,9 @@ void Match::LogRejectedLocked(int seat, const v1::Action& action,
         std::min<size_t>(bytes, std::numeric_limits<uint32_t>::max())));
   } else {
     *rejected->mutable_action() = action;
+    // Evidence, but escaped if hostile (text_limits.h).
+    rejected->mutable_action()->set_notation(
+        LoggableText(action.notation(), kMaxNotationChars));
   }
   rejected->set_status_code(static_cast<int>(status.code()));
   rejected->set_message(CapMessage(status.message()));
