@@ -21,6 +21,8 @@ constexpr int kHeldConnections = 400;
 // many connections.
 constexpr int kIdleStreams = 250;
 constexpr int kStreamConnections = 25;
+// Threads of the rejection flood, all on the attacker's one connection.
+constexpr int kFloodThreads = 4;
 
 template <typename CallFn>
 grpc::Status Call(const std::string& token, CallFn call) {
@@ -123,7 +125,7 @@ absl::Status Attacker::Start() {
     if (!s.ok()) return Failed("JoinMatch", s);
     if (seat == 1) seat_token_ = joined.token();
   }
-  for (int t = 0; t < 2; ++t) {
+  for (int t = 0; t < kFloodThreads; ++t) {
     threads_.emplace_back([this] { FloodRejections(); });
   }
   return absl::OkStatus();

@@ -2,7 +2,7 @@
 // healthy matches play (issue 13), so their latency under attack can be set
 // against the same run without it. One kind at a time:
 //   rejections   one client floods an attacker's match with submissions
-//                the referee must refuse (an illegal notation), from two
+//                the referee must refuse (an illegal notation), from four
 //                threads on one connection: a few thousand per second;
 //   streams      hundreds of event streams (WatchMatch) opened on a match
 //                that waits for players and never read;
