@@ -51,7 +51,8 @@ using ::testing::Not;
 // every build.
 // (The TSan lane compiles with -U__SANITIZE_THREAD__, CMakeLists.txt says
 // why, so its runtime is detected by its symbol.)
-extern "C" void __tsan_init() __attribute__((weak));
+extern "C" void __tsan_init()  // NOLINT(bugprone-reserved-identifier)
+    __attribute__((weak));
 #if defined(__SANITIZE_ADDRESS__)
 const bool kMeasuresMemory = false;
 #else
@@ -162,7 +163,7 @@ class GrpcHostileTest : public RefereeFixture {
     std::promise<grpc::Status> done;
     generic_->UnaryCall(&context, "/cardref.v1.Referee/" + method,
                         grpc::StubOptions(), &request, &response,
-                        [&done](grpc::Status s) { done.set_value(s); });
+                        [&done](const grpc::Status& s) { done.set_value(s); });
     grpc::Status s = done.get_future().get();
     if (response_bytes != nullptr && s.ok()) {
       std::vector<grpc::Slice> slices;
@@ -767,7 +768,7 @@ TEST_F(GrpcHostileTest, EveryAttackAtOnceKeepsMemoryAndLogsBounded) {
         std::promise<grpc::Status> done;
         generic.UnaryCall(&context, "/cardref.v1.Referee/" + method.name,
                           grpc::StubOptions(), &request, &response,
-                          [&done](grpc::Status s) { done.set_value(s); });
+                          [&done](const grpc::Status& s) { done.set_value(s); });
         EXPECT_EQ(done.get_future().get().error_code(),
                   grpc::StatusCode::INVALID_ARGUMENT);
         ++undecodable;

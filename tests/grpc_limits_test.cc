@@ -83,7 +83,7 @@ TEST_F(GrpcLimitsTest, UndecodableRequestBytesAreInvalidArgumentOnSubmit) {
     std::promise<grpc::Status> done;
     generic.UnaryCall(&context, method, grpc::StubOptions(), &request,
                       &response,
-                      [&done](grpc::Status s) { done.set_value(s); });
+                      [&done](const grpc::Status& s) { done.set_value(s); });
     return done.get_future().get();
   };
   grpc::Status s = call("/cardref.v1.Referee/SubmitAction");

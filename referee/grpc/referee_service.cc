@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/synchronization/mutex.h"
+#include "google/protobuf/descriptor.h"
 #include "referee/base/hex.h"
 #include "referee/codec/codec.h"
 #include "referee/codec/unknown_fields.h"
@@ -39,8 +40,9 @@ grpc::ServerUnaryReactor* Serve(grpc::CallbackServerContext* context,
 
 template <typename T>
 absl::Status Store(absl::StatusOr<T> result, T* response) {
-  if (result.ok()) *response = *std::move(result);
-  return result.status();
+  if (!result.ok()) return result.status();
+  *response = *std::move(result);
+  return absl::OkStatus();
 }
 
 v1::ParamInfo ToProto(const ParamSpec& spec) {
@@ -184,109 +186,45 @@ absl::Status RefereeService::Admit(const grpc::ServerContextBase& context,
   return gate_ == nullptr ? absl::OkStatus() : gate_->Admit(context, token);
 }
 
-grpc::ServerUnaryReactor* RefereeService::ListGames(
-    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
-    grpc::ByteBuffer* out) {
-  return Serve<v1::ListGamesRequest, v1::ListGamesResponse>(
-      context, *raw, out,
-      [&](const v1::ListGamesRequest& request,
-          v1::ListGamesResponse* response) {
-        return DoListGames(*context, request, response);
-      });
+template <typename Request, typename Response>
+void RefereeService::ServeRaw(
+    const char* name,
+    absl::Status (RefereeService::*handle)(const grpc::ServerContextBase&,
+                                           const Request&, Response*)) {
+  // The generated code numbers methods in the order of referee.proto, as
+  // the descriptor does.
+  const google::protobuf::MethodDescriptor* method =
+      v1::ListGamesRequest::descriptor()
+          ->file()
+          ->FindServiceByName("Referee")
+          ->FindMethodByName(name);
+  MarkMethodRawCallback(
+      method->index(),
+      new grpc::internal::CallbackUnaryHandler<grpc::ByteBuffer,
+                                               grpc::ByteBuffer>(
+          [this, handle](grpc::CallbackServerContext* context,
+                         const grpc::ByteBuffer* raw, grpc::ByteBuffer* out) {
+            return Serve<Request, Response>(
+                context, *raw, out,
+                [&](const Request& request, Response* response) {
+                  return (this->*handle)(*context, request, response);
+                });
+          }));
 }
 
-grpc::ServerUnaryReactor* RefereeService::CreateMatch(
-    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
-    grpc::ByteBuffer* out) {
-  return Serve<v1::CreateMatchRequest, v1::CreateMatchResponse>(
-      context, *raw, out,
-      [&](const v1::CreateMatchRequest& request,
-          v1::CreateMatchResponse* response) {
-        return DoCreateMatch(*context, request, response);
-      });
-}
-
-grpc::ServerUnaryReactor* RefereeService::JoinMatch(
-    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
-    grpc::ByteBuffer* out) {
-  return Serve<v1::JoinMatchRequest, v1::JoinMatchResponse>(
-      context, *raw, out,
-      [&](const v1::JoinMatchRequest& request,
-          v1::JoinMatchResponse* response) {
-        return DoJoinMatch(*context, request, response);
-      });
-}
-
-grpc::ServerUnaryReactor* RefereeService::GetObservation(
-    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
-    grpc::ByteBuffer* out) {
-  return Serve<v1::SeatRequest, v1::Observation>(
-      context, *raw, out,
-      [&](const v1::SeatRequest& request, v1::Observation* response) {
-        return DoGetObservation(*context, request, response);
-      });
-}
-
-grpc::ServerUnaryReactor* RefereeService::GetMatch(
-    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
-    grpc::ByteBuffer* out) {
-  return Serve<v1::GetMatchRequest, v1::MatchInfo>(
-      context, *raw, out,
-      [&](const v1::GetMatchRequest& request, v1::MatchInfo* response) {
-        return DoGetMatch(*context, request, response);
-      });
-}
-
-grpc::ServerUnaryReactor* RefereeService::GetRefereeKey(
-    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
-    grpc::ByteBuffer* out) {
-  return Serve<v1::GetRefereeKeyRequest, v1::RefereeKey>(
-      context, *raw, out,
-      [&](const v1::GetRefereeKeyRequest& request, v1::RefereeKey* response) {
-        return DoGetRefereeKey(*context, request, response);
-      });
-}
-
-grpc::ServerUnaryReactor* RefereeService::ListMatches(
-    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
-    grpc::ByteBuffer* out) {
-  return Serve<v1::ListMatchesRequest, v1::ListMatchesResponse>(
-      context, *raw, out,
-      [&](const v1::ListMatchesRequest& request,
-          v1::ListMatchesResponse* response) {
-        return DoListMatches(*context, request, response);
-      });
-}
-
-grpc::ServerUnaryReactor* RefereeService::CancelMatch(
-    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
-    grpc::ByteBuffer* out) {
-  return Serve<v1::EndMatchRequest, v1::MatchInfo>(
-      context, *raw, out,
-      [&](const v1::EndMatchRequest& request, v1::MatchInfo* response) {
-        return DoCancelMatch(*context, request, response);
-      });
-}
-
-grpc::ServerUnaryReactor* RefereeService::AbortMatch(
-    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
-    grpc::ByteBuffer* out) {
-  return Serve<v1::EndMatchRequest, v1::MatchInfo>(
-      context, *raw, out,
-      [&](const v1::EndMatchRequest& request, v1::MatchInfo* response) {
-        return DoAbortMatch(*context, request, response);
-      });
-}
-
-grpc::ServerUnaryReactor* RefereeService::SubmitAction(
-    grpc::CallbackServerContext* context, const grpc::ByteBuffer* raw,
-    grpc::ByteBuffer* out) {
-  return Serve<v1::SubmitActionRequest, v1::SubmitActionResponse>(
-      context, *raw, out,
-      [&](const v1::SubmitActionRequest& request,
-          v1::SubmitActionResponse* response) {
-        return DoSubmitAction(*context, request, response);
-      });
+RefereeService::RefereeService(service::MatchManager* manager,
+                               const OrganiserAuth* auth, CallGate* gate)
+    : manager_(manager), auth_(auth), gate_(gate) {
+  ServeRaw("ListGames", &RefereeService::DoListGames);
+  ServeRaw("CreateMatch", &RefereeService::DoCreateMatch);
+  ServeRaw("JoinMatch", &RefereeService::DoJoinMatch);
+  ServeRaw("GetObservation", &RefereeService::DoGetObservation);
+  ServeRaw("SubmitAction", &RefereeService::DoSubmitAction);
+  ServeRaw("GetMatch", &RefereeService::DoGetMatch);
+  ServeRaw("ListMatches", &RefereeService::DoListMatches);
+  ServeRaw("CancelMatch", &RefereeService::DoCancelMatch);
+  ServeRaw("AbortMatch", &RefereeService::DoAbortMatch);
+  ServeRaw("GetRefereeKey", &RefereeService::DoGetRefereeKey);
 }
 
 absl::Status RefereeService::DoListGames(const grpc::ServerContextBase& context,

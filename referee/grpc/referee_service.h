@@ -18,59 +18,16 @@ grpc::Status ToGrpcStatus(const absl::Status& status);
 // Every unary method is registered raw and parses its request itself, so
 // bytes that do not decode get INVALID_ARGUMENT naming the expected message
 // (raw_request.h); gRPC 1.51's own parse would answer UNIMPLEMENTED with no
-// message. The streaming methods stay typed.
-using RawUnaryService = v1::Referee::WithRawCallbackMethod_ListGames<
-    v1::Referee::WithRawCallbackMethod_CreateMatch<
-        v1::Referee::WithRawCallbackMethod_JoinMatch<
-            v1::Referee::WithRawCallbackMethod_GetObservation<
-                v1::Referee::WithRawCallbackMethod_SubmitAction<
-                    v1::Referee::WithRawCallbackMethod_GetMatch<
-                        v1::Referee::WithRawCallbackMethod_ListMatches<
-                            v1::Referee::WithRawCallbackMethod_CancelMatch<
-                                v1::Referee::WithRawCallbackMethod_AbortMatch<
-                                    v1::Referee::
-                                        WithRawCallbackMethod_GetRefereeKey<
-                                            v1::Referee::
-                                                CallbackService>>>>>>>>>>;
-
-class RefereeService final : public RawUnaryService {
+// message. The constructor replaces each unary method's handler (not the
+// generated WithRawCallbackMethod_* mixins, whose raw overloads hide the
+// typed ones: -Woverloaded-virtual). The streaming methods stay typed.
+class RefereeService final : public v1::Referee::CallbackService {
  public:
   // None is owned; all outlive the service. Without a gate no call is
   // rate-limited and no stream is capped.
   RefereeService(service::MatchManager* manager, const OrganiserAuth* auth,
-                 CallGate* gate = nullptr)
-      : manager_(manager), auth_(auth), gate_(gate) {}
+                 CallGate* gate = nullptr);
 
-  grpc::ServerUnaryReactor* ListGames(grpc::CallbackServerContext* context,
-                                      const grpc::ByteBuffer* request,
-                                      grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* CreateMatch(grpc::CallbackServerContext* context,
-                                        const grpc::ByteBuffer* request,
-                                        grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* JoinMatch(grpc::CallbackServerContext* context,
-                                      const grpc::ByteBuffer* request,
-                                      grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* GetObservation(grpc::CallbackServerContext* context,
-                                           const grpc::ByteBuffer* request,
-                                           grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* SubmitAction(grpc::CallbackServerContext* context,
-                                         const grpc::ByteBuffer* request,
-                                         grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* GetMatch(grpc::CallbackServerContext* context,
-                                     const grpc::ByteBuffer* request,
-                                     grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* ListMatches(grpc::CallbackServerContext* context,
-                                        const grpc::ByteBuffer* request,
-                                        grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* CancelMatch(grpc::CallbackServerContext* context,
-                                        const grpc::ByteBuffer* request,
-                                        grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* AbortMatch(grpc::CallbackServerContext* context,
-                                       const grpc::ByteBuffer* request,
-                                       grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* GetRefereeKey(grpc::CallbackServerContext* context,
-                                          const grpc::ByteBuffer* request,
-                                          grpc::ByteBuffer* response) override;
   grpc::ServerWriteReactor<v1::Observation>* WatchObservations(
       grpc::CallbackServerContext* context,
       const v1::SeatRequest* request) override;
@@ -84,6 +41,12 @@ class RefereeService final : public RawUnaryService {
  private:
   grpc::ServerWriteReactor<v1::MatchEvent>* StartEventStream(
       const v1::WatchMatchRequest* request, service::Audience audience);
+  // Registers `handle` as the raw handler of unary method `name`.
+  template <typename Request, typename Response>
+  void ServeRaw(const char* name,
+                absl::Status (RefereeService::*handle)(
+                    const grpc::ServerContextBase&, const Request&, Response*));
+
   // The handlers behind the raw methods, on parsed requests.
   absl::Status DoListGames(const grpc::ServerContextBase& context,
                            const v1::ListGamesRequest& request,

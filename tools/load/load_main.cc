@@ -15,12 +15,12 @@
 // as long while a hostile client attacks it (tools/load/attacker.h), and
 // reports the healthy matches' latency under attack against the first,
 // unattacked, run. BENCHMARKS.md has figures.
-#include <signal.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -206,6 +206,7 @@ class LoadRun {
     end_ = Clock::now() + std::chrono::microseconds(
                               static_cast<int64_t>(seconds * 1e6));
     std::vector<std::thread> slots;
+    slots.reserve(matches);
     for (int m = 0; m < matches; ++m) {
       slots.emplace_back([this, m] { Slot(m); });
     }
