@@ -2,7 +2,7 @@
 // handlers answer bytes that do not parse with UNIMPLEMENTED and no message
 // (they drop the parse status: grpcpp/impl/codegen/
 // server_callback_handlers.h), which tells a bot author nothing. Every unary
-// method of the referee is registered raw (WithRawCallbackMethod_*, see
+// method of the referee is registered raw (MarkMethodRawCallback, see
 // referee_service.h): it gets the bytes and parses them here, so a bad
 // request gets INVALID_ARGUMENT saying what was expected. Proto3 refuses a
 // string field that is not valid UTF-8 while parsing, so such requests get
