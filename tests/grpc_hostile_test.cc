@@ -580,6 +580,44 @@ TEST_F(GrpcHostileTest, HostileStringsAreRefusedAndNeverEchoedRaw) {
               refused, ops_log_.lines().size());
 }
 
+// Thousands of distinct seat tokens of 30 KB each (within the request
+// limit): the rate limiter tracks each caller, but by at most the first 128
+// bytes of its token (call_gate.cc), so the referee's memory does not grow
+// with the tokens' size. Each is refused with PERMISSION_DENIED.
+TEST_F(GrpcHostileTest, HugeDistinctTokensDoNotGrowTheRateLimiter) {
+  StartServer();
+  const Seats m = Start();
+  const int64_t before = RssBytes();
+  constexpr int kTokens = 3000;
+  std::string token(30000, 't');
+  for (int i = 0; i < kTokens; ++i) {
+    const std::string id = std::to_string(i);
+    token.replace(0, id.size(), id);  // distinct within the first bytes
+    v1::SeatRequest request;
+    request.set_match_id(m.match_id);
+    request.set_seat(0);
+    request.set_token(token);
+    v1::Observation obs;
+    grpc::ClientContext context;
+    grpc::Status s = stub_->GetObservation(&context, request, &obs);
+    ASSERT_TRUE(s.error_code() == grpc::StatusCode::PERMISSION_DENIED ||
+                s.error_code() == grpc::StatusCode::INVALID_ARGUMENT)
+        << s.error_message();
+    ASSERT_LT(s.error_message().size(), 300u);
+  }
+  const int64_t growth = RssBytes() - before;
+  std::printf("[figures] %d distinct 30 KB tokens: RSS growth %.1f MiB "
+              "(%.0f bytes per token; the tokens total %d MiB)\n",
+              kTokens, growth / 1048576.0,
+              static_cast<double>(growth) / kTokens,
+              kTokens * 30000 >> 20);
+  // Kept whole, the keys alone would take 86 MiB.
+  if (kMeasuresMemory) {
+    EXPECT_LT(growth, 24 << 20);
+  }
+  EXPECT_EQ(PlayOut(*stub_, m, 5).status(), v1::MATCH_STATUS_FINISHED);
+}
+
 // Observation and event streams that are opened and never read (the client
 // never calls Read): they count against the per-seat and per-process caps,
 // the referee keeps at most one pending write per stream (its memory stays
