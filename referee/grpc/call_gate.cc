@@ -5,6 +5,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "referee/grpc/organiser_token.h"
+#include "referee/service/text_limits.h"
 
 namespace cardref::grpc_service {
 
@@ -12,6 +13,12 @@ namespace {
 
 // Random tokens must not grow the maps without bound (rate_limit.h).
 constexpr size_t kMaxTrackedKeys = 20'000;
+// Nor huge ones grow each key: a real token or bearer credential is at most
+// kMaxSecretChars long, so a longer one (refused later anyway) is tracked
+// by its prefix.
+absl::string_view KeyPart(absl::string_view secret) {
+  return secret.substr(0, service::kMaxSecretChars);
+}
 
 }  // namespace
 
@@ -26,7 +33,7 @@ CallGate::CallGate(const service::Limits& limits, const service::Clock* clock,
       event_streams_(limits.max_event_streams) {}
 
 std::string CallGate::PeerKey(const grpc::ServerContextBase& context) const {
-  const std::string peer = context.peer();
+  std::string peer = context.peer();
   if (peer_address_) {
     std::string resolved = peer_address_(peer);
     if (!resolved.empty()) return resolved;
@@ -41,13 +48,13 @@ absl::Status CallGate::Admit(const grpc::ServerContextBase& context,
                              absl::string_view token) {
   std::string key;
   if (!token.empty()) {
-    key = absl::StrCat("seat:", token);
+    key = absl::StrCat("seat:", KeyPart(token));
   } else {
     const auto& metadata = context.client_metadata();
     auto it = metadata.find("authorization");
     if (it != metadata.end()) {
-      key = absl::StrCat("bearer:",
-                         absl::string_view(it->second.data(), it->second.size()));
+      key = absl::StrCat("bearer:", KeyPart(absl::string_view(
+                                        it->second.data(), it->second.size())));
     }
   }
   // The token first: a flooder exhausts its own bucket and its refused

@@ -1,9 +1,12 @@
 // Requests parsed by the referee rather than by gRPC. gRPC 1.51's callback
 // handlers answer bytes that do not parse with UNIMPLEMENTED and no message
 // (they drop the parse status: grpcpp/impl/codegen/
-// server_callback_handlers.h), which tells a bot author nothing. Methods
-// registered raw (WithRawCallbackMethod_*) get the bytes and parse them
-// here, so a bad request gets INVALID_ARGUMENT saying what was expected.
+// server_callback_handlers.h), which tells a bot author nothing. Every unary
+// method of the referee is registered raw (MarkMethodRawCallback, see
+// referee_service.h): it gets the bytes and parses them here, so a bad
+// request gets INVALID_ARGUMENT saying what was expected. Proto3 refuses a
+// string field that is not valid UTF-8 while parsing, so such requests get
+// this answer too.
 #ifndef CARDREF_REFEREE_GRPC_RAW_REQUEST_H_
 #define CARDREF_REFEREE_GRPC_RAW_REQUEST_H_
 
@@ -32,7 +35,8 @@ inline absl::Status ParseRequest(const grpc::ByteBuffer& bytes,
         "the request's ", data.size(), " bytes do not decode as ",
         request->GetTypeName(),
         ": send that message, serialised by stubs generated from this "
-        "referee's proto/cardref/v1 files (docs/limits.md)"));
+        "referee's proto/cardref/v1 files, every string field valid UTF-8 "
+        "(docs/limits.md)"));
   }
   return absl::OkStatus();
 }

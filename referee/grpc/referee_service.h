@@ -15,67 +15,69 @@ namespace cardref::grpc_service {
 // absl -> gRPC, code and message unchanged (the codes share numbering).
 grpc::Status ToGrpcStatus(const absl::Status& status);
 
-// SubmitAction, the call bots make most, is registered raw so that bytes
-// that do not decode get INVALID_ARGUMENT (raw_request.h).
-class RefereeService final
-    : public v1::Referee::WithRawCallbackMethod_SubmitAction<
-          v1::Referee::CallbackService> {
+// Every unary method is registered raw and parses its request itself, so
+// bytes that do not decode get INVALID_ARGUMENT naming the expected message
+// (raw_request.h); gRPC 1.51's own parse would answer UNIMPLEMENTED with no
+// message. The constructor replaces each unary method's handler (not the
+// generated WithRawCallbackMethod_* mixins, whose raw overloads hide the
+// typed ones: -Woverloaded-virtual). The streaming methods stay typed.
+class RefereeService final : public v1::Referee::CallbackService {
  public:
   // None is owned; all outlive the service. Without a gate no call is
   // rate-limited and no stream is capped.
   RefereeService(service::MatchManager* manager, const OrganiserAuth* auth,
-                 CallGate* gate = nullptr)
-      : manager_(manager), auth_(auth), gate_(gate) {}
+                 CallGate* gate = nullptr);
 
-  grpc::ServerUnaryReactor* ListGames(grpc::CallbackServerContext* context,
-                                      const v1::ListGamesRequest* request,
-                                      v1::ListGamesResponse* response) override;
-  grpc::ServerUnaryReactor* CreateMatch(
-      grpc::CallbackServerContext* context,
-      const v1::CreateMatchRequest* request,
-      v1::CreateMatchResponse* response) override;
-  grpc::ServerUnaryReactor* JoinMatch(grpc::CallbackServerContext* context,
-                                      const v1::JoinMatchRequest* request,
-                                      v1::JoinMatchResponse* response) override;
-  grpc::ServerUnaryReactor* GetObservation(
-      grpc::CallbackServerContext* context, const v1::SeatRequest* request,
-      v1::Observation* response) override;
-  grpc::ServerUnaryReactor* SubmitAction(grpc::CallbackServerContext* context,
-                                         const grpc::ByteBuffer* request,
-                                         grpc::ByteBuffer* response) override;
   grpc::ServerWriteReactor<v1::Observation>* WatchObservations(
       grpc::CallbackServerContext* context,
       const v1::SeatRequest* request) override;
-  grpc::ServerUnaryReactor* GetMatch(grpc::CallbackServerContext* context,
-                                     const v1::GetMatchRequest* request,
-                                     v1::MatchInfo* response) override;
-  grpc::ServerUnaryReactor* ListMatches(
-      grpc::CallbackServerContext* context,
-      const v1::ListMatchesRequest* request,
-      v1::ListMatchesResponse* response) override;
-  grpc::ServerUnaryReactor* CancelMatch(grpc::CallbackServerContext* context,
-                                        const v1::EndMatchRequest* request,
-                                        v1::MatchInfo* response) override;
-  grpc::ServerUnaryReactor* AbortMatch(grpc::CallbackServerContext* context,
-                                       const v1::EndMatchRequest* request,
-                                       v1::MatchInfo* response) override;
   grpc::ServerWriteReactor<v1::MatchEvent>* WatchMatchFull(
       grpc::CallbackServerContext* context,
       const v1::WatchMatchRequest* request) override;
   grpc::ServerWriteReactor<v1::MatchEvent>* WatchMatch(
       grpc::CallbackServerContext* context,
       const v1::WatchMatchRequest* request) override;
-  grpc::ServerUnaryReactor* GetRefereeKey(
-      grpc::CallbackServerContext* context,
-      const v1::GetRefereeKeyRequest* request,
-      v1::RefereeKey* response) override;
 
  private:
   grpc::ServerWriteReactor<v1::MatchEvent>* StartEventStream(
       const v1::WatchMatchRequest* request, service::Audience audience);
-  absl::Status SubmitParsed(const grpc::ServerContextBase& context,
-                            const v1::SubmitActionRequest& request,
-                            v1::SubmitActionResponse* response);
+  // Registers `handle` as the raw handler of unary method `name`.
+  template <typename Request, typename Response>
+  void ServeRaw(const char* name,
+                absl::Status (RefereeService::*handle)(
+                    const grpc::ServerContextBase&, const Request&, Response*));
+
+  // The handlers behind the raw methods, on parsed requests.
+  absl::Status DoListGames(const grpc::ServerContextBase& context,
+                           const v1::ListGamesRequest& request,
+                           v1::ListGamesResponse* response);
+  absl::Status DoCreateMatch(const grpc::ServerContextBase& context,
+                             const v1::CreateMatchRequest& request,
+                             v1::CreateMatchResponse* response);
+  absl::Status DoJoinMatch(const grpc::ServerContextBase& context,
+                           const v1::JoinMatchRequest& request,
+                           v1::JoinMatchResponse* response);
+  absl::Status DoGetObservation(const grpc::ServerContextBase& context,
+                                const v1::SeatRequest& request,
+                                v1::Observation* response);
+  absl::Status DoSubmitAction(const grpc::ServerContextBase& context,
+                              const v1::SubmitActionRequest& request,
+                              v1::SubmitActionResponse* response);
+  absl::Status DoGetMatch(const grpc::ServerContextBase& context,
+                          const v1::GetMatchRequest& request,
+                          v1::MatchInfo* response);
+  absl::Status DoListMatches(const grpc::ServerContextBase& context,
+                             const v1::ListMatchesRequest& request,
+                             v1::ListMatchesResponse* response);
+  absl::Status DoCancelMatch(const grpc::ServerContextBase& context,
+                             const v1::EndMatchRequest& request,
+                             v1::MatchInfo* response);
+  absl::Status DoAbortMatch(const grpc::ServerContextBase& context,
+                            const v1::EndMatchRequest& request,
+                            v1::MatchInfo* response);
+  absl::Status DoGetRefereeKey(const grpc::ServerContextBase& context,
+                               const v1::GetRefereeKeyRequest& request,
+                               v1::RefereeKey* response);
   // The call gate's verdict (OK without one).
   absl::Status Admit(const grpc::ServerContextBase& context,
                      absl::string_view token);

@@ -10,6 +10,12 @@
 
 namespace cardref::service {
 
+// Repeated and map fields of a request (fixed, not flags): a request within
+// max_request_bytes could still carry thousands of entries, each checked,
+// stored or quoted. No game has more than 5 seats or 8 parameters.
+inline constexpr int kMaxParamsEntries = 32;
+inline constexpr int kMaxSeatAssignments = 16;
+
 struct Limits {
   // gRPC's max receive message size. An action is a few dozen bytes; the
   // largest honest request (CreateMatch with names) is far below this.

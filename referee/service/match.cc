@@ -870,6 +870,9 @@ void Match::LogRejectedLocked(int seat, const v1::Action& action,
         std::min<size_t>(bytes, std::numeric_limits<uint32_t>::max())));
   } else {
     *rejected->mutable_action() = action;
+    // Evidence, but escaped if hostile (text_limits.h).
+    rejected->mutable_action()->set_notation(
+        LoggableText(action.notation(), kMaxNotationChars));
   }
   rejected->set_status_code(static_cast<int>(status.code()));
   rejected->set_message(CapMessage(status.message()));
@@ -898,7 +901,7 @@ std::string Match::FaultLocked(v1::FaultKind kind, const std::string& detail,
   absl::StatusOr<bool> goes_on = SettleFaultLocked(kind, detail, now);
   absl::Status st = goes_on.status();
   // Saved before the game runs on: it may play for other seats.
-  const std::string played = st.ok() && *goes_on ? last_substitute_ : "";
+  std::string played = st.ok() && *goes_on ? last_substitute_ : "";
   if (st.ok() && *goes_on) st = AdvanceLocked();
   if (!st.ok()) AbortLocked(std::string(st.message()));
   return played;

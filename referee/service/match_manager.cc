@@ -18,6 +18,7 @@
 #include "referee/codec/codec.h"
 #include "referee/service/match_archive.h"
 #include "referee/service/disk_reserve.h"
+#include "referee/service/request_shape.h"
 #include "referee/service/text_limits.h"
 
 namespace cardref::service {
@@ -140,6 +141,7 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
     if (!accepting_) return ShuttingDown();
   }
   RETURN_IF_ERROR(CheckMatchCaps());
+  RETURN_IF_ERROR(CheckCreateMatchShape(request));
   RETURN_IF_ERROR(CheckKnownGame(*registry_, request.game()));
   RETURN_IF_ERROR(CheckText("deal_set_id", request.deal_set_id(), kMaxIdChars));
   absl::StatusOr<std::unique_ptr<Game>> game = registry_->Create(
@@ -469,6 +471,7 @@ absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinMatch(
 
 absl::StatusOr<v1::ListMatchesResponse> MatchManager::ListMatches(
     const v1::ListMatchesRequest& request) {
+  RETURN_IF_ERROR(CheckListMatchesShape(request));
   if (request.page_size() < 0 || request.page_size() > kMaxPageSize) {
     return absl::InvalidArgumentError(absl::StrCat(
         "page_size must be 0 (default ", kDefaultPageSize, ") to ",

@@ -94,4 +94,9 @@ absl::Status CheckText(absl::string_view field, absl::string_view value,
   return absl::OkStatus();
 }
 
+std::string LoggableText(absl::string_view value, size_t max_chars) {
+  if (CheckText("", value, max_chars).ok()) return std::string(value);
+  return QuotePrefix(value);
+}
+
 }  // namespace cardref::service

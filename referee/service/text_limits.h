@@ -40,6 +40,12 @@ inline constexpr size_t kQuotedPrefixChars = 24;
 // ASCII written as \xHH, followed by "..." when cut.
 std::string QuotePrefix(absl::string_view value);
 
+// What the referee stores of a client's text it has refused (a rejected
+// submission's notation, docs/limits.md): `value` itself if CheckText
+// accepts it, else its QuotePrefix (escaped printable ASCII), so a log never
+// holds a client's control characters, NUL, invalid UTF-8 or megabytes.
+std::string LoggableText(absl::string_view value, size_t max_chars);
+
 }  // namespace cardref::service
 
 #endif  // CARDREF_REFEREE_SERVICE_TEXT_LIMITS_H_

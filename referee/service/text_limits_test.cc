@@ -56,5 +56,14 @@ TEST(CheckTextTest, QuotesOnlyAShortEscapedPrefix) {
             std::string(kQuotedPrefixChars, 'y') + "...");
 }
 
+TEST(LoggableTextTest, KeepsGoodTextAndEscapesHostileText) {
+  EXPECT_EQ(LoggableText("play 8S:H", kMaxNotationChars), "play 8S:H");
+  EXPECT_EQ(LoggableText("bot\x1b[31m", kMaxNotationChars), "bot\\x1b[31m");
+  EXPECT_EQ(LoggableText(std::string("a\0b", 3), kMaxNotationChars),
+            "a\\x00b");
+  EXPECT_EQ(LoggableText(std::string(300, 'n'), kMaxNotationChars),
+            std::string(kQuotedPrefixChars, 'n') + "...");
+}
+
 }  // namespace
 }  // namespace cardref::service

@@ -11,13 +11,16 @@
 // decision (the SubmitAction round trip), the server's CPU per decision
 // (utime + stime of the server process, /proc/PID/stat; only for servers it
 // started) and the timeouts charged (submissions refused with
-// DEADLINE_EXCEEDED). BENCHMARKS.md has figures.
-#include <signal.h>
+// DEADLINE_EXCEEDED). With --attack it plays the referee a second time for
+// as long while a hostile client attacks it (tools/load/attacker.h), and
+// reports the healthy matches' latency under attack against the first,
+// unattacked, run. BENCHMARKS.md has figures.
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -43,6 +46,7 @@
 #include "referee/base/rng.h"
 #include "referee/grpc/server.h"
 #include "tools/cli_flags.h"
+#include "tools/load/attacker.h"
 #include "tools/load/echo_service.h"
 
 ABSL_FLAG(int, matches, 16, "concurrent matches (>= 1)");
@@ -57,6 +61,9 @@ ABSL_FLAG(std::string, organiser_token_file, "",
           "$CARDREF_ORGANISER_TOKEN)");
 ABSL_FLAG(std::string, format, "text", "text or json");
 ABSL_FLAG(uint64_t, seed, 1, "seed of the players' picks");
+ABSL_FLAG(std::string, attack, "none",
+          "none, rejections, streams or connections: also measure the "
+          "referee while a hostile client attacks it (tools/load/attacker.h)");
 
 namespace cardref::load {
 namespace {
@@ -67,6 +74,7 @@ constexpr char kUsage[] =
     "per decision and timeouts of both, and their ratio.\n"
     "Usage: cardref_load [--matches=16] [--seconds=5] [--game=craits]\n"
     "                    [--decision_time_limit_ms=1000] [--format=json]\n"
+    "                    [--attack=none|rejections|streams|connections]\n"
     "                    [--server=HOST:PORT --organiser_token_file=FILE]\n";
 
 // A server in a child process, forked before this process starts any
@@ -198,6 +206,7 @@ class LoadRun {
     end_ = Clock::now() + std::chrono::microseconds(
                               static_cast<int64_t>(seconds * 1e6));
     std::vector<std::thread> slots;
+    slots.reserve(matches);
     for (int m = 0; m < matches; ++m) {
       slots.emplace_back([this, m] { Slot(m); });
     }
@@ -413,6 +422,13 @@ int Main(int argc, char** argv) {
               << kUsage;
     return cli::kExitUsage;
   }
+  absl::StatusOr<AttackKind> attack =
+      ParseAttackKind(absl::GetFlag(FLAGS_attack));
+  if (!attack.ok()) {
+    std::cerr << "cardref_load: " << attack.status().message() << "\n"
+              << kUsage;
+    return cli::kExitUsage;
+  }
   // The servers are forked first, while this process has no thread.
   const std::string server = absl::GetFlag(FLAGS_server);
   Child referee;
@@ -448,7 +464,33 @@ int Main(int argc, char** argv) {
       server.empty() ? absl::StrCat("localhost:", referee.port) : server;
   const Figures ref =
       Measure(referee_address, token, referee.pid, matches, seconds);
+  // The same load again, under attack.
+  Figures attacked;
+  int64_t attack_count = 0;
+  std::string attack_unit;
+  if (*attack != AttackKind::kNone) {
+    Attacker attacker(*attack, referee_address, token);
+    if (absl::Status st = attacker.Start(); !st.ok()) {
+      std::cerr << "cardref_load: " << st.message() << "\n";
+      StopChild(referee);
+      StopChild(echo);
+      return 1;
+    }
+    attacked = Measure(referee_address, token, referee.pid, matches, seconds);
+    attack_count = attacker.count();
+    attack_unit = attacker.unit();
+  }
   StopChild(referee);
+  const double attack_ratio_p99 =
+      ref.p99_us > 0 ? static_cast<double>(attacked.p99_us) /
+                           static_cast<double>(ref.p99_us)
+                     : 0;
+  // A flood's rate; the number held for streams.
+  const double attack_rate =
+      *attack == AttackKind::kStreams ? static_cast<double>(attack_count)
+                                      : static_cast<double>(attack_count) /
+                                            seconds;
+  const bool attacking = *attack != AttackKind::kNone;
   const Figures bare = Measure(absl::StrCat("localhost:", echo.port), "",
                                echo.pid, matches, seconds);
   StopChild(echo);
@@ -469,7 +511,7 @@ int Main(int argc, char** argv) {
         "\"echo_p50_us\": %d, \"echo_p99_us\": %d, "
         "\"echo_cpu_us_per_decision\": %.2f, "
         "\"ratio\": %.3f, \"cpu_ratio\": %.3f, \"timeouts\": %d, "
-        "\"errors\": %d, \"first_error\": %s}\n",
+        "\"errors\": %d, \"first_error\": %s, \"attack\": %s%s}\n",
         JsonString(absl::GetFlag(FLAGS_game)), matches, seconds,
         absl::GetFlag(FLAGS_decision_time_limit_ms), ref.decisions,
         ref.decisions_per_s, ref.p50_us, ref.p99_us, ref.cpu_us_per_decision,
@@ -477,7 +519,22 @@ int Main(int argc, char** argv) {
         bare.cpu_us_per_decision, ratio, cpu_ratio, ref.timeouts,
         ref.errors + bare.errors,
         JsonString(ref.first_error.empty() ? bare.first_error
-                                           : ref.first_error));
+                                           : ref.first_error),
+        JsonString(absl::GetFlag(FLAGS_attack)),
+        attacking
+            ? absl::StrFormat(
+                  ", \"idle_p50_us\": %d, \"idle_p99_us\": %d, "
+                  "\"attack_p50_us\": %d, \"attack_p99_us\": %d, "
+                  "\"attack_ratio_p99\": %.3f, \"attack_decisions\": %d, "
+                  "\"attack_decisions_per_s\": %.1f, \"attack_count\": %d, "
+                  "\"attack_unit\": %s, \"attack_rate\": %.1f, "
+                  "\"attack_timeouts\": %d, \"attack_errors\": %d",
+                  ref.p50_us, ref.p99_us, attacked.p50_us, attacked.p99_us,
+                  attack_ratio_p99, attacked.decisions,
+                  attacked.decisions_per_s, attack_count,
+                  JsonString(attack_unit), attack_rate, attacked.timeouts,
+                  attacked.errors)
+            : std::string());
   } else {
     auto line = [](const char* name, const Figures& f) {
       return absl::StrFormat(
@@ -486,7 +543,18 @@ int Main(int argc, char** argv) {
           name, f.decisions_per_s, f.p50_us, f.p99_us, f.cpu_us_per_decision,
           f.timeouts);
     };
-    std::cout << line("referee", ref) << line("echo", bare)
+    std::cout << line("referee", ref);
+    if (attacking) {
+      std::cout << line("attacked", attacked)
+                << absl::StrFormat(
+                       "attack %s: %d %s (%.0f%s); p99 under attack %.2fx "
+                       "idle\n",
+                       absl::GetFlag(FLAGS_attack), attack_count, attack_unit,
+                       attack_rate,
+                       *attack == AttackKind::kStreams ? " held" : "/s",
+                       attack_ratio_p99);
+    }
+    std::cout << line("echo", bare)
               << absl::StrFormat(
                      "ratio (referee / echo decisions/s) %.3f, server CPU "
                      "per decision %.3fx echo\n",
@@ -498,7 +566,10 @@ int Main(int argc, char** argv) {
                 << ")\n";
     }
   }
-  return ref.decisions > 0 && bare.decisions > 0 ? 0 : 1;
+  return ref.decisions > 0 && bare.decisions > 0 &&
+                 (!attacking || attacked.decisions > 0)
+             ? 0
+             : 1;
 }
 
 }  // namespace

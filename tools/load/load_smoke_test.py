@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Smoke test of cardref_load: a short run prints one JSON object whose
-figures are present and sane (both servers made decisions, a ratio > 0)."""
+figures are present and sane (both servers made decisions, a ratio > 0);
+a run with --attack=rejections also reports the healthy matches' latency
+under attack against the unattacked run; an unknown --attack is a usage
+error naming the kinds. No timing is asserted."""
 import json
 import subprocess
 import sys
@@ -36,3 +39,46 @@ if report["errors"] != 0:
 if problems:
     sys.exit("; ".join(problems) + ": " + run.stdout)
 print(run.stdout, end="")
+if report["attack"] != "none" or "attack_p99_us" in report:
+    sys.exit(f"an unattacked run reports an attack: {run.stdout}")
+
+# Under attack: a flood of rejected submissions from one client.
+attacked = subprocess.run(
+    [binary, "--matches=2", "--seconds=1", "--format=json",
+     "--decision_time_limit_ms=5000", "--attack=rejections"],
+    capture_output=True, text=True, timeout=120)
+if attacked.returncode != 0:
+    sys.exit(f"cardref_load --attack exited {attacked.returncode}: "
+             f"{attacked.stderr}{attacked.stdout}")
+report = json.loads(attacked.stdout)
+for field in ("attack", "idle_p50_us", "idle_p99_us", "attack_p50_us",
+              "attack_p99_us", "attack_ratio_p99", "attack_decisions",
+              "attack_count", "attack_unit", "attack_rate"):
+    if field not in report:
+        sys.exit(f"missing field {field}: {attacked.stdout}")
+problems = []
+if report["attack"] != "rejections":
+    problems.append("attack is not 'rejections'")
+if report["attack_unit"] != "rejected submissions":
+    problems.append("attack_unit is not 'rejected submissions'")
+if not report["attack_count"] > 0:
+    problems.append("the attacker made no rejected submission")
+if not report["attack_decisions"] > 0:
+    problems.append("no healthy decision under attack")
+if not report["attack_p99_us"] >= report["attack_p50_us"] > 0:
+    problems.append("attack latencies not 0 < p50 <= p99")
+if report["idle_p99_us"] != report["referee_p99_us"]:
+    problems.append("idle_p99_us is not the unattacked run's p99")
+expected_ratio = report["attack_p99_us"] / report["idle_p99_us"]
+if abs(report["attack_ratio_p99"] - expected_ratio) > 0.01:
+    problems.append(f"attack_ratio_p99 is not attack_p99_us / idle_p99_us "
+                    f"({expected_ratio:.3f})")
+if problems:
+    sys.exit("; ".join(problems) + ": " + attacked.stdout)
+print(attacked.stdout, end="")
+
+bad = subprocess.run([binary, "--attack=juggle"], capture_output=True,
+                     text=True, timeout=60)
+if bad.returncode != 2 or "none, rejections, streams or connections" \
+        not in bad.stderr:
+    sys.exit(f"--attack=juggle: exit {bad.returncode}, {bad.stderr}")
