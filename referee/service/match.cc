@@ -898,7 +898,7 @@ std::string Match::FaultLocked(v1::FaultKind kind, const std::string& detail,
   absl::StatusOr<bool> goes_on = SettleFaultLocked(kind, detail, now);
   absl::Status st = goes_on.status();
   // Saved before the game runs on: it may play for other seats.
-  const std::string played = st.ok() && *goes_on ? last_substitute_ : "";
+  std::string played = st.ok() && *goes_on ? last_substitute_ : "";
   if (st.ok() && *goes_on) st = AdvanceLocked();
   if (!st.ok()) AbortLocked(std::string(st.message()));
   return played;
