@@ -26,7 +26,7 @@ CallGate::CallGate(const service::Limits& limits, const service::Clock* clock,
       event_streams_(limits.max_event_streams) {}
 
 std::string CallGate::PeerKey(const grpc::ServerContextBase& context) const {
-  const std::string peer = context.peer();
+  std::string peer = context.peer();
   if (peer_address_) {
     std::string resolved = peer_address_(peer);
     if (!resolved.empty()) return resolved;
