@@ -56,7 +56,7 @@ TEST(AuditRandomGamesTest, EveryLogTheRefereeWritesAuditsOk) {
       RandomMatchOptions options;
       const bool short_game = seed % 4 != 0;  // two FULL games per count
       options.params = CraitsParams(players, short_game);
-      options.dealing_seed = 100 * players + seed;
+      options.dealing_seed = uint64_t{100} * players + seed;
       options.bot_seed = seed;
       if (seed % 2 == 0) {
         options.illegal_per_mille = 30;

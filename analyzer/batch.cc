@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -29,7 +30,7 @@ bool IsPattern(const std::string& arg) {
 }
 
 std::string Duration(double seconds) {
-  const int64_t s = static_cast<int64_t>(seconds + 0.5);
+  const int64_t s = std::llround(seconds);
   if (s >= 3600) return absl::StrFormat("%dh%02dm", s / 3600, s / 60 % 60);
   if (s >= 60) return absl::StrFormat("%dm%02ds", s / 60, s % 60);
   return absl::StrCat(s, "s");
@@ -57,7 +58,7 @@ absl::StatusOr<std::vector<std::string>> ExpandInputs(
           absl::StrCat("no file matches the pattern ", arg));
     }
     for (size_t i = 0; i < matches.gl_pathc; ++i) {
-      plain.push_back(matches.gl_pathv[i]);
+      plain.emplace_back(matches.gl_pathv[i]);
     }
     globfree(&matches);
   }

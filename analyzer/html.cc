@@ -153,7 +153,7 @@ std::string HeadToHeadMap(const v1::GameStatsProto& g) {
   // White at an even share, towards red (behind) or blue (ahead).
   auto mix = [](double t, int r, int g, int b) {
     auto channel = [t](int c) {
-      return static_cast<int>(255 + t * (c - 255) + 0.5);
+      return static_cast<int>(std::lround(255 + t * (c - 255)));
     };
     return absl::StrFormat("#%02x%02x%02x", channel(r), channel(g), channel(b));
   };

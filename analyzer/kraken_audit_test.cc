@@ -302,7 +302,7 @@ TEST_F(KrakenTamperTest, ConsistentForgeryIsReportedAtItsComponent) {
       [&](v1::KrakenRoundResult& r) {
         r.mutable_teams(1)->set_stuk(20);
         r.mutable_teams(1)->set_raw(r.teams(1).raw() + 20);
-        r.set_scores(1, r.scores(1) + 20 * r.factor());
+        r.set_scores(1, r.scores(1) + int64_t{20} * r.factor());
       },
       "round_result.kraken.teams[1].stuk", "20", "0");
 }

@@ -43,7 +43,7 @@ TEST(KrassKariertAuditTest, EveryLogTheRefereeWritesAuditsOk) {
       RandomMatchOptions options;
       options.game = "krass_kariert";
       options.params = KkParams(players, seed % 3 == 0 ? 3 : 2);
-      options.dealing_seed = 500 * players + seed;
+      options.dealing_seed = uint64_t{500} * players + seed;
       options.bot_seed = seed;
       if (seed % 2 == 0) {
         options.illegal_per_mille = 30;

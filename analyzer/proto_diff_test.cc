@@ -7,7 +7,7 @@
 namespace cardref::analyzer {
 namespace {
 
-v1::RoundResult Round(std::vector<int64_t> scores) {
+v1::RoundResult Round(const std::vector<int64_t>& scores) {
   v1::RoundResult r;
   r.set_round(1);
   for (int64_t s : scores) r.mutable_craits()->add_scores(s);

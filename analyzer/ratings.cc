@@ -125,8 +125,8 @@ std::vector<double> FitBradleyTerry(
       const double g = c.weight * (c.score - p);
       const double h = c.weight * p * (1 - p);
       std::vector<std::pair<int, double>> x;
-      for (int i : c.a) x.push_back({i, 1.0});
-      for (int i : c.b) x.push_back({i, -1.0});
+      for (int i : c.a) x.emplace_back(i, 1.0);
+      for (int i : c.b) x.emplace_back(i, -1.0);
       for (const auto& [i, xi] : x) {
         gradient[i] += g * xi;
         for (const auto& [j, xj] : x) info[i][j] += h * xi * xj;
@@ -252,10 +252,12 @@ v1::RatingsReportProto BuildRatingsReport(
       }
     }
     std::vector<std::vector<Comparison>> units;
+    units.reserve(by_unit.size());
     for (auto& [key, comparisons] : by_unit) {
       units.push_back(std::move(comparisons));
     }
     std::vector<const std::vector<Comparison>*> unit_ptrs;
+    unit_ptrs.reserve(units.size());
     for (const auto& u : units) unit_ptrs.push_back(&u);
     const int n = static_cast<int>(players.size());
     const std::vector<double> theta = FitBradleyTerry(

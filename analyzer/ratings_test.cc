@@ -57,6 +57,7 @@ std::vector<double> MinorizeMaximize(
     p = next;
   }
   std::vector<double> theta;
+  theta.reserve(p.size());
   for (double x : p) theta.push_back(std::log(x));
   return theta;
 }
@@ -150,14 +151,16 @@ std::vector<v1::GameSummary> Population(const std::vector<double>& ratings,
     rng.Shuffle(absl::MakeSpan(who));
     who.resize(4);
     std::vector<std::pair<double, int>> perf;
+    perf.reserve(who.size());
     for (int p : who) {
       const double theta = (ratings[p] - 1500) / (400 / std::log(10.0));
-      perf.push_back({theta - std::log(-std::log(Uniform01(rng))), p});
+      perf.emplace_back(theta - std::log(-std::log(Uniform01(rng))), p);
     }
     std::sort(perf.rbegin(), perf.rend());
     std::vector<std::pair<std::string, int>> ranks;
+    ranks.reserve(4);
     for (int place = 0; place < 4; ++place) {
-      ranks.push_back({absl::StrCat("p", perf[place].second), place + 1});
+      ranks.emplace_back(absl::StrCat("p", perf[place].second), place + 1);
     }
     out.push_back(Summary("craits", absl::StrCat("g", 100000 + g), ranks));
   }

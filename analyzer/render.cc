@@ -61,6 +61,7 @@ std::string RenderTable(const std::vector<Column>& columns,
     absl::StrAppend(&out, text, "\n");
   };
   std::vector<std::string> titles;
+  titles.reserve(columns.size());
   for (const Column& c : columns) titles.push_back(c.title);
   line(titles);
   for (const auto& row : rows) line(row);
@@ -69,6 +70,7 @@ std::string RenderTable(const std::vector<Column>& columns,
 
 std::string CsvRow(const std::vector<std::string>& cells) {
   std::vector<std::string> fields;
+  fields.reserve(cells.size());
   for (const std::string& c : cells) fields.push_back(CsvField(c));
   return absl::StrCat(absl::StrJoin(fields, ","), "\n");
 }
@@ -126,7 +128,7 @@ std::string Sanitize(absl::string_view s) {
 }
 
 std::string CsvField(absl::string_view s) {
-  const std::string clean = Sanitize(s);
+  std::string clean = Sanitize(s);
   const bool quote =
       clean.find_first_of(",\"") != std::string::npos ||
       (!clean.empty() && (clean.front() == ' ' || clean.back() == ' '));
@@ -182,7 +184,7 @@ std::string RenderAudit(const v1::AuditReportProto& report, Format format) {
             row.push_back(cell);
           }
         } else {
-          for (int i = 0; i < 7; ++i) row.push_back("");
+          for (int i = 0; i < 7; ++i) row.emplace_back();
         }
         row.push_back(f.message());
         absl::StrAppend(&out, CsvRow(row));
@@ -207,6 +209,7 @@ std::string RenderAudit(const v1::AuditReportProto& report, Format format) {
     }
   }
   std::vector<std::string> parts;
+  parts.reserve(error_verdicts.size());
   for (const auto& [verdict, n] : error_verdicts) {
     parts.push_back(absl::StrCat(verdict, " ", n));
   }

@@ -171,7 +171,7 @@ TEST(StatsHookTest, KrassKariertOutFirst) {
   std::unique_ptr<GameStatsHook::LogState> state = hook->NewLogState();
   ASSERT_NE(state, nullptr);
   std::vector<Metrics> seats(3);
-  auto view = [&](std::vector<bool> active, bool round_end) {
+  auto view = [&](const std::vector<bool>& active, bool round_end) {
     v1::Observation o;
     for (bool a : active) o.mutable_krass_kariert()->add_seats()->set_active(a);
     v1::LogRecord r;

@@ -26,6 +26,7 @@ struct ChildRun {
 inline ChildRun RunAndMeasure(const std::vector<std::string>& argv) {
   ChildRun run;
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const std::string& a : argv)
     args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);

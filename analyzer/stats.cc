@@ -184,6 +184,7 @@ std::string RenderTable(const std::vector<Column>& columns,
     absl::StrAppend(&out, text, "\n");
   };
   std::vector<std::string> titles;
+  titles.reserve(columns.size());
   for (const Column& c : columns) titles.push_back(c.title);
   line(titles);
   for (const auto& row : rows) line(row);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "analyzer/summary.h"
 #include "gtest/gtest.h"
@@ -61,7 +62,8 @@ TEST(TamperedLogsTest, EachTamperingIsReportedAtItsRecord) {
   std::set<std::string> clean_games;
   for (const auto& [file, expected] : manifest) {
     SCOPED_TRACE(file);
-    const v1::GameSummary s = SummarizeFile(kDir + "/" + file, {}, AllGames());
+    const v1::GameSummary s =
+        SummarizeFile(absl::StrCat(kDir, "/", file), {}, AllGames());
     const v1::FileAudit& a = s.audit();
     EXPECT_EQ(a.verdict(), expected.verdict) << a.message();
     if (expected.verdict == "OK") {

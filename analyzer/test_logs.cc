@@ -1,7 +1,6 @@
 #include "analyzer/test_logs.h"
 
 #include <fcntl.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <cstdio>

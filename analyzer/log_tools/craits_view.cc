@@ -66,7 +66,7 @@ class CraitsView : public GameView {
     if (c.crank_count() > 0)
       status.push_back(absl::StrCat("crank ", c.crank_count()));
     status.push_back(absl::StrCat("stock ", c.stock_size()));
-    status.push_back(c.direction() < 0 ? "counter-clockwise" : "clockwise");
+    status.emplace_back(c.direction() < 0 ? "counter-clockwise" : "clockwise");
     table.status = absl::StrJoin(status, " · ");
     return table;
   }
@@ -103,7 +103,7 @@ class CraitsView : public GameView {
     }
     if (a.direction() != b.direction() && b.direction() != 0 &&
         a.round() == b.round()) {
-      out.push_back("direction reversed");
+      out.emplace_back("direction reversed");
     }
     if (a.vulnerable_seat() != b.vulnerable_seat() &&
         a.vulnerable_seat() >= 0) {

@@ -34,6 +34,7 @@ std::string SeatList(const std::vector<std::string>& names,
                      const std::vector<int>& seats) {
   if (seats.empty()) return "nobody";
   std::vector<std::string> parts;
+  parts.reserve(seats.size());
   for (int s : seats) {
     parts.push_back(s >= 0 && s < static_cast<int>(names.size())
                         ? names[s]

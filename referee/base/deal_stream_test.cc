@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -23,8 +24,8 @@ std::string Seed(uint8_t first) {
 }
 
 std::vector<int> Order(const std::string& seed, ChanceLabel label, int n) {
-  std::vector<int> cards;
-  for (int c = 0; c < n; ++c) cards.push_back(c);
+  std::vector<int> cards(n);
+  std::iota(cards.begin(), cards.end(), 0);
   DeriveDealOrder(seed, label, absl::MakeSpan(cards));
   return cards;
 }

@@ -50,7 +50,8 @@ const kk::KrassKariertState& AsKk(const State& state) {
   return static_cast<const kk::KrassKariertState&>(state);
 }
 
-v1::Action Play(std::vector<uint32_t> positions, std::vector<uint32_t> xs) {
+v1::Action Play(const std::vector<uint32_t>& positions,
+                const std::vector<uint32_t>& xs) {
   v1::Action a;
   v1::KrassKariertAction::Play* play =
       a.mutable_krass_kariert()->mutable_play();
@@ -113,7 +114,7 @@ TEST(KrassKariertCodecTest, EveryLegalActionOfRandomGamesRoundTrips) {
   for (int players = 3; players <= 5; ++players) {
     for (uint64_t seed = 1; seed <= 20; ++seed) {
       PlayRandomGame(
-          *MakeGame(players), 1000 * players + seed, [&](const State& state) {
+          *MakeGame(players), uint64_t{1000} * players + seed, [&](const State& state) {
             if (state.IsTerminal()) return;
             ActionList legal;
             state.LegalActions(legal);
@@ -244,7 +245,7 @@ TEST(KrassKariertCodecTest, ObservationsNeverShowAHiddenCard) {
   for (int players = 3; players <= 5; ++players) {
     for (uint64_t seed = 1; seed <= 12; ++seed) {
       PlayRandomGame(
-          *MakeGame(players), 77 * players + seed, [&](const State& state) {
+          *MakeGame(players), uint64_t{77} * players + seed, [&](const State& state) {
             const kk::KrassKariertState& s = AsKk(state);
             for (int seat = 0; seat < players; ++seat) {
               std::set<uint32_t> visible;

@@ -20,7 +20,7 @@ namespace {
 
 std::string WriteTemp(const std::string& bytes) {
   static int n = 0;
-  const std::string path =
+  std::string path =
       absl::StrCat(::testing::TempDir(), "record_stream_test_", ++n, ".rec");
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
@@ -62,7 +62,7 @@ TEST(RecordStreamTest, AgreesWithParseRecordsOnTheCorruptSamples) {
       continue;
     }
     SCOPED_TRACE(name);
-    std::ifstream in(dir + "/" + name, std::ios::binary);
+    std::ifstream in(absl::StrCat(dir, "/", name), std::ios::binary);
     std::stringstream bytes;
     bytes << in.rdbuf();
     ExpectSameAsParse(bytes.str());

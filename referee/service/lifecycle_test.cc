@@ -377,6 +377,7 @@ TEST_F(LifecycleTest, MemoryStaysFlatOverManyMatches) {
 TEST_F(LifecycleTest, JoinByGameFillsTheOldestOpenMatchFirst) {
   StartManager();
   std::vector<std::string> ids;
+  ids.reserve(3);
   for (int i = 0; i < 3; ++i) ids.push_back(CreateCraits(20 + i));
   const std::string other_game = CreateTiny(5);
   v1::EndMatchRequest cancel;

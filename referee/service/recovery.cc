@@ -89,7 +89,7 @@ RecoveredLog RecoverOne(
 
 absl::StatusOr<std::vector<RecoveredLog>> RecoverInterruptedLogs(
     const std::string& log_dir,
-    std::shared_ptr<const crypto::Ed25519PrivateKey> signing_key) {
+    const std::shared_ptr<const crypto::Ed25519PrivateKey>& signing_key) {
   std::vector<std::pair<std::string, std::string>> logs;  // (id, path)
   std::error_code error;
   for (std::filesystem::directory_iterator it(log_dir, error), end;

@@ -40,7 +40,7 @@ struct RecoveredLog {
 // reported as kDamaged.
 absl::StatusOr<std::vector<RecoveredLog>> RecoverInterruptedLogs(
     const std::string& log_dir,
-    std::shared_ptr<const crypto::Ed25519PrivateKey> signing_key);
+    const std::shared_ptr<const crypto::Ed25519PrivateKey>& signing_key);
 
 // The reason written into the abort record.
 inline constexpr char kRestartedReason[] =

@@ -14,7 +14,7 @@ namespace cardref::testing_util {
 // TempDir()/<prefix><pid>_<test name>, emptied and created: the pid and the
 // test's name keep parallel CTest runs of one binary apart.
 inline std::filesystem::path FreshTestDir(const std::string& prefix) {
-  const std::filesystem::path dir =
+  std::filesystem::path dir =
       std::filesystem::path(::testing::TempDir()) /
       (prefix + std::to_string(::getpid()) + "_" +
        ::testing::UnitTest::GetInstance()->current_test_info()->name());

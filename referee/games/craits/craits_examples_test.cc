@@ -83,7 +83,7 @@ TEST(CraitsExamplesTest, E1_DealFivePlayers) {
   const std::vector<Card> d = Identity();
   ASSERT_TRUE(Deal(*s, d));
   CardMask s1 = 0, s0 = 0;
-  for (int k = 0; k < 8; ++k) {
+  for (size_t k = 0; k < 8; ++k) {
     s1 |= Bit(d[5 * k]);      // d0, d5, ..., d35
     s0 |= Bit(d[4 + 5 * k]);  // d4, ..., d39
   }

@@ -26,6 +26,7 @@ using testing::Parse;
 
 std::vector<Card> IdentityDeck() {
   std::vector<Card> d;
+  d.reserve(kNumCards);
   for (int c = 0; c < kNumCards; ++c) d.push_back(static_cast<Card>(c));
   return d;
 }

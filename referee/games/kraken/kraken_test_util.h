@@ -53,9 +53,9 @@ inline std::vector<Card> DealADeck() {
 }
 
 inline std::unique_ptr<KrakenGame> MakeGame(
-    std::vector<std::pair<std::string, ParamValue>> values = {}) {
+    const std::vector<std::pair<std::string, ParamValue>>& values = {}) {
   GameParams given;
-  for (auto& [name, value] : values) given.Set(name, value);
+  for (const auto& [name, value] : values) given.Set(name, value);
   absl::StatusOr<std::unique_ptr<KrakenGame>> game = KrakenGame::Create(given);
   EXPECT_TRUE(game.ok()) << game.status();
   return game.ok() ? std::move(*game) : nullptr;

@@ -701,6 +701,7 @@ KrassKariertResult KrassKariertState::Result() const {
 std::string KrassKariertState::DebugString() const {
   auto cards = [](const Card* c, int len) {
     std::vector<std::string> names;
+    names.reserve(len);
     for (int i = 0; i < len; ++i) names.push_back(CardName(c[i]));
     return absl::StrCat("[", absl::StrJoin(names, ","), "]");
   };

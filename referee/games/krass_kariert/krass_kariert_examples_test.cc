@@ -26,6 +26,7 @@ using testing::X;
 
 std::vector<Card> Range(int from, int step, int count) {
   std::vector<Card> out;
+  out.reserve(count);
   for (int i = 0; i < count; ++i) out.push_back(static_cast<Card>(from + i * step));
   return out;
 }

@@ -330,6 +330,7 @@ TEST(KrassKariertRandom, TenThousandGamesKeepInvariants) {
   const std::vector<Config> configs = AllConfigs();
   ASSERT_EQ(configs.size(), 108u);  // N=3: H 1..10, N=4: 1..10, N=5: 1..7
   std::vector<std::unique_ptr<KrassKariertGame>> games;
+  games.reserve(configs.size());
   for (const Config& c : configs) {
     games.push_back(MakeGame(c.n, c.chips, c.hand, c.fallback));
   }
