@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/config.h"
 #include "absl/synchronization/mutex.h"
 #include "analyzer/audit.h"
 #include "cardref/v1/referee.grpc.pb.h"
@@ -53,7 +54,7 @@ using ::testing::Not;
 // why, so its runtime is detected by its symbol.)
 extern "C" void __tsan_init()  // NOLINT(bugprone-reserved-identifier)
     __attribute__((weak));
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(ABSL_HAVE_ADDRESS_SANITIZER)  // GCC and clang alike
 const bool kMeasuresMemory = false;
 #else
 const bool kMeasuresMemory = &__tsan_init == nullptr;

@@ -125,14 +125,17 @@ class GrpcTest : public ::testing::Test {
   std::vector<v1::Observation> PlayMatch(const std::string& match_id,
                                          int players) {
     std::vector<v1::JoinMatchResponse> seats;
+    seats.reserve(players);
     for (int s = 0; s < players; ++s) seats.push_back(Join(match_id, s));
     std::vector<std::future<v1::Observation>> bots;
+    bots.reserve(players);
     for (int s = 0; s < players; ++s) {
       bots.push_back(std::async(std::launch::async, [this, &seats, s] {
         return PlayAsBot(seats[s], 1000 + s);
       }));
     }
     std::vector<v1::Observation> finals;
+    finals.reserve(bots.size());
     for (auto& b : bots) finals.push_back(b.get());
     return finals;
   }
@@ -237,6 +240,7 @@ TEST_F(GrpcTest, BotsPlayFullCraitsGamesForEverySeatCount) {
 TEST_F(GrpcTest, EveryRejectionHasItsCodeAndTheGameContinues) {
   const std::string id = CreateMatch("craits", 3, 7);
   std::vector<v1::JoinMatchResponse> seats;
+  seats.reserve(3);
   for (int s = 0; s < 3; ++s) seats.push_back(Join(id, s));
   v1::Observation obs = Observe(seats[0]);
   const int to_act = obs.seat_to_act();
@@ -292,6 +296,7 @@ TEST_F(GrpcTest, EveryRejectionHasItsCodeAndTheGameContinues) {
   EXPECT_EQ(Observe(actor).version(), mine.version());
   EXPECT_TRUE(Submit(actor, actor.token(), mine.legal_actions(0)).ok());
   std::vector<std::future<v1::Observation>> bots;
+  bots.reserve(3);
   for (int seat = 0; seat < 3; ++seat) {
     bots.push_back(std::async(std::launch::async, [this, &seats, seat] {
       return PlayAsBot(seats[seat], 77 + seat);
@@ -324,7 +329,7 @@ TEST_F(GrpcTest, HealthCheckingAndGameListAreServed) {
   std::promise<grpc::Status> done;
   generic.UnaryCall(&context, "/grpc.health.v1.Health/Check",
                     grpc::StubOptions(), &request, &response,
-                    [&done](grpc::Status s) { done.set_value(s); });
+                    [&done](const grpc::Status& s) { done.set_value(s); });
   grpc::Status s = done.get_future().get();
   ASSERT_TRUE(s.ok()) << s.error_message();
   std::vector<grpc::Slice> slices;
@@ -348,7 +353,8 @@ TEST_F(GrpcTest, HealthCheckingAndGameListAreServed) {
 // Krass Kariert over gRPC: full games by bots, and rejected illegal plays.
 // ===========================================================================
 
-v1::Action KkPlay(std::vector<uint32_t> positions, std::vector<uint32_t> xs) {
+v1::Action KkPlay(const std::vector<uint32_t>& positions,
+                  const std::vector<uint32_t>& xs) {
   v1::Action a;
   v1::KrassKariertAction::Play* play =
       a.mutable_krass_kariert()->mutable_play();
@@ -393,6 +399,7 @@ std::optional<v1::Action> KkEqualCombination(
       }
       if (kk::Classify(values, k) != target) continue;
       std::vector<uint32_t> positions;
+      positions.reserve(k);
       for (int j = 0; j < k; ++j) positions.push_back(i + j);
       return KkPlay(positions, xs);
     }
@@ -461,6 +468,7 @@ TEST_F(GrpcTest, KrassKariertRejectsIllegalPlaysAndTheGameContinues) {
   const int players = 4;
   const std::string id = CreateMatch("krass_kariert", players, 2024);
   std::vector<v1::JoinMatchResponse> seats;
+  seats.reserve(players);
   for (int s = 0; s < players; ++s) seats.push_back(Join(id, s));
   Rng rng(11);
   bool leader_reserve = false, not_adjacent = false, equal = false;
@@ -655,6 +663,7 @@ std::optional<uint32_t> KrUndertrump(const v1::KrakenObservation& view,
 TEST_F(GrpcTest, KrakenRejectsAFalseClaimAndAnUndertrumpAndTheGameContinues) {
   const std::string id = KrCreateMatch(*stub_, 12, "AMSTERDAM", 2);
   std::vector<v1::JoinMatchResponse> seats;
+  seats.reserve(4);
   for (int s = 0; s < 4; ++s) seats.push_back(Join(id, s));
   Rng rng(17);
   bool false_claim = false, undertrump = false;

@@ -75,7 +75,7 @@ class MetricsTest : public ::testing::Test {
   void TearDown() override { std::filesystem::remove_all(log_dir_); }
 
   std::string Scrape() {
-    const std::string text = HttpGet(server_->metrics_port());
+    std::string text = HttpGet(server_->metrics_port());
     EXPECT_FALSE(text.empty()) << "GET /metrics failed";
     return text;
   }

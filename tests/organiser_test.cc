@@ -30,7 +30,7 @@ using ::testing::HasSubstr;
 constexpr char kOrganiserToken[] = "organiser-secret-0123456789abcdef";
 
 std::string FreshDir(const std::string& tag) {
-  const std::string dir =
+  std::string dir =
       absl::StrCat(::testing::TempDir(), "organiser_test_", ::getpid(), "_",
                    ::testing::UnitTest::GetInstance()->current_test_info()->name(),
                    tag);
@@ -44,7 +44,7 @@ class OrganiserTest : public ::testing::Test {
   // loopback) and connects a client.
   void StartServer(bool with_credential,
                    grpc_service::TlsOptions tls = {},
-                   std::shared_ptr<grpc::ChannelCredentials> client = nullptr) {
+                   const std::shared_ptr<grpc::ChannelCredentials>& client = nullptr) {
     log_dir_ = FreshDir("_logs");
     grpc_service::ServerOptions options;
     options.manager.log_dir = log_dir_;
@@ -115,7 +115,7 @@ class OrganiserTest : public ::testing::Test {
 
   // A bot: answers each decision with a random legal action until the end;
   // `pause` slows it so other calls happen mid-match.
-  static void PlayAsBot(v1::Referee::Stub* stub, v1::JoinMatchResponse me,
+  static void PlayAsBot(v1::Referee::Stub* stub, const v1::JoinMatchResponse& me,
                         uint64_t seed, absl::Duration pause) {
     Rng rng(seed);
     v1::SeatRequest request;
@@ -148,6 +148,7 @@ class OrganiserTest : public ::testing::Test {
       const std::vector<v1::JoinMatchResponse>& seats,
       absl::Duration pause = absl::ZeroDuration()) {
     std::vector<std::thread> bots;
+    bots.reserve(seats.size());
     for (const v1::JoinMatchResponse& me : seats) {
       bots.emplace_back(PlayAsBot, stub_.get(), me, 100 + me.seat(), pause);
     }
@@ -611,7 +612,7 @@ TEST_F(OrganiserTest, AFullMatchOverTls) {
       testing_tls::MakeSelfSigned("cardref-test-client");
   ASSERT_FALSE(server_cert.certificate_pem.empty());
   auto write = [&](const std::string& name, const std::string& text) {
-    const std::string path = dir + "/" + name;
+    std::string path = dir + "/" + name;
     FILE* f = std::fopen(path.c_str(), "w");
     std::fwrite(text.data(), 1, text.size(), f);
     std::fclose(f);
@@ -633,7 +634,7 @@ TEST_F(OrganiserTest, AFullMatchOverTls) {
   EXPECT_EQ(info.status(), v1::MATCH_STATUS_FINISHED);
   EXPECT_GT(info.result().scores_size(), 0);
 
-  auto refused = [&](std::shared_ptr<grpc::ChannelCredentials> creds) {
+  auto refused = [&](const std::shared_ptr<grpc::ChannelCredentials>& creds) {
     auto channel = grpc::CreateChannel(server_->address(), creds);
     auto stub = v1::Referee::NewStub(channel);
     grpc::ClientContext context;

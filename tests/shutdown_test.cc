@@ -2,11 +2,11 @@
 // reason, every log is whole, the process exits 0 (docs/operations.md,
 // "Shutdown"). The structured lines on stderr say the same.
 #include <fcntl.h>
-#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -60,6 +60,7 @@ class ShutdownTest : public ::testing::Test {
       ::dup2(err, 2);
       ::dup2(out, 1);
       std::vector<char*> argv;
+      argv.reserve(args.size() + 1);
       for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
       argv.push_back(nullptr);
       ::execv(argv[0], argv.data());

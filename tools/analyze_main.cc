@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
     std::cerr << "cardref_analyze: missing command\n\n" << kUsage;
     return cardref::analyzer::kExitUsage;
   }
-  const std::string command = positional[0];
+  const std::string& command = positional[0];
   const std::vector<std::string> args(positional.begin() + 1, positional.end());
   namespace analyzer = cardref::analyzer;
   analyzer::CliOptions options;

@@ -60,7 +60,7 @@ std::string StatusText(const grpc::Status& s) {
 
 class Bot {
  public:
-  Bot(std::shared_ptr<grpc::Channel> channel, uint64_t seed)
+  Bot(const std::shared_ptr<grpc::Channel>& channel, uint64_t seed)
       : stub_(Referee::NewStub(channel)), rng_(seed) {}
 
   // Plays one match to its end. Returns false on an error.

@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
     std::cerr << "cardref_log: missing command\n\n" << usage;
     return cardref::analyzer::kExitUsage;
   }
-  const std::string command = positional[0];
+  const std::string& command = positional[0];
   const std::vector<std::string> args(positional.begin() + 1, positional.end());
   const int seat = absl::GetFlag(FLAGS_seat);
   const std::string page = absl::GetFlag(FLAGS_o);

@@ -311,7 +311,9 @@ TEST_F(TranscriptTest, WrongSeat) {
 
 TEST_F(TranscriptTest, ActionExtraInEngine) {
   json t = HappyTranscript();
-  t["events"][2]["legal"] = {Take(2)};
+  // json::array: a braced single json is a copy under clang, an array under
+  // GCC (nlohmann/json#2311).
+  t["events"][2]["legal"] = json::array({Take(2)});
   t["events"][2]["action"] = Take(2);
   Difference d = Diff(t);
   EXPECT_EQ(d.event_index, 2);
@@ -374,7 +376,7 @@ TEST_F(TranscriptTest, IllegalActionIsRejectedWithTheRule) {
   // Seat 0 takes 2, leaving one card; the transcript then has seat 1 take 2.
   json t = HappyTranscript();
   t["events"][1]["action"] = Take(2);
-  t["events"][2]["legal"] = {Take(1)};
+  t["events"][2]["legal"] = json::array({Take(1)});
   t["events"][2]["action"] = Take(2);
   Difference d = Diff(t);
   EXPECT_EQ(d.event_index, 2);

@@ -8,6 +8,7 @@
 #include "referee/base/hex.h"
 #include "referee/codec/codec.h"
 #include "referee/codec/unknown_fields.h"
+#include "referee/service/request_shape.h"
 #include "referee/grpc/event_stream.h"
 #include "referee/grpc/raw_request.h"
 
@@ -253,6 +254,9 @@ absl::Status RefereeService::DoCreateMatch(
     const v1::CreateMatchRequest& request, v1::CreateMatchResponse* response) {
   if (absl::Status st = Admit(context, ""); !st.ok()) return st;
   if (absl::Status st = auth_->Check(context, "CreateMatch"); !st.ok())
+    return st;
+  // The size caps first: the unknown-field walk visits every map entry.
+  if (absl::Status st = service::CheckCreateMatchShape(request); !st.ok())
     return st;
   if (absl::Status st = codec::CheckNoUnknownFields(request); !st.ok())
     return st;

@@ -86,7 +86,7 @@ void PerDecision(benchmark::State& bench, int64_t decisions) {
       static_cast<double>(decisions), benchmark::Counter::kIsRate);
 }
 
-void BM_LegalActions(benchmark::State& bench, std::string id) {
+void BM_LegalActions(benchmark::State& bench, const std::string& id) {
   const Recorded& r = RecordedGames(id);
   ActionList legal;
   size_t i = 0;
@@ -99,7 +99,7 @@ void BM_LegalActions(benchmark::State& bench, std::string id) {
 }
 
 // One iteration replays the recorded games (chance events included).
-void BM_Apply(benchmark::State& bench, std::string id) {
+void BM_Apply(benchmark::State& bench, const std::string& id) {
   const Recorded& r = RecordedGames(id);
   for (auto _ : bench) {
     for (const std::vector<Step>& steps : r.games) {
@@ -117,7 +117,7 @@ void BM_Apply(benchmark::State& bench, std::string id) {
   PerDecision(bench, bench.iterations() * r.decision_count);
 }
 
-void BM_Clone(benchmark::State& bench, std::string id) {
+void BM_Clone(benchmark::State& bench, const std::string& id) {
   const Recorded& r = RecordedGames(id);
   size_t i = 0;
   for (auto _ : bench) {
@@ -129,7 +129,7 @@ void BM_Clone(benchmark::State& bench, std::string id) {
 
 // The observation of the seat to act, into a reused message as the referee
 // builds them.
-void BM_Observation(benchmark::State& bench, std::string id) {
+void BM_Observation(benchmark::State& bench, const std::string& id) {
   const Recorded& r = RecordedGames(id);
   v1::Observation obs;
   size_t i = 0;

@@ -10,9 +10,8 @@
 // Counters: records/s and bytes/s; BM_Audit also has parse_MBps (framing
 // plus parse of the same files, timed in the same run) and
 // audit_vs_parse = audit speed / parse speed (1 = as fast as parsing).
-#include <time.h>
-
 #include <cstdint>
+#include <ctime>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -104,7 +103,7 @@ void SetRates(benchmark::State& bench, const GameLogs& logs) {
       benchmark::Counter::kIsRate);
 }
 
-void BM_LogWrite(benchmark::State& bench, std::string game) {
+void BM_LogWrite(benchmark::State& bench, const std::string& game) {
   const GameLogs& logs = LogsOf(game);
   if (logs.paths.empty()) {
     bench.SkipWithError("no log could be played");
@@ -132,7 +131,7 @@ void BM_LogWrite(benchmark::State& bench, std::string game) {
   SetRates(bench, logs);
 }
 
-void BM_LogRead(benchmark::State& bench, std::string game) {
+void BM_LogRead(benchmark::State& bench, const std::string& game) {
   const GameLogs& logs = LogsOf(game);
   if (logs.paths.empty()) {
     bench.SkipWithError("no log could be played");
@@ -149,7 +148,7 @@ void BM_LogRead(benchmark::State& bench, std::string game) {
 // The audit of every file, then (timed apart, on this thread's CPU clock)
 // framing plus parse of the same files as many times: the ratio of the two
 // speeds is the target (at least 0.5).
-void BM_Audit(benchmark::State& bench, std::string game) {
+void BM_Audit(benchmark::State& bench, const std::string& game) {
   const GameLogs& logs = LogsOf(game);
   if (logs.paths.empty()) {
     bench.SkipWithError("no log could be played");

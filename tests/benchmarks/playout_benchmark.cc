@@ -49,7 +49,7 @@ int64_t RandomPlayout(const Game& game, Rng& rng) {
   }
 }
 
-void BM_RandomPlayout(benchmark::State& bench, std::string id) {
+void BM_RandomPlayout(benchmark::State& bench, const std::string& id) {
   absl::StatusOr<std::unique_ptr<Game>> game = AllGames().Create(id, {});
   if (!game.ok()) {
     bench.SkipWithError(std::string(game.status().message()).c_str());

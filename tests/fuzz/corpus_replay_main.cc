@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
         return 1;
       }
     } else if (std::filesystem::is_regular_file(argv[i], ec)) {
-      files.push_back(argv[i]);
+      files.emplace_back(argv[i]);
     } else {
       std::fprintf(stderr, "%s: no such corpus file or folder\n", argv[i]);
       return 1;

@@ -2,11 +2,11 @@
 
 #include <fcntl.h>
 #include <grp.h>
-#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <fstream>
 #include <sstream>
 
@@ -48,6 +48,7 @@ std::optional<ChildProcess> ChildProcess::Start(const ChildSpec& spec) {
     env_strings.push_back(absl::StrCat(name, "=", value));
   }
   std::vector<char*> envp;
+  envp.reserve(env_strings.size() + 1);
   for (std::string& e : env_strings) envp.push_back(e.data());
   envp.push_back(nullptr);
   const int err_fd = open(spec.stderr_path.c_str(),

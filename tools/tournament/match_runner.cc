@@ -190,9 +190,8 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     bool any_failed = false;
     bool all_exited = true;
     for (std::optional<ChildProcess>& bot : bots) {
-      if (!bot.has_value()) {
-        any_failed = true;
-      } else if (bot->Poll() && !bot->succeeded()) {
+      // A bot that never started, or one that exited with a failure.
+      if (!bot.has_value() || (bot->Poll() && !bot->succeeded())) {
         any_failed = true;
       }
       if (bot.has_value() && !bot->exited()) all_exited = false;

@@ -64,6 +64,7 @@ void Subsets(int first, int n, int k, std::vector<int>& current,
 
 std::vector<int> Filled(std::vector<int> bots, int players) {
   std::vector<int> group;
+  group.reserve(players);
   for (int i = 0; i < players; ++i) group.push_back(bots[i % bots.size()]);
   return group;
 }

@@ -314,7 +314,10 @@ TEST(KrakenRandomTest, FiveThousandGamesKeepEveryInvariant) {
   for (int k = 1; k <= 9; ++k) EXPECT_GT(kinds_seen[k], 0) << k;
   EXPECT_GT(stuk_rounds, 0);
   EXPECT_GT(pit_rounds, 0);
-  EXPECT_GT(round_tripped.size(), 500u);
+  // The full 5,000 games reach over 500 distinct actions; the sanitizer
+  // lane's quarter reaches about 350.
+  EXPECT_GT(round_tripped.size(),
+            testing_util::kSanitizerDivisor == 1 ? 500u : 300u);
   std::cout << decisions << " decisions, " << round_tripped.size()
             << " distinct actions round-tripped, " << stuk_rounds
             << " rounds with stuk, " << pit_rounds << " pit rounds, " << draws
