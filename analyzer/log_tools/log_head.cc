@@ -48,6 +48,7 @@ absl::StatusOr<std::string> HeadText(absl::string_view bytes) {
   } else if (tail.has_final_result()) {
     const v1::FinalResult& r = tail.final_result();
     std::vector<std::string> parts;
+    parts.reserve(r.scores_size());
     for (int s = 0; s < r.scores_size(); ++s) {
       parts.push_back(absl::StrCat(
           SeatName(header.header(), s), " ", r.scores(s),

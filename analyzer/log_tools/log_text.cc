@@ -38,6 +38,7 @@ std::string ParamsText(const v1::GameParams& params) {
   const std::map<std::string, v1::ParamValue> sorted(params.values().begin(),
                                                      params.values().end());
   std::vector<std::string> parts;
+  parts.reserve(sorted.size());
   for (const auto& [name, value] : sorted) {
     parts.push_back(absl::StrCat(name, "=", ParamValueText(value)));
   }

@@ -59,7 +59,10 @@ def tournament(tools, src, tmp):
     want_text = read(os.path.join(single, "standings.txt"))
     if b'"ci_low"' not in want_json or b"kraken" not in want_json:
         fail("the single run's standings have no ratings")
-    for n in (1, 2, 3):
+    # Under the sanitizers N = 2 alone: the instrumented binaries are what
+    # that lane checks, and four runs of the event cost it 3 minutes.
+    shard_counts = (2,) if os.environ.get("CARDREF_SANITIZED") else (1, 2, 3)
+    for n in shard_counts:
         event = os.path.join(tmp, f"event{n}")
         os.makedirs(event)
         # The same event: the same secret, hence the same deals.
@@ -94,8 +97,8 @@ def tournament(tools, src, tmp):
                  "3"] + flags, check=2, env=env)
     if "same N and arguments" not in wrong.stdout:
         fail("a task with another N was not refused with a reason")
-    print("PASS: shards 1, 2, 3 merged equal the single run; resume and "
-          "mismatch checked")
+    print(f"PASS: shards {shard_counts} merged equal the single run; resume "
+          "and mismatch checked")
 
 
 def audit(tools, src, tmp):
