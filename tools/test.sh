@@ -24,10 +24,23 @@ stage() {
 }
 total_start=$(date +%s)
 
+# ctest runs the longest tests first when it knows their times, from
+# Testing/Temporary/CTestCostData.txt; a fresh clone has none, and the two-
+# slot tests then end the run alone. Seed it from tools/ctest_costs/ (times
+# of a measured run, tests of 2 s and more; regenerate with
+# tools/ctest_costs/update.sh). ctest keeps it current from then on.
+seed_costs() {
+  local dir="$1/Testing/Temporary"
+  if [ ! -f "$dir/CTestCostData.txt" ]; then
+    mkdir -p "$dir" && cp "tools/ctest_costs/$2.txt" "$dir/CTestCostData.txt"
+  fi
+}
+
 stage "install and build"
 tools/build.sh -DCARDREF_WERROR=ON
 
 stage "tests"
+seed_costs build release
 ctest --test-dir build --output-on-failure -j2 --timeout 900
 
 # One clang build serves the sanitizer and the fuzz lanes: every library
@@ -48,6 +61,7 @@ if [ "${SANITIZE:-1}" != "0" ]; then
   # Not the Slurm test: it checks the batch scripts and daemons, and the
   # binaries it runs are run instrumented by the shard and tournament tests.
   stage "sanitizer tests"
+  seed_costs build-asan sanitizer
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     LSAN_OPTIONS=suppressions="$PWD/tools/lsan_suppressions.txt" \
     ctest --test-dir build-asan -LE '^(fuzz|slurm)$' --output-on-failure -j2 --timeout 1800
@@ -63,6 +77,7 @@ if [ "${TSAN:-1}" != "0" ]; then
     tools/build.sh -DCARDREF_TSAN=ON -DCARDREF_WERROR=ON \
     -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG"
   stage "thread sanitizer tests"
+  seed_costs build-tsan tsan
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/tools/tsan_suppressions.txt" \
     ctest --test-dir build-tsan -L concurrency --output-on-failure -j2 --timeout 1800
 fi
