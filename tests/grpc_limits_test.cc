@@ -109,6 +109,9 @@ TEST_F(GrpcLimitsTest, AFloodOfRejectedSubmissionsIsBoundedAndHarmsNoOne) {
   options_.manager.limits.calls_per_second_per_token = 100;
   options_.manager.limits.burst_per_token = 100;
   options_.manager.limits.calls_per_second_per_peer = 0;
+  // 5,000 refusals in a row, counted in the log: without the tarpit, which
+  // would hold them back (RefusalsPastTheFreeQuotaAreAnsweredLate).
+  options_.manager.limits.refusals_per_second = 0;
   StartServer();
   const Seats flooded = Start();
   const Seats healthy = Start();
@@ -166,6 +169,140 @@ TEST_F(GrpcLimitsTest, AFloodOfRejectedSubmissionsIsBoundedAndHarmsNoOne) {
         analyzer::AuditFile(LogPath(id), {}, AllGames());
     EXPECT_EQ(report.verdict, analyzer::Verdict::kOk) << report.Line();
   }
+}
+
+// The tarpit (refusal_tarpit.h): a seat's refusals are answered at once up
+// to its free quota, each later one only after the delay, with the same
+// code and message; another seat's refusals and every accepted call are
+// answered at once.
+TEST_F(GrpcLimitsTest, RefusalsPastTheFreeQuotaAreAnsweredLate) {
+  constexpr int kFree = 5;
+  constexpr int kDelayMs = 300;
+  options_.manager.limits.refusals_per_second = 0.001;  // no refill to speak of
+  options_.manager.limits.refusal_burst = kFree;
+  options_.manager.limits.refusal_delay_ms = kDelayMs;
+  StartServer();
+  const Seats flooded = Start();
+  const Seats other = Start();
+  v1::Action illegal;
+  illegal.set_notation("juggle");
+  grpc::Status free;
+  for (int i = 0; i < kFree; ++i) {
+    free = Submit(*stub_, flooded, 1, illegal, 0);
+    ASSERT_FALSE(free.ok());
+  }
+  EXPECT_EQ(server_->tarpit().delayed_total(), 0u);
+  const auto start = std::chrono::steady_clock::now();
+  grpc::Status late = Submit(*stub_, flooded, 1, illegal, 0);
+  const auto waited = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(late.error_code(), free.error_code());
+  EXPECT_EQ(late.error_message(), free.error_message());
+  EXPECT_GE(waited, std::chrono::milliseconds(kDelayMs));
+  EXPECT_EQ(server_->tarpit().delayed_total(), 1u);
+
+  // Another seat's quota is its own; honest play is never held.
+  EXPECT_FALSE(Submit(*stub_, other, 1, illegal, 0).ok());
+  EXPECT_EQ(PlayOut(*stub_, other, 7).status(), v1::MATCH_STATUS_FINISHED);
+  EXPECT_EQ(PlayOut(*stub_, flooded, 8).status(), v1::MATCH_STATUS_FINISHED);
+  EXPECT_EQ(server_->tarpit().delayed_total(), 1u);
+  EXPECT_EQ(server_->tarpit().held(), 0u);
+}
+
+// A synchronous flood of refused submissions runs at the tarpit's pace:
+// each thread waits out the delay on every call past the quota, so the
+// count has an upper bound whatever the machine's speed; a healthy match is
+// played meanwhile.
+TEST_F(GrpcLimitsTest, ASynchronousFloodRunsAtTheTarpitsPace) {
+  constexpr int kThreads = 4;
+  constexpr double kBurst = 10, kPerSecond = 1;
+  constexpr int kDelayMs = 100;
+  options_.manager.limits.refusals_per_second = kPerSecond;
+  options_.manager.limits.refusal_burst = kBurst;
+  options_.manager.limits.refusal_delay_ms = kDelayMs;
+  options_.manager.limits.calls_per_second_per_peer = 0;
+  StartServer();
+  const Seats flooded = Start();
+  const Seats healthy = Start();
+  std::atomic<bool> stop{false};
+  std::atomic<int> refused{0}, accepted{0};
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> flood;
+  for (int t = 0; t < kThreads; ++t) {
+    flood.emplace_back([&] {
+      std::unique_ptr<v1::Referee::Stub> stub = NewStub();
+      v1::Action illegal;
+      illegal.set_notation("juggle");
+      while (!stop.load()) {
+        (Submit(*stub, flooded, 1, illegal, 0).ok() ? accepted : refused)++;
+      }
+    });
+  }
+  EXPECT_EQ(PlayOut(*stub_, healthy, 9).status(), v1::MATCH_STATUS_FINISHED);
+  std::this_thread::sleep_until(start + std::chrono::seconds(2));
+  stop = true;
+  for (std::thread& t : flood) t.join();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  EXPECT_EQ(accepted.load(), 0);
+  // The quota, its refill, one call per delay per thread, one more each in
+  // flight at the start.
+  const double bound = kBurst + kPerSecond * seconds +
+                       kThreads * (seconds * 1000 / kDelayMs + 1);
+  EXPECT_LE(refused.load(), bound);
+  EXPECT_GT(server_->tarpit().delayed_total(), 0u);
+  std::printf("[figures] tarpit: %d threads refused %d times in %.1f s "
+              "(%.0f/s; bound %.0f), %llu answers held back\n",
+              kThreads, refused.load(), seconds, refused.load() / seconds,
+              bound,
+              static_cast<unsigned long long>(
+                  server_->tarpit().delayed_total()));
+}
+
+// Held answers are capped (past the cap they go out at once), and a server
+// shutting down answers the held ones at once instead of waiting them out.
+TEST_F(GrpcLimitsTest, HeldRefusalsAreCappedAndAnsweredAtShutdown) {
+  constexpr int kMaxHeld = 2;
+  options_.manager.limits.refusals_per_second = 0.001;
+  options_.manager.limits.refusal_burst = 1;
+  options_.manager.limits.refusal_delay_ms = 600'000;
+  options_.manager.limits.max_delayed_refusals = kMaxHeld;
+  StartServer();
+  const Seats m = Start();
+  v1::Action illegal;
+  illegal.set_notation("juggle");
+  ASSERT_FALSE(Submit(*stub_, m, 1, illegal, 0).ok());  // the free one
+  std::vector<std::future<grpc::Status>> held;
+  for (int i = 0; i < kMaxHeld; ++i) {
+    held.push_back(std::async(std::launch::async, [&] {
+      return Submit(*NewStub(), m, 1, illegal, 0);
+    }));
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (server_->tarpit().held() < kMaxHeld &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(server_->tarpit().held(), static_cast<size_t>(kMaxHeld));
+  // Past the cap: answered at once, not held.
+  EXPECT_FALSE(Submit(*stub_, m, 1, illegal, 0).ok());
+  EXPECT_EQ(server_->tarpit().delayed_total(), static_cast<uint64_t>(kMaxHeld));
+  for (auto& f : held) {
+    EXPECT_EQ(f.wait_for(std::chrono::milliseconds(0)),
+              std::future_status::timeout);
+  }
+  const auto stopping = std::chrono::steady_clock::now();
+  server_.reset();  // shuts down: the held calls get their refusals now
+  for (auto& f : held) {
+    ASSERT_EQ(f.wait_for(std::chrono::seconds(60)), std::future_status::ready);
+    grpc::Status s = f.get();
+    EXPECT_THAT(s.error_code(),
+                ::testing::AnyOf(grpc::StatusCode::FAILED_PRECONDITION,
+                                 grpc::StatusCode::INVALID_ARGUMENT))
+        << s.error_message();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - stopping,
+            std::chrono::seconds(60));
 }
 
 TEST_F(GrpcLimitsTest, ObservationStreamsPerSeatAndEventStreamsAreCapped) {

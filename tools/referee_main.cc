@@ -125,6 +125,20 @@ ABSL_FLAG(int32_t, max_rejections_logged,
           cardref::service::Limits().max_rejections_logged_per_decision,
           "Rejected submissions logged in full per seat and decision; the "
           "rest are counted in one RejectionsNotLogged record");
+ABSL_FLAG(double, refusals_per_second,
+          cardref::service::Limits().refusals_per_second,
+          "Refused calls per second per caller answered at once (the "
+          "tarpit's free quota); 0 = no tarpit");
+ABSL_FLAG(double, refusal_burst, cardref::service::Limits().refusal_burst,
+          "Refused calls at once per caller before --refusals_per_second "
+          "applies");
+ABSL_FLAG(int32_t, refusal_delay_ms,
+          cardref::service::Limits().refusal_delay_ms,
+          "How long a refusal past the free quota waits before it is "
+          "answered; 0 = no tarpit");
+ABSL_FLAG(int32_t, max_delayed_refusals,
+          cardref::service::Limits().max_delayed_refusals,
+          "Refusals held back at once; past it they are answered at once");
 ABSL_FLAG(int32_t, max_connections, cardref::service::Limits().max_connections,
           "Plaintext connections held at once (at most half the fd limit); "
           "past it new ones are closed at once; 0 = no cap (gRPC's listener)");
@@ -282,6 +296,10 @@ int main(int argc, char** argv) {
     limits.max_rejections_logged_per_decision =
         absl::GetFlag(FLAGS_max_rejections_logged);
     limits.max_connections = absl::GetFlag(FLAGS_max_connections);
+    limits.refusals_per_second = absl::GetFlag(FLAGS_refusals_per_second);
+    limits.refusal_burst = absl::GetFlag(FLAGS_refusal_burst);
+    limits.refusal_delay_ms = absl::GetFlag(FLAGS_refusal_delay_ms);
+    limits.max_delayed_refusals = absl::GetFlag(FLAGS_max_delayed_refusals);
   }
   // Before anything opens descriptors in numbers (docs/limits.md).
   if (absl::StatusOr<uint64_t> fds = cardref::grpc_service::RaiseOpenFileLimit();

@@ -44,19 +44,25 @@ std::string CallGate::PeerKey(const grpc::ServerContextBase& context) const {
   return peer.substr(0, colon);
 }
 
+std::string CallGate::TokenKey(const grpc::ServerContextBase& context,
+                               absl::string_view token) {
+  if (!token.empty()) return absl::StrCat("seat:", KeyPart(token));
+  const auto& metadata = context.client_metadata();
+  auto it = metadata.find("authorization");
+  if (it == metadata.end()) return "";
+  return absl::StrCat("bearer:", KeyPart(absl::string_view(
+                                     it->second.data(), it->second.size())));
+}
+
+std::string CallGate::CallerKey(const grpc::ServerContextBase& context,
+                                absl::string_view token) const {
+  std::string key = TokenKey(context, token);
+  return key.empty() ? absl::StrCat("peer:", PeerKey(context)) : key;
+}
+
 absl::Status CallGate::Admit(const grpc::ServerContextBase& context,
                              absl::string_view token) {
-  std::string key;
-  if (!token.empty()) {
-    key = absl::StrCat("seat:", KeyPart(token));
-  } else {
-    const auto& metadata = context.client_metadata();
-    auto it = metadata.find("authorization");
-    if (it != metadata.end()) {
-      key = absl::StrCat("bearer:", KeyPart(absl::string_view(
-                                        it->second.data(), it->second.size())));
-    }
-  }
+  const std::string key = TokenKey(context, token);
   // The token first: a flooder exhausts its own bucket and its refused
   // calls take nothing from other clients at the same address.
   if (!key.empty() && per_token_.enabled()) {

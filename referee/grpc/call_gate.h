@@ -41,8 +41,16 @@ class CallGate {
 
   // "ipv4:127.0.0.1:5555" -> "ipv4:127.0.0.1", through `peer_address`.
   std::string PeerKey(const grpc::ServerContextBase& context) const;
+  // Who makes the call, for per-caller quotas: the token's key if there is
+  // one (as Admit takes it), else the peer's address.
+  std::string CallerKey(const grpc::ServerContextBase& context,
+                        absl::string_view token) const;
 
  private:
+  // "seat:" + `token`, else "bearer:" + the organiser's bearer token, else "".
+  static std::string TokenKey(const grpc::ServerContextBase& context,
+                              absl::string_view token);
+
   std::function<std::string(absl::string_view)> peer_address_;
   service::RateLimiter per_token_;
   service::RateLimiter per_peer_;

@@ -22,20 +22,35 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
 
 namespace {
 
+// The seat token a request carries, if its message has one: the tarpit
+// (refusal_tarpit.h) counts a seat's refusals apart from its neighbours'.
+template <typename Request>
+auto RequestToken(const Request& request, int)
+    -> decltype(request.token(), absl::string_view()) {
+  return request.token();
+}
+template <typename Request>
+absl::string_view RequestToken(const Request& /*request*/, long) {
+  return {};
+}
+
 // Every unary method is registered raw: the referee parses the request
 // itself, so bytes that do not decode get INVALID_ARGUMENT naming the
-// expected message (raw_request.h), not gRPC's bare UNIMPLEMENTED.
-template <typename Request, typename Response, typename Handle>
+// expected message (raw_request.h), not gRPC's bare UNIMPLEMENTED. `answer`
+// finishes the call, now or (a refusal) later.
+template <typename Request, typename Response, typename Handle,
+          typename Answer>
 grpc::ServerUnaryReactor* Serve(grpc::CallbackServerContext* context,
                                 const grpc::ByteBuffer& raw,
-                                grpc::ByteBuffer* out, Handle handle) {
+                                grpc::ByteBuffer* out, Handle handle,
+                                Answer answer) {
   Request request;
   Response response;
   absl::Status st = ParseRequest(raw, &request);
   if (st.ok()) st = handle(request, &response);
   if (st.ok()) st = SerializeResponse(response, out);
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  reactor->Finish(ToGrpcStatus(st));
+  answer(reactor, ToGrpcStatus(st), RequestToken(request, 0));
   return reactor;
 }
 
@@ -209,13 +224,30 @@ void RefereeService::ServeRaw(
                 context, *raw, out,
                 [&](const Request& request, Response* response) {
                   return (this->*handle)(*context, request, response);
+                },
+                [&](grpc::ServerUnaryReactor* reactor, grpc::Status status,
+                    absl::string_view token) {
+                  Answer(*context, reactor, std::move(status), token);
                 });
           }));
 }
 
+void RefereeService::Answer(const grpc::ServerContextBase& context,
+                            grpc::ServerUnaryReactor* reactor,
+                            grpc::Status status, absl::string_view token) {
+  if (tarpit_ == nullptr || status.ok() || !tarpit_->enabled()) {
+    reactor->Finish(std::move(status));
+    return;
+  }
+  tarpit_->Finish(reactor, std::move(status),
+                  gate_ != nullptr ? gate_->CallerKey(context, token)
+                                   : context.peer());
+}
+
 RefereeService::RefereeService(service::MatchManager* manager,
-                               const OrganiserAuth* auth, CallGate* gate)
-    : manager_(manager), auth_(auth), gate_(gate) {
+                               const OrganiserAuth* auth, CallGate* gate,
+                               RefusalTarpit* tarpit)
+    : manager_(manager), auth_(auth), gate_(gate), tarpit_(tarpit) {
   ServeRaw("ListGames", &RefereeService::DoListGames);
   ServeRaw("CreateMatch", &RefereeService::DoCreateMatch);
   ServeRaw("JoinMatch", &RefereeService::DoJoinMatch);

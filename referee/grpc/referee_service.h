@@ -8,6 +8,7 @@
 #include "grpcpp/grpcpp.h"
 #include "referee/grpc/call_gate.h"
 #include "referee/grpc/organiser_auth.h"
+#include "referee/grpc/refusal_tarpit.h"
 #include "referee/service/match_manager.h"
 
 namespace cardref::grpc_service {
@@ -24,9 +25,10 @@ grpc::Status ToGrpcStatus(const absl::Status& status);
 class RefereeService final : public v1::Referee::CallbackService {
  public:
   // None is owned; all outlive the service. Without a gate no call is
-  // rate-limited and no stream is capped.
+  // rate-limited and no stream is capped; without a tarpit every refusal is
+  // answered at once.
   RefereeService(service::MatchManager* manager, const OrganiserAuth* auth,
-                 CallGate* gate = nullptr);
+                 CallGate* gate = nullptr, RefusalTarpit* tarpit = nullptr);
 
   grpc::ServerWriteReactor<v1::Observation>* WatchObservations(
       grpc::CallbackServerContext* context,
@@ -78,6 +80,11 @@ class RefereeService final : public v1::Referee::CallbackService {
   absl::Status DoGetRefereeKey(const grpc::ServerContextBase& context,
                                const v1::GetRefereeKeyRequest& request,
                                v1::RefereeKey* response);
+  // Finishes a unary call: a refusal through the tarpit, keyed by the
+  // caller (`token`: the request's seat token, if any).
+  void Answer(const grpc::ServerContextBase& context,
+              grpc::ServerUnaryReactor* reactor, grpc::Status status,
+              absl::string_view token);
   // The call gate's verdict (OK without one).
   absl::Status Admit(const grpc::ServerContextBase& context,
                      absl::string_view token);
@@ -85,6 +92,7 @@ class RefereeService final : public v1::Referee::CallbackService {
   service::MatchManager* manager_;
   const OrganiserAuth* auth_;
   CallGate* gate_;
+  RefusalTarpit* tarpit_;
 };
 
 }  // namespace cardref::grpc_service

@@ -118,8 +118,9 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
         return connections == nullptr ? std::string()
                                       : connections->AddressOf(peer);
       });
+  s->tarpit_ = std::make_unique<RefusalTarpit>(limits, options.manager.clock);
   s->service_ = std::make_unique<RefereeService>(
-      s->manager_.get(), s->auth_.get(), s->gate_.get());
+      s->manager_.get(), s->auth_.get(), s->gate_.get(), s->tarpit_.get());
   // Both must be enabled before the builder builds the server.
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -150,6 +151,7 @@ std::string RefereeServer::address() const {
 void RefereeServer::Shutdown(absl::Duration grace) {
   if (shut_down_.exchange(true)) return;
   if (connections_ != nullptr) connections_->Stop();  // no new connection
+  tarpit_->Stop();  // gRPC's shutdown waits for every held answer
   server_->Shutdown(absl::ToChronoTime(absl::Now() + grace));
 }
 

@@ -15,6 +15,7 @@
 #include "referee/grpc/connection_limiter.h"
 #include "referee/grpc/prometheus_metrics.h"
 #include "referee/grpc/referee_service.h"
+#include "referee/grpc/refusal_tarpit.h"
 #include "referee/service/match_manager.h"
 #include "referee/service/shutdown.h"
 
@@ -57,6 +58,7 @@ class RefereeServer {
   grpc::Server& server() { return *server_; }
   // The plaintext listener's connection count; null with TLS or no cap.
   ConnectionLimiter* connections() { return connections_.get(); }
+  const RefusalTarpit& tarpit() const { return *tarpit_; }
   const service::MatchManager& manager() const { return *manager_; }
   // -1 without metrics.
   int metrics_port() const { return metrics_ ? metrics_->port() : -1; }
@@ -77,6 +79,7 @@ class RefereeServer {
   std::unique_ptr<OrganiserAuth> auth_;
   std::unique_ptr<ConnectionLimiter> connections_;
   std::unique_ptr<CallGate> gate_;
+  std::unique_ptr<RefusalTarpit> tarpit_;
   std::unique_ptr<RefereeService> service_;
   std::unique_ptr<grpc::Server> server_;
 };

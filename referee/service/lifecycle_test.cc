@@ -226,7 +226,7 @@ TEST_F(LifecycleTest, WaitingMatchesHoldNoDescriptorsAndLittleMemory) {
   CreateCraits();  // warm up allocator and registry caches
   const int fds_before = OpenFds();
   const int64_t rss_before = RssKib();
-  // 10,000 as the issue measures it; a quarter under a sanitizer, which
+  // 10,000 as the issue measures it; a tenth under a sanitizer, which
   // does not measure memory (kMeasuresMemory) and still checks the fds.
   constexpr int kMatches = testing_util::GamesForThisBuild(10'000);
   for (int i = 0; i < kMatches; ++i) {

@@ -55,6 +55,17 @@ struct Limits {
   // referee's own accept loop); past it new connections are closed at once.
   // 0 = no cap. Kept well below RLIMIT_NOFILE (raised at start).
   int max_connections = 512;
+  // The tarpit for refused calls (grpc/refusal_tarpit.h): per caller,
+  // `refusal_burst` refusals answered at once, refilling at
+  // `refusals_per_second`; past it each refusal is answered after
+  // `refusal_delay_ms`, at most `max_delayed_refusals` held at once (past
+  // that, at once). 0 rate or delay = no tarpit. An honest bot is refused a
+  // few times per game at most; 4 threads flooding with calls the referee
+  // must refuse drop from thousands of calls per second to 40.
+  double refusals_per_second = 10;
+  double refusal_burst = 20;
+  int refusal_delay_ms = 100;
+  int max_delayed_refusals = 1000;
 };
 
 }  // namespace cardref::service

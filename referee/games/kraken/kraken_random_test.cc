@@ -315,9 +315,9 @@ TEST(KrakenRandomTest, FiveThousandGamesKeepEveryInvariant) {
   EXPECT_GT(stuk_rounds, 0);
   EXPECT_GT(pit_rounds, 0);
   // The full 5,000 games reach over 500 distinct actions; the sanitizer
-  // lane's quarter reaches about 350.
+  // lane's tenth (500 games) reaches about 245.
   EXPECT_GT(round_tripped.size(),
-            testing_util::kSanitizerDivisor == 1 ? 500u : 300u);
+            testing_util::kSanitizerDivisor == 1 ? 500u : 200u);
   std::cout << decisions << " decisions, " << round_tripped.size()
             << " distinct actions round-tripped, " << stuk_rounds
             << " rounds with stuk, " << pit_rounds << " pit rounds, " << draws
