@@ -196,6 +196,25 @@ TEST_F(MetricsTest, CountersEqualWhatTheLogsSay) {
             static_cast<double>(logs.bytes));
 }
 
+// The tarpit's figures (docs/limits.md, "Refusals"): past the free quota,
+// out-of-turn submissions are held, and the scrape counts them as the
+// tarpit does.
+TEST_F(MetricsTest, TheTarpitsDelayedRefusalsAreCounted) {
+  const testing_ops::TestMatch m = client_->Start(300);
+  ASSERT_FALSE(m.id.empty());
+  EXPECT_EQ(MetricSum(Scrape(), "cardref_refusals_delayed_total"), 0);
+  // The quota is 20 at once (service::Limits): 200 refusals outrun it
+  // however slowly they go out.
+  for (int i = 0; i < 200 && server_->tarpit().delayed_total() < 2; ++i) {
+    EXPECT_FALSE(client_->SubmitOutOfTurn(m).ok());
+  }
+  const std::string text = Scrape();
+  EXPECT_GE(MetricSum(text, "cardref_refusals_delayed_total"), 2);
+  EXPECT_EQ(MetricSum(text, "cardref_refusals_delayed_total"),
+            static_cast<double>(server_->tarpit().delayed_total()));
+  EXPECT_EQ(MetricSum(text, "cardref_refusals_held"), 0);
+}
+
 TEST_F(MetricsTest, OnlyMetricsIsServed) {
   EXPECT_TRUE(HttpGet(server_->metrics_port(), "/nothing").empty());
 }

@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "prometheus/collectable.h"
 #include "prometheus/metric_family.h"
+#include "referee/grpc/refusal_tarpit.h"
 
 namespace cardref::grpc_service {
 
@@ -95,6 +96,18 @@ prometheus::MetricFamily GaugeFamily(const std::string& name,
   return family;
 }
 
+prometheus::MetricFamily CounterFamily(const std::string& name,
+                                       const std::string& help, double value) {
+  prometheus::MetricFamily family;
+  family.name = name;
+  family.help = help;
+  family.type = prometheus::MetricType::Counter;
+  prometheus::ClientMetric metric;
+  metric.counter.value = value;
+  family.metric.push_back(metric);
+  return family;
+}
+
 }  // namespace
 
 // Values read from the process at scrape time.
@@ -102,6 +115,11 @@ class PrometheusMetrics::ProcessCollector : public prometheus::Collectable {
  public:
   explicit ProcessCollector(const std::atomic<int>* grpc_port)
       : grpc_port_(grpc_port) {}
+
+  void set_tarpit(std::shared_ptr<const RefusalTarpit> tarpit) {
+    absl::MutexLock lock(&mu_);
+    tarpit_ = std::move(tarpit);
+  }
 
   std::vector<prometheus::MetricFamily> Collect() const override {
     std::vector<prometheus::MetricFamily> out;
@@ -118,12 +136,34 @@ class PrometheusMetrics::ProcessCollector : public prometheus::Collectable {
           EstablishedOn("/proc/net/tcp", port) +
               EstablishedOn("/proc/net/tcp6", port)));
     }
+    std::shared_ptr<const RefusalTarpit> tarpit;
+    {
+      absl::MutexLock lock(&mu_);
+      tarpit = tarpit_;
+    }
+    if (tarpit != nullptr) {
+      out.push_back(GaugeFamily(
+          "cardref_refusals_held",
+          "Refused calls whose answers the tarpit holds back now",
+          static_cast<double>(tarpit->held())));
+      out.push_back(CounterFamily(
+          "cardref_refusals_delayed_total",
+          "Refused calls the tarpit answered late (docs/limits.md, Refusals)",
+          static_cast<double>(tarpit->delayed_total())));
+    }
     return out;
   }
 
  private:
   const std::atomic<int>* grpc_port_;
+  mutable absl::Mutex mu_;
+  std::shared_ptr<const RefusalTarpit> tarpit_ ABSL_GUARDED_BY(mu_);
 };
+
+void PrometheusMetrics::set_refusal_tarpit(
+    std::shared_ptr<const RefusalTarpit> tarpit) {
+  process_->set_tarpit(std::move(tarpit));
+}
 
 PrometheusMetrics::PrometheusMetrics()
     : registry_(std::make_shared<prometheus::Registry>()),

@@ -8,7 +8,9 @@
 #include <memory>
 #include <string>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "prometheus/counter.h"
 #include "prometheus/exposer.h"
 #include "prometheus/family.h"
@@ -18,6 +20,8 @@
 #include "referee/service/metrics_sink.h"
 
 namespace cardref::grpc_service {
+
+class RefusalTarpit;
 
 // Thread-safe.
 class PrometheusMetrics : public service::MetricsSink {
@@ -31,6 +35,9 @@ class PrometheusMetrics : public service::MetricsSink {
   // The gRPC port, whose established connections are counted (at scrape
   // time, from /proc/net/tcp and tcp6).
   void set_grpc_port(int port) { grpc_port_ = port; }
+  // The tarpit whose held and delayed refusals are reported (at scrape
+  // time); shared, so a scrape never outlives it.
+  void set_refusal_tarpit(std::shared_ptr<const RefusalTarpit> tarpit);
 
   void MatchStatusChanged(absl::string_view game, v1::MatchStatus from,
                           v1::MatchStatus to) override;

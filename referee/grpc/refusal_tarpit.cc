@@ -52,6 +52,7 @@ void RefusalTarpit::Finish(grpc::ServerUnaryReactor* reactor,
                        std::move(status)});
       ++delayed_total_;
       if (!timer_.joinable()) timer_ = std::thread([this] { Run(); });
+      if (held_.size() == 1) wake_.Signal();
       return;
     }
   }
@@ -61,20 +62,17 @@ void RefusalTarpit::Finish(grpc::ServerUnaryReactor* reactor,
 void RefusalTarpit::Run() {
   std::vector<Held> due;
   absl::MutexLock lock(&mu_);
+  // A CondVar, not Mutex::Await: Await's condition runs on whichever thread
+  // unlocks, which ThreadSanitizer cannot order (tests/tsan/).
   while (!stopped_) {
     if (held_.empty()) {
-      mu_.Await(absl::Condition(
-          +[](RefusalTarpit* t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(t->mu_) {
-            return t->stopped_ || !t->held_.empty();
-          },
-          this));
+      wake_.Wait(&mu_);
       continue;
     }
     const SteadyTime now = std::chrono::steady_clock::now();
     if (held_.front().due > now) {
-      // Woken early by Stop; a new entry is never due before the front.
-      mu_.AwaitWithTimeout(absl::Condition(&stopped_),
-                           absl::FromChrono(held_.front().due - now));
+      // A new entry is never due before the front: only Stop wakes us early.
+      wake_.WaitWithTimeout(&mu_, absl::FromChrono(held_.front().due - now));
       continue;
     }
     while (!held_.empty() && held_.front().due <= now) {
@@ -94,6 +92,7 @@ void RefusalTarpit::Stop() {
   {
     absl::MutexLock lock(&mu_);
     stopped_ = true;
+    wake_.Signal();
     left.swap(held_);
     timer.swap(timer_);
   }

@@ -70,6 +70,7 @@ class RefusalTarpit {
   const std::chrono::milliseconds delay_;
   const size_t max_held_;
   mutable absl::Mutex mu_;
+  absl::CondVar wake_;  // an answer to hold, or Stop
   // Due in the order they were held: the delay is the same for all.
   std::deque<Held> held_ ABSL_GUARDED_BY(mu_);
   uint64_t delayed_total_ ABSL_GUARDED_BY(mu_) = 0;

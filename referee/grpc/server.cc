@@ -118,7 +118,8 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
         return connections == nullptr ? std::string()
                                       : connections->AddressOf(peer);
       });
-  s->tarpit_ = std::make_unique<RefusalTarpit>(limits, options.manager.clock);
+  s->tarpit_ = std::make_shared<RefusalTarpit>(limits, options.manager.clock);
+  if (s->metrics_ != nullptr) s->metrics_->set_refusal_tarpit(s->tarpit_);
   s->service_ = std::make_unique<RefereeService>(
       s->manager_.get(), s->auth_.get(), s->gate_.get(), s->tarpit_.get());
   // Both must be enabled before the builder builds the server.

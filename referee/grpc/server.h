@@ -79,7 +79,7 @@ class RefereeServer {
   std::unique_ptr<OrganiserAuth> auth_;
   std::unique_ptr<ConnectionLimiter> connections_;
   std::unique_ptr<CallGate> gate_;
-  std::unique_ptr<RefusalTarpit> tarpit_;
+  std::shared_ptr<RefusalTarpit> tarpit_;  // shared with metrics_
   std::unique_ptr<RefereeService> service_;
   std::unique_ptr<grpc::Server> server_;
 };

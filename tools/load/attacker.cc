@@ -23,6 +23,10 @@ constexpr int kIdleStreams = 250;
 constexpr int kStreamConnections = 25;
 // Threads of the rejection flood, all on the attacker's one connection.
 constexpr int kFloodThreads = 4;
+// Calls in flight at once in the asynchronous flood: past the tarpit's
+// quota each is held for its delay (docs/limits.md, "Refusals"), so this
+// many in flight make this many calls per delay.
+constexpr int kAsyncInFlight = 256;
 
 template <typename CallFn>
 grpc::Status Call(const std::string& token, CallFn call) {
@@ -43,10 +47,12 @@ absl::Status Failed(const std::string& what, const grpc::Status& s) {
 absl::StatusOr<AttackKind> ParseAttackKind(const std::string& name) {
   if (name == "none") return AttackKind::kNone;
   if (name == "rejections") return AttackKind::kRejections;
+  if (name == "async_rejections") return AttackKind::kAsyncRejections;
   if (name == "streams") return AttackKind::kStreams;
   if (name == "connections") return AttackKind::kConnections;
   return absl::InvalidArgumentError(absl::StrCat(
-      "--attack must be none, rejections, streams or connections, got '",
+      "--attack must be none, rejections, async_rejections, streams or "
+      "connections, got '",
       name, "'"));
 }
 
@@ -63,6 +69,7 @@ Attacker::~Attacker() { Stop(); }
 const char* Attacker::unit() const {
   switch (kind_) {
     case AttackKind::kRejections:
+    case AttackKind::kAsyncRejections:
       return "rejected submissions";
     case AttackKind::kStreams:
       return "never-read streams";
@@ -125,23 +132,65 @@ absl::Status Attacker::Start() {
     if (!s.ok()) return Failed("JoinMatch", s);
     if (seat == 1) seat_token_ = joined.token();
   }
+  if (kind_ == AttackKind::kAsyncRejections) {
+    threads_.emplace_back([this] { FloodRejectionsAsync(); });
+    return absl::OkStatus();
+  }
   for (int t = 0; t < kFloodThreads; ++t) {
     threads_.emplace_back([this] { FloodRejections(); });
   }
   return absl::OkStatus();
 }
 
-void Attacker::FloodRejections() {
+v1::SubmitActionRequest Attacker::RefusedSubmission() const {
   v1::SubmitActionRequest submit;
   submit.set_match_id(match_id_);
   submit.set_seat(1);
   submit.set_token(seat_token_);
   submit.mutable_action()->set_notation("juggle");
+  return submit;
+}
+
+void Attacker::FloodRejections() {
+  const v1::SubmitActionRequest submit = RefusedSubmission();
   while (!stop_.load()) {
     v1::SubmitActionResponse response;
     grpc::ClientContext context;
     if (!stub_->SubmitAction(&context, submit, &response).ok()) ++count_;
   }
+}
+
+void Attacker::FloodRejectionsAsync() {
+  const v1::SubmitActionRequest submit = RefusedSubmission();
+  struct Call {
+    grpc::ClientContext context;
+    v1::SubmitActionResponse response;
+    grpc::Status status;
+    std::unique_ptr<grpc::ClientAsyncResponseReader<v1::SubmitActionResponse>>
+        reader;
+  };
+  grpc::CompletionQueue cq;
+  auto issue = [&] {
+    auto* call = new Call;
+    call->reader = stub_->AsyncSubmitAction(&call->context, submit, &cq);
+    call->reader->Finish(&call->response, &call->status, call);
+  };
+  for (int i = 0; i < kAsyncInFlight; ++i) issue();
+  int in_flight = kAsyncInFlight;
+  void* tag = nullptr;
+  bool ok = false;
+  while (in_flight > 0 && cq.Next(&tag, &ok)) {
+    auto* call = static_cast<Call*>(tag);
+    if (!call->status.ok()) ++count_;
+    delete call;
+    --in_flight;
+    if (!stop_.load()) {
+      issue();
+      ++in_flight;
+    }
+  }
+  cq.Shutdown();
+  while (cq.Next(&tag, &ok)) delete static_cast<Call*>(tag);
 }
 
 void Attacker::FloodConnections() {

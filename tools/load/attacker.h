@@ -3,7 +3,11 @@
 // against the same run without it. One kind at a time:
 //   rejections   one client floods an attacker's match with submissions
 //                the referee must refuse (an illegal notation), from four
-//                threads on one connection: a few thousand per second;
+//                threads on one connection, each waiting for its answer
+//                (a synchronous client);
+//   async_rejections  the same flood without waiting: 256 calls in flight
+//                at once on one connection, each answer followed at once
+//                by another call;
 //   streams      hundreds of event streams (WatchMatch) opened on a match
 //                that waits for players and never read;
 //   connections  raw TCP connections opened as fast as they go, up to a
@@ -25,9 +29,16 @@
 
 namespace cardref::load {
 
-enum class AttackKind { kNone, kRejections, kStreams, kConnections };
+enum class AttackKind {
+  kNone,
+  kRejections,
+  kAsyncRejections,
+  kStreams,
+  kConnections
+};
 
-// "none", "rejections", "streams", "connections"; INVALID_ARGUMENT naming
+// "none", "rejections", "async_rejections", "streams", "connections";
+// INVALID_ARGUMENT naming
 // them otherwise.
 absl::StatusOr<AttackKind> ParseAttackKind(const std::string& name);
 
@@ -49,6 +60,8 @@ class Attacker {
 
  private:
   void FloodRejections();
+  void FloodRejectionsAsync();
+  v1::SubmitActionRequest RefusedSubmission() const;
   void FloodConnections();
 
   const AttackKind kind_;

@@ -62,7 +62,8 @@ ABSL_FLAG(std::string, organiser_token_file, "",
 ABSL_FLAG(std::string, format, "text", "text or json");
 ABSL_FLAG(uint64_t, seed, 1, "seed of the players' picks");
 ABSL_FLAG(std::string, attack, "none",
-          "none, rejections, streams or connections: also measure the "
+          "none, rejections, async_rejections, streams or connections: "
+          "also measure the "
           "referee while a hostile client attacks it (tools/load/attacker.h)");
 
 namespace cardref::load {
@@ -74,7 +75,8 @@ constexpr char kUsage[] =
     "per decision and timeouts of both, and their ratio.\n"
     "Usage: cardref_load [--matches=16] [--seconds=5] [--game=craits]\n"
     "                    [--decision_time_limit_ms=1000] [--format=json]\n"
-    "                    [--attack=none|rejections|streams|connections]\n"
+    "                    [--attack=none|rejections|async_rejections|streams|"
+    "connections]\n"
     "                    [--server=HOST:PORT --organiser_token_file=FILE]\n";
 
 // A server in a child process, forked before this process starts any

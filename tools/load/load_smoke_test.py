@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Smoke test of cardref_load: a short run prints one JSON object whose
 figures are present and sane (both servers made decisions, a ratio > 0);
-a run with --attack=rejections also reports the healthy matches' latency
+a run with --attack=rejections or async_rejections also reports the healthy matches' latency
 under attack against the unattacked run; an unknown --attack is a usage
 error naming the kinds. No timing is asserted."""
 import json
@@ -42,43 +42,45 @@ print(run.stdout, end="")
 if report["attack"] != "none" or "attack_p99_us" in report:
     sys.exit(f"an unattacked run reports an attack: {run.stdout}")
 
-# Under attack: a flood of rejected submissions from one client.
-attacked = subprocess.run(
-    [binary, "--matches=2", "--seconds=1", "--format=json",
-     "--decision_time_limit_ms=5000", "--attack=rejections"],
-    capture_output=True, text=True, timeout=120)
-if attacked.returncode != 0:
-    sys.exit(f"cardref_load --attack exited {attacked.returncode}: "
-             f"{attacked.stderr}{attacked.stdout}")
-report = json.loads(attacked.stdout)
-for field in ("attack", "idle_p50_us", "idle_p99_us", "attack_p50_us",
-              "attack_p99_us", "attack_ratio_p99", "attack_decisions",
-              "attack_count", "attack_unit", "attack_rate"):
-    if field not in report:
-        sys.exit(f"missing field {field}: {attacked.stdout}")
-problems = []
-if report["attack"] != "rejections":
-    problems.append("attack is not 'rejections'")
-if report["attack_unit"] != "rejected submissions":
-    problems.append("attack_unit is not 'rejected submissions'")
-if not report["attack_count"] > 0:
-    problems.append("the attacker made no rejected submission")
-if not report["attack_decisions"] > 0:
-    problems.append("no healthy decision under attack")
-if not report["attack_p99_us"] >= report["attack_p50_us"] > 0:
-    problems.append("attack latencies not 0 < p50 <= p99")
-if report["idle_p99_us"] != report["referee_p99_us"]:
-    problems.append("idle_p99_us is not the unattacked run's p99")
-expected_ratio = report["attack_p99_us"] / report["idle_p99_us"]
-if abs(report["attack_ratio_p99"] - expected_ratio) > 0.01:
-    problems.append(f"attack_ratio_p99 is not attack_p99_us / idle_p99_us "
-                    f"({expected_ratio:.3f})")
-if problems:
-    sys.exit("; ".join(problems) + ": " + attacked.stdout)
-print(attacked.stdout, end="")
+# Under attack: a flood of rejected submissions from one client, waiting
+# for each answer and not.
+for kind in ("rejections", "async_rejections"):
+    attacked = subprocess.run(
+        [binary, "--matches=2", "--seconds=1", "--format=json",
+         "--decision_time_limit_ms=5000", f"--attack={kind}"],
+        capture_output=True, text=True, timeout=120)
+    if attacked.returncode != 0:
+        sys.exit(f"cardref_load --attack exited {attacked.returncode}: "
+                 f"{attacked.stderr}{attacked.stdout}")
+    report = json.loads(attacked.stdout)
+    for field in ("attack", "idle_p50_us", "idle_p99_us", "attack_p50_us",
+                  "attack_p99_us", "attack_ratio_p99", "attack_decisions",
+                  "attack_count", "attack_unit", "attack_rate"):
+        if field not in report:
+            sys.exit(f"missing field {field}: {attacked.stdout}")
+    problems = []
+    if report["attack"] != kind:
+        problems.append(f"attack is not '{kind}'")
+    if report["attack_unit"] != "rejected submissions":
+        problems.append("attack_unit is not 'rejected submissions'")
+    if not report["attack_count"] > 0:
+        problems.append("the attacker made no rejected submission")
+    if not report["attack_decisions"] > 0:
+        problems.append("no healthy decision under attack")
+    if not report["attack_p99_us"] >= report["attack_p50_us"] > 0:
+        problems.append("attack latencies not 0 < p50 <= p99")
+    if report["idle_p99_us"] != report["referee_p99_us"]:
+        problems.append("idle_p99_us is not the unattacked run's p99")
+    expected_ratio = report["attack_p99_us"] / report["idle_p99_us"]
+    if abs(report["attack_ratio_p99"] - expected_ratio) > 0.01:
+        problems.append(f"attack_ratio_p99 is not attack_p99_us / idle_p99_us "
+                        f"({expected_ratio:.3f})")
+    if problems:
+        sys.exit("; ".join(problems) + ": " + attacked.stdout)
+    print(attacked.stdout, end="")
 
 bad = subprocess.run([binary, "--attack=juggle"], capture_output=True,
                      text=True, timeout=60)
-if bad.returncode != 2 or "none, rejections, streams or connections" \
-        not in bad.stderr:
+if bad.returncode != 2 or ("none, rejections, async_rejections, streams or "
+                          "connections") not in bad.stderr:
     sys.exit(f"--attack=juggle: exit {bad.returncode}, {bad.stderr}")
