@@ -227,6 +227,7 @@ TEST_F(GrpcLimitsTest, ASynchronousFloodRunsAtTheTarpitsPace) {
   std::atomic<int> refused{0}, accepted{0};
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::thread> flood;
+  flood.reserve(kThreads);
   for (int t = 0; t < kThreads; ++t) {
     flood.emplace_back([&] {
       std::unique_ptr<v1::Referee::Stub> stub = NewStub();
@@ -273,6 +274,7 @@ TEST_F(GrpcLimitsTest, HeldRefusalsAreCappedAndAnsweredAtShutdown) {
   illegal.set_notation("juggle");
   ASSERT_FALSE(Submit(*stub_, m, 1, illegal, 0).ok());  // the free one
   std::vector<std::future<grpc::Status>> held;
+  held.reserve(kMaxHeld);
   for (int i = 0; i < kMaxHeld; ++i) {
     held.push_back(std::async(std::launch::async, [&] {
       return Submit(*NewStub(), m, 1, illegal, 0);
