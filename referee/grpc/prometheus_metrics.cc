@@ -84,28 +84,30 @@ int EstablishedOn(const std::string& table, int port) {
   return n;
 }
 
-prometheus::MetricFamily GaugeFamily(const std::string& name,
-                                     const std::string& help, double value) {
+// A family of one unlabelled gauge or counter.
+prometheus::MetricFamily OneValueFamily(const std::string& name,
+                                        const std::string& help,
+                                        prometheus::MetricType type,
+                                        double value) {
   prometheus::MetricFamily family;
   family.name = name;
   family.help = help;
-  family.type = prometheus::MetricType::Gauge;
+  family.type = type;
   prometheus::ClientMetric metric;
-  metric.gauge.value = value;
+  (type == prometheus::MetricType::Counter ? metric.counter.value
+                                           : metric.gauge.value) = value;
   family.metric.push_back(metric);
   return family;
 }
 
+prometheus::MetricFamily GaugeFamily(const std::string& name,
+                                     const std::string& help, double value) {
+  return OneValueFamily(name, help, prometheus::MetricType::Gauge, value);
+}
+
 prometheus::MetricFamily CounterFamily(const std::string& name,
                                        const std::string& help, double value) {
-  prometheus::MetricFamily family;
-  family.name = name;
-  family.help = help;
-  family.type = prometheus::MetricType::Counter;
-  prometheus::ClientMetric metric;
-  metric.counter.value = value;
-  family.metric.push_back(metric);
-  return family;
+  return OneValueFamily(name, help, prometheus::MetricType::Counter, value);
 }
 
 }  // namespace
