@@ -176,6 +176,7 @@ TEST_F(TamperTest, ChangedRoundScoreIsAMismatchNamingFieldAndValues) {
 }
 
 TEST_F(TamperTest, ChangedCardOfAnActionIsAMismatchAtThatRecord) {
+  payloads_ = testlogs::AsFormat2(payloads_);  // typed actions
   const size_t k = Find([](const v1::LogRecord& r) {
     return r.has_action() && r.action().action().craits().has_play();
   });
@@ -193,6 +194,7 @@ TEST_F(TamperTest, ChangedCardOfAnActionIsAMismatchAtThatRecord) {
 }
 
 TEST_F(TamperTest, IllegalActionEncodedConsistentlyIsRefusedByTheEngine) {
+  payloads_ = testlogs::AsFormat2(payloads_);  // typed actions
   const size_t k =
       Find([](const v1::LogRecord& r) { return r.has_action(); }, 10);
   // Replay up to k to find an action the seat to act may not take there.
@@ -229,6 +231,7 @@ TEST_F(TamperTest, IllegalActionEncodedConsistentlyIsRefusedByTheEngine) {
 }
 
 TEST_F(TamperTest, NonCanonicalNotationIsAMismatch) {
+  payloads_ = testlogs::AsFormat2(payloads_);  // typed actions
   const size_t k = Find([](const v1::LogRecord& r) {
     return r.has_action() && r.action().action().craits().has_draw();
   });
@@ -412,6 +415,7 @@ TEST_F(TamperTest, FlippedByteIsCorruptAtItsRecordsOffset) {
 }
 
 TEST_F(TamperTest, LegalActionRecordedAsRejectedInvalidArgumentIsAMismatch) {
+  payloads_ = testlogs::AsFormat2(payloads_);  // typed actions
   const size_t k = Find(
       [](const v1::LogRecord& r) {
         return r.has_action() && !r.action().by_referee();
@@ -495,8 +499,8 @@ TEST_F(TamperTest, HeaderProblemsCannotBeAudited) {
     std::string says;
   };
   const std::vector<Case> cases = {
-      {[](v1::LogHeader& h) { h.set_format_version(3); },
-       "header.format_version 3 is not a format this analyzer reads"},
+      {[](v1::LogHeader& h) { h.set_format_version(4); },
+       "header.format_version 4 is not a format this analyzer reads"},
       {[](v1::LogHeader& h) { h.set_format_version(0); },
        "header.format_version 0"},
       {[](v1::LogHeader& h) { h.set_game("chess"); }, "header.game: "},

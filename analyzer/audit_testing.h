@@ -13,6 +13,7 @@
 #include "analyzer/test_logs.h"
 #include "cardref/v1/log.pb.h"
 #include "gtest/gtest.h"
+#include "referee/codec/logged_actions.h"
 #include "referee/games/all_games.h"
 #include "referee/record/game_log.h"
 
@@ -35,7 +36,7 @@ struct AuditedLog {
 
 // Plays a match with `options` into `dir` (testlogs::PlayRandomMatch) and
 // audits the file: it must be OK with every record consistent. Fills `out`
-// with the path, the report and the log's records.
+// with the path, the report and the log's records (typed actions derived).
 inline void PlayAndAuditOk(const std::string& dir,
                            const testlogs::RandomMatchOptions& options,
                            AuditedLog* out) {
@@ -46,7 +47,8 @@ inline void PlayAndAuditOk(const std::string& dir,
   SCOPED_TRACE(out->report.Line());
   ASSERT_EQ(out->report.verdict, Verdict::kOk);
   EXPECT_EQ(out->report.consistent_records, out->report.records);
-  absl::StatusOr<record::GameLog> log = record::ReadGameLog(out->path);
+  absl::StatusOr<record::GameLog> log =
+      codec::ReadGameLogWithActions(out->path);
   ASSERT_TRUE(log.ok());
   out->records = std::move(log->records);
 }

@@ -404,8 +404,7 @@ TEST_F(BatchTest, GameSpecificMetricsFollowFromTheLog) {
     const v1::GameSummary s = SummarizeFile(logs_[i], {}, AllGames());
     ASSERT_EQ(s.audit().verdict(), "OK");
     int64_t plays = 0, reserves = 0;
-    for (const std::string& payload : Payloads(logs_[i])) {
-      const v1::LogRecord r = ParseRecord(payload);
+    for (const v1::LogRecord& r : testlogs::ReadBack(Payloads(logs_[i]))) {
       if (!r.has_action()) continue;
       plays += r.action().action().krass_kariert().has_play();
       reserves += r.action().action().krass_kariert().has_take_reserve();

@@ -449,8 +449,7 @@ TEST(FaultPolicyTest, TheAuditRefusesASubstituteThatIsNotTheNeutralAction) {
       const Action neutral = service::NeutralAction((*replay)->state());
       for (Action a : legal) {
         if (a == neutral) continue;
-        *r.mutable_action()->mutable_action() =
-            codec::EncodeAction((*replay)->state(), a);
+        r.mutable_action()->set_engine_action(a);  // as format 3 stores it
         (*payloads)[i] = testlogs::Serialize(r);
         changed = static_cast<int>(i);
         break;

@@ -63,7 +63,9 @@ void IntegrityChecker::Add(absl::string_view payload, uint64_t byte_offset,
   } else if (format_version_ < 2) {
     CheckLegacyRecord(record);
   } else {
-    if (!chain_broken_ && record.prev_hash() != last_hash_) {
+    if (format_version_ >= 3) {
+      CheckCheckpoint(record);
+    } else if (!chain_broken_ && record.prev_hash() != last_hash_) {
       chain_broken_ = true;
       Report(absl::StrCat(
           "prev_hash ", Hex(record.prev_hash()),
@@ -125,8 +127,57 @@ void IntegrityChecker::Add(absl::string_view payload, uint64_t byte_offset,
                           " record; only the last record is signed"));
     }
   }
-  chain_hasher_.Update(payload);
-  last_hash_ = chain_hasher_.Finish();
+  if (format_version_ >= 3) {
+    chain_.Add(payload);  // a digest only at the checkpoints
+  } else {
+    chain_hasher_.Update(payload);
+    last_hash_ = chain_hasher_.Finish();
+  }
+}
+
+void IntegrityChecker::CheckCheckpoint(const v1::LogRecord& record) {
+  if (chain_broken_) return;
+  const bool last = record.has_final_result() || record.has_aborted();
+  const bool checkpoint = record::LogChain::IsCheckpoint(index_, last);
+  const std::string since =
+      last_checkpoint_ > 0
+          ? absl::StrCat("after record ", last_checkpoint_,
+                         ", the last checkpoint that verified")
+          : "anywhere before it";
+  if (record.prev_hash().empty()) {
+    if (!checkpoint) return;
+    chain_broken_ = true;
+    Report(last ? "the last record has no prev_hash: the signature does not "
+                  "cover the records before it"
+                : absl::StrCat("no prev_hash, but every ",
+                               record::kChainCheckpointInterval,
+                               "th record is a checkpoint of the chain: the "
+                               "log was changed ",
+                               since));
+    return;
+  }
+  if (!checkpoint) {
+    chain_broken_ = true;
+    Report(absl::StrCat("a prev_hash on a record that is not a checkpoint "
+                        "(every ",
+                        record::kChainCheckpointInterval,
+                        "th record and the last): records were removed or "
+                        "inserted ",
+                        since));
+    return;
+  }
+  const std::string expected = chain_.Digest();
+  if (record.prev_hash() != expected) {
+    chain_broken_ = true;
+    Report(absl::StrCat(
+        "prev_hash ", Hex(record.prev_hash()),
+        " is not the chain of records 0 to ", index_ - 1, " (", Hex(expected),
+        "): the log was changed (a record edited, removed, inserted or "
+        "moved) ",
+        since));
+    return;
+  }
+  last_checkpoint_ = index_;
 }
 
 void IntegrityChecker::AddHeader(const v1::LogHeader& header) {

@@ -20,6 +20,7 @@
 #include "absl/strings/string_view.h"
 #include "cardref/v1/log.pb.h"
 #include "referee/base/sha256.h"
+#include "referee/record/game_log.h"
 
 namespace cardref::analyzer {
 
@@ -86,6 +87,9 @@ class IntegrityChecker {
 
   void AddHeader(const v1::LogHeader& header);
   void CheckLegacyRecord(const v1::LogRecord& record);
+  // Format 3: a prev_hash exactly on the checkpoints, each the chain of
+  // every payload before it.
+  void CheckCheckpoint(const v1::LogRecord& record);
   void CheckSignature(absl::string_view payload, const v1::LogRecord& record);
   void CheckReveal(const v1::SeedReveal& reveal);
   void Report(std::string message);
@@ -105,6 +109,8 @@ class IntegrityChecker {
   bool deal_algorithm_known_ = false;
   std::string last_hash_;       // SHA-256 of the previous payload
   crypto::Sha256Hasher chain_hasher_;  // reused: a fresh one per record costs
+  record::LogChain chain_;             // format 3
+  int64_t last_checkpoint_ = 0;        // format 3: the last that verified
   bool chain_broken_ = false;
   bool legacy_field_reported_ = false;
   bool signature_verified_ = false;

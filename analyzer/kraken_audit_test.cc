@@ -128,7 +128,7 @@ class KrakenTamperTest : public ::testing::Test {
   // index (-1 if none matched).
   int Tamper(const std::function<bool(const v1::LogRecord&)>& match,
              const std::function<void(v1::LogRecord&)>& change) {
-    payloads = *payloads_;
+    payloads = format2.empty() ? *payloads_ : format2;
     return testlogs::TamperRecord(&payloads, testlogs::Pick::kFirst, match,
                                   change);
   }
@@ -177,6 +177,8 @@ class KrakenTamperTest : public ::testing::Test {
 
   static std::vector<std::string>* payloads_;
   std::vector<std::string> payloads;
+  // Tamper's source instead of the format 3 log, when set.
+  std::vector<std::string> format2;
 };
 std::vector<std::string>* KrakenTamperTest::payloads_ = nullptr;
 
@@ -346,6 +348,7 @@ TEST_F(KrakenTamperTest, FinalResultFieldsAreNamed) {
 
 // A claim whose typed bonus no longer matches its notation.
 TEST_F(KrakenTamperTest, ChangedClaimIsAMismatch) {
+  format2 = testlogs::AsFormat2(*payloads_);  // typed actions
   const int i = Tamper(
       [](const v1::LogRecord& r) {
         return r.has_action() && r.action().action().kraken().has_claim_bonus();
@@ -370,6 +373,7 @@ TEST_F(KrakenTamperTest, ChangedClaimIsAMismatch) {
 // A claim turned into a decline (typed and notation alike): the action is
 // legal, so the replay goes on and the round's trick_bonus is what differs.
 TEST_F(KrakenTamperTest, ClaimRewrittenAsDeclineShowsInTheTrickBonus) {
+  format2 = testlogs::AsFormat2(*payloads_);  // typed actions
   int claim_seat = -1;
   const int i = Tamper(
       [](const v1::LogRecord& r) {

@@ -99,13 +99,15 @@ class KrassKariertTamperTest : public ::testing::Test {
   // index (-1 if none matched).
   int Tamper(const std::function<bool(const v1::LogRecord&)>& match,
              const std::function<void(v1::LogRecord&)>& change) {
-    payloads = *payloads_;
+    payloads = format2.empty() ? *payloads_ : format2;
     return testlogs::TamperRecord(&payloads, testlogs::Pick::kLast, match,
                                   change);
   }
 
   static std::vector<std::string>* payloads_;
   std::vector<std::string> payloads;
+  // Tamper's source instead of the format 3 log, when set.
+  std::vector<std::string> format2;
 };
 std::vector<std::string>* KrassKariertTamperTest::payloads_ = nullptr;
 
@@ -192,6 +194,7 @@ TEST_F(KrassKariertTamperTest, ChangedRoundChipsAreAMismatch) {
 
 // A TAKE_RESERVE whose typed position no longer matches its notation.
 TEST_F(KrassKariertTamperTest, ChangedActionIsAMismatch) {
+  format2 = testlogs::AsFormat2(*payloads_);  // typed actions
   const int i = Tamper(
       [](const v1::LogRecord& r) {
         return r.has_action() &&

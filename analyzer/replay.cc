@@ -328,6 +328,71 @@ absl::Status LogReplay::ApplyChance(const v1::ChanceEvent& chance) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<Action> LogReplay::LoggedAction(const v1::ActionEvent& event) {
+  const bool compact = header_.format_version() >= 3;
+  if (event.has_engine_action() != compact) {
+    return Fail("action.engine_action",
+                event.has_engine_action()
+                    ? absl::StrCat(event.engine_action())
+                    : "(absent)",
+                compact ? "(present)" : "(absent)",
+                compact ? "a format 3 log records an accepted action as the "
+                          "engine's action"
+                        : "a log before format 3 records the typed action "
+                          "only");
+  }
+  if (compact) {
+    const Action action = event.engine_action();
+    // The referee stores no typed action; a reader that derived it (an
+    // expanded log, analyzer/expand_log.h) must have derived it right.
+    if (event.has_action()) {
+      ActionList legal;
+      state_->LegalActions(legal);
+      if (!legal.contains(action)) {
+        return Fail(ActionField(event), ActionText(event), "(illegal)",
+                    "the engine refuses it");
+      }
+      const v1::Action expected = codec::EncodeAction(*state_, action);
+      if (std::optional<FieldDifference> diff =
+              FirstDifference(event.action(), expected, "action.action")) {
+        return Fail(diff->path, diff->recorded, diff->recomputed,
+                    "the typed action must be the one engine_action encodes");
+      }
+    }
+    return action;  // its legality is checked when applied
+  }
+  absl::StatusOr<Action> action = codec::DecodeAction(*state_, event.action());
+  if (!action.ok()) {
+    return Fail("action.action",
+                absl::StrCat("{", event.action().ShortDebugString(), "}"),
+                "(no action)",
+                absl::StrCat("does not decode: ", action.status().message()));
+  }
+  const v1::Action expected = codec::EncodeAction(*state_, *action);
+  if (std::optional<FieldDifference> diff =
+          FirstDifference(event.action(), expected, "action.action")) {
+    return Fail(diff->path, diff->recorded, diff->recomputed,
+                "an action is logged exactly as the referee encodes it");
+  }
+  return action;
+}
+
+std::string LogReplay::ActionField(const v1::ActionEvent& event) {
+  return event.has_engine_action() ? "action.engine_action" : "action.action";
+}
+
+std::string LogReplay::ActionText(const v1::ActionEvent& event) const {
+  if (!event.has_engine_action()) return Quoted(event.action().notation());
+  // Only a legal action has a notation the engine can be trusted to write.
+  ActionList legal;
+  state_->LegalActions(legal);
+  if (!legal.contains(event.engine_action())) {
+    return absl::StrCat(event.engine_action());
+  }
+  return absl::StrCat(event.engine_action(), " ",
+                      Quoted(state_->ActionToString(event.engine_action())));
+}
+
 absl::Status LogReplay::ApplyAction(const v1::ActionEvent& event) {
   if (absl::Status st = CheckNoRoundPending(); !st.ok()) return st;
   if (state_->node_type() != NodeType::kDecision) {
@@ -346,26 +411,15 @@ absl::Status LogReplay::ApplyAction(const v1::ActionEvent& event) {
                     ? "the referee plays for a seat only after a fault"
                     : "a fault must be followed by the referee's action");
   }
-  absl::StatusOr<Action> action = codec::DecodeAction(*state_, event.action());
-  if (!action.ok()) {
-    return Fail("action.action",
-                absl::StrCat("{", event.action().ShortDebugString(), "}"),
-                "(no action)",
-                absl::StrCat("does not decode: ", action.status().message()));
-  }
-  const v1::Action expected = codec::EncodeAction(*state_, *action);
-  if (std::optional<FieldDifference> diff =
-          FirstDifference(event.action(), expected, "action.action")) {
-    return Fail(diff->path, diff->recorded, diff->recomputed,
-                "an action is logged exactly as the referee encodes it");
-  }
+  absl::StatusOr<Action> action = LoggedAction(event);
+  if (!action.ok()) return action.status();
   if (has_policy()) {
     if (absl::Status st = CheckActionPolicy(event, *action); !st.ok()) {
       return st;
     }
   }
   if (absl::Status st = state_->ApplyAction(*action); !st.ok()) {
-    return Fail("action.action", Quoted(event.action().notation()), "(illegal)",
+    return Fail(ActionField(event), ActionText(event), "(illegal)",
                 absl::StrCat("the engine refuses it: ", st.message()));
   }
   if (!event.by_referee()) consecutive_timeouts_[event.seat()] = 0;
@@ -387,7 +441,7 @@ absl::Status LogReplay::CheckActionPolicy(const v1::ActionEvent& event,
   if (event.by_referee()) {
     const Action neutral = service::NeutralAction(*state_);
     if (action != neutral) {
-      return Fail("action.action", Quoted(event.action().notation()),
+      return Fail(ActionField(event), ActionText(event),
                   Quoted(state_->ActionToString(neutral)),
                   "the referee plays the game's neutral action "
                   "(docs/fault_policy.md)");

@@ -7,10 +7,11 @@
 //   chance        the engine is at a chance node of that kind and accepts the
 //                 cards (ApplyChance checks they are a permutation of the
 //                 expected multiset);
-//   action        the engine waits for exactly that seat; the action decodes
-//                 (codec::DecodeAction), is legal (State::ApplyAction), and
-//                 is recorded exactly as codec::EncodeAction writes it (typed
-//                 form and notation); by_referee iff a fault precedes it;
+//   action        the engine waits for exactly that seat; the action is
+//                 legal (State::ApplyAction); format 3 records it as
+//                 engine_action alone, older logs as the typed form and
+//                 notation exactly as codec::EncodeAction writes them (the
+//                 action decodes); by_referee iff a fault precedes it;
 //   rejected      the state does not change; a refusal recorded as
 //                 INVALID_ARGUMENT must also be refused by the engine when
 //                 that seat is to act;
@@ -117,6 +118,13 @@ class LogReplay {
 
   absl::Status ApplyChance(const v1::ChanceEvent& chance);
   absl::Status ApplyAction(const v1::ActionEvent& event);
+  // The engine action an accepted action records: engine_action in format
+  // 3, the decoded typed action (logged exactly as the referee encodes it)
+  // before. A discrepancy otherwise.
+  absl::StatusOr<Action> LoggedAction(const v1::ActionEvent& event);
+  // For messages: the field that holds the action, and the action.
+  static std::string ActionField(const v1::ActionEvent& event);
+  std::string ActionText(const v1::ActionEvent& event) const;
   absl::Status CheckRejected(const v1::RejectedSubmission& rejected);
   absl::Status CheckRejectionsNotLogged(
       const v1::RejectionsNotLogged& dropped);

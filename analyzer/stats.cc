@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "nlohmann/json.hpp"
+#include "referee/codec/logged_actions.h"
 
 namespace cardref::analyzer {
 
@@ -41,7 +42,11 @@ std::optional<double> PlayerStats::mean_decision_micros() const {
 AuditReport StatsCollector::Add(const record::GameLog& log,
                                 absl::string_view file) {
   AuditReport report = AuditGameLog(log, file, *registry_);
-  if (report.ok()) {
+  if (report.ok() && log.has_header() && log.header().format_version() >= 3) {
+    record::GameLog expanded = log;  // the hooks read typed actions
+    codec::DeriveTypedActions(&expanded, *registry_);
+    Count(expanded);
+  } else if (report.ok()) {
     Count(log);
   } else {
     skipped_.push_back(report);

@@ -317,8 +317,23 @@ v1::GameSummary SummarizeFile(const std::string& path,
           v1::Observation view;
           codec::FillObservation(*audit.state(),
                                  action ? record.action().seat() : 0, &view);
-          if (action) builder.AddActionContext(view, record.action());
-          builder.AddView(view, record);
+          // Format 3 stores the engine action only; the hooks read the
+          // typed form.
+          v1::LogRecord derived;
+          const v1::LogRecord* shown = &record;
+          if (action && record.action().has_engine_action() &&
+              !record.action().has_action()) {
+            ActionList legal;
+            audit.state()->LegalActions(legal);
+            if (legal.contains(record.action().engine_action())) {
+              derived = record;
+              *derived.mutable_action()->mutable_action() = codec::EncodeAction(
+                  *audit.state(), record.action().engine_action());
+              shown = &derived;
+            }
+          }
+          if (action) builder.AddActionContext(view, shown->action());
+          builder.AddView(view, *shown);
         }
         builder.Add(record);
       });

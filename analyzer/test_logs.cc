@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 #include "referee/base/rng.h"
 #include "referee/base/status_macros.h"
+#include "referee/codec/logged_actions.h"
 #include "referee/games/all_games.h"
 #include "referee/record/game_log.h"
 #include "referee/record/record_io.h"
@@ -255,10 +256,36 @@ std::vector<std::string> Rechain(const std::vector<std::string>& payloads) {
   return out;
 }
 
+std::vector<v1::LogRecord> ReadBack(const std::vector<std::string>& payloads) {
+  record::GameLog log = record::ParseGameLog(Frame(payloads));
+  EXPECT_EQ(log.records.size(), payloads.size()) << record::DescribeEnd(log);
+  codec::DeriveTypedActions(&log, AllGames());
+  return log.records;
+}
+
+namespace {
+// A record of a format 3 log as an older referee wrote it: typed action
+// and absolute time (`r` as ReadBack gives it).
+void AsOlderRecord(v1::LogRecord& r) {
+  r.clear_micros_since_previous();
+  if (r.has_action()) r.mutable_action()->clear_engine_action();
+}
+}  // namespace
+
+std::vector<std::string> AsFormat2(const std::vector<std::string>& payloads) {
+  std::vector<std::string> older;
+  for (v1::LogRecord& r : ReadBack(payloads)) {
+    AsOlderRecord(r);
+    if (r.has_header()) r.mutable_header()->set_format_version(2);
+    older.push_back(Serialize(r));
+  }
+  return Rechain(older);
+}
+
 std::vector<std::string> AsFormat1(const std::vector<std::string>& payloads) {
   std::vector<std::string> out;
-  for (const std::string& p : payloads) {
-    v1::LogRecord r = ParseRecord(p);
+  for (v1::LogRecord& r : ReadBack(payloads)) {
+    AsOlderRecord(r);
     if (r.has_seed_reveal()) continue;
     r.clear_prev_hash();
     r.clear_signature();

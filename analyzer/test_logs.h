@@ -76,6 +76,13 @@ absl::Status WriteFile(const std::string& path, const std::string& bytes);
 // itself had written the records in this shape (for tests of the replay's
 // checks, which must hold whoever signed the log).
 std::vector<std::string> Rechain(const std::vector<std::string>& payloads);
+// The records of `payloads` as a reader sees them: times absolute, typed
+// actions derived (codec::DeriveTypedActions).
+std::vector<v1::LogRecord> ReadBack(const std::vector<std::string>& payloads);
+// The payloads of a format 3 log as a format 2 referee would have written
+// them: typed actions, absolute times, a prev_hash on every record, signed
+// with TestSigningKey().
+std::vector<std::string> AsFormat2(const std::vector<std::string>& payloads);
 // The payloads as an older referee (format_version 1) would have written
 // them: no commitment, key, chain, seed reveal or signature.
 std::vector<std::string> AsFormat1(const std::vector<std::string>& payloads);

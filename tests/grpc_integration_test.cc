@@ -18,6 +18,7 @@
 #include "absl/synchronization/mutex.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
+#include "referee/codec/logged_actions.h"
 #include "referee/base/testing/fresh_test_dir.h"
 #include "referee/base/rng.h"
 #include "referee/games/kraken/kraken_rules.h"
@@ -186,7 +187,7 @@ class GrpcTest : public ::testing::Test {
     grpc::ClientContext context;
     ASSERT_TRUE(stub_->GetMatch(&context, request, &info).ok());
     EXPECT_EQ(info.status(), v1::MATCH_STATUS_FINISHED);
-    absl::StatusOr<record::GameLog> read = record::ReadGameLog(info.log_path());
+    absl::StatusOr<record::GameLog> read = codec::ReadGameLogWithActions(info.log_path());
     ASSERT_TRUE(read.ok()) << read.status();
     *log = *std::move(read);
   }

@@ -126,7 +126,9 @@ int main(int argc, char** argv) {
   if (command == "cat") {
     return lt::RunCat(args, seat, cardref::AllGames(), std::cout, std::cerr);
   }
-  if (command == "json") return lt::RunJson(args, std::cout, std::cerr);
+  if (command == "json") {
+    return lt::RunJson(args, cardref::AllGames(), std::cout, std::cerr);
+  }
   if (command == "from-json")
     return lt::RunFromJson(args, std::cout, std::cerr);
   if (command == "verify") {

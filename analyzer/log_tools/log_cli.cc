@@ -12,6 +12,7 @@
 #include "analyzer/log_tools/log_json.h"
 #include "analyzer/log_tools/log_text.h"
 #include "analyzer/log_tools/transcript.h"
+#include "referee/codec/logged_actions.h"
 #include "referee/record/game_log.h"
 #include "referee/record/record_io.h"
 
@@ -35,6 +36,7 @@ absl::StatusOr<Transcript> ReadTranscript(const std::string& path, int seat,
                                           const GameRegistry& registry) {
   absl::StatusOr<record::GameLog> log = record::ReadGameLog(path);
   if (!log.ok()) return log.status();
+  codec::DeriveTypedActions(&*log, registry);  // format 3: the notation
   return BuildTranscript(*log, registry, seat);
 }
 
@@ -54,18 +56,31 @@ int RunCat(const std::vector<std::string>& args, int seat,
   return t->problem.empty() ? kExitOk : kExitNotOk;
 }
 
-int RunJson(const std::vector<std::string>& args, std::ostream& out,
-            std::ostream& err) {
+int RunJson(const std::vector<std::string>& args, const GameRegistry& registry,
+            std::ostream& out, std::ostream& err) {
   if (!OneFile(args, "json", 1, "one FILE", err)) return kExitUsage;
   absl::StatusOr<std::string> bytes = record::ReadWholeFile(args[0]);
   if (!bytes.ok()) {
     err << "cardref_log json: " << bytes.status().message() << "\n";
     return kExitNotOk;
   }
+  // Format 3 derives times and typed actions: shown as a reader sees them
+  // (from-json stores them derived again, byte for byte).
+  record::GameLog expanded = record::ParseGameLog(*bytes);
+  const bool derived = expanded.has_header() &&
+                       expanded.header().format_version() >= 3;
+  if (derived) codec::DeriveTypedActions(&expanded, registry);
   int64_t index = 0;
   std::string problem;
   const record::RecordFile framing = record::ScanRecords(
       *bytes, [&](uint64_t offset, absl::string_view payload) {
+        std::string shown;
+        if (derived && index > 0 &&
+            index < static_cast<int64_t>(expanded.records.size()) &&
+            expanded.offsets[index] == offset) {
+          shown = expanded.records[index].SerializeAsString();
+          payload = shown;
+        }
         absl::StatusOr<std::string> line = PayloadToJson(payload);
         if (!line.ok()) {
           problem = absl::StrCat("record ", index, " at byte ", offset, ": ",
@@ -109,7 +124,15 @@ int RunFromJson(const std::vector<std::string>& args, std::ostream& out,
     err << "cardref_log from-json: " << sink.status().message() << "\n";
     return kExitNotOk;
   }
-  record::RecordWriter writer(sink->get());
+  // The framing of the log's format (its header's format_version).
+  v1::LogRecord first;
+  const bool compact = !payloads->empty() &&
+                       first.ParseFromString(payloads->front()) &&
+                       first.has_header() &&
+                       first.header().format_version() >= 3;
+  record::RecordWriter writer(
+      sink->get(),
+      compact ? record::Framing::kCompact : record::Framing::kTfRecord);
   absl::Status st;
   for (const std::string& payload : *payloads) {
     st = writer.AddRecord(payload);

@@ -21,8 +21,10 @@ int RunCat(const std::vector<std::string>& args, int seat,
 
 // json FILE: one JSON line per record (log_json.h). A damaged file: the
 // intact records, then the fault on `err` and exit 1.
-int RunJson(const std::vector<std::string>& args, std::ostream& out,
-            std::ostream& err);
+// Format 3 records are shown with what the format derives filled in
+// (unixMicros, each action's typed form and notation).
+int RunJson(const std::vector<std::string>& args, const GameRegistry& registry,
+            std::ostream& out, std::ostream& err);
 
 // from-json FILE.jsonl OUT: the binary log. OUT must not exist; nothing is
 // written unless every line converts.

@@ -19,6 +19,7 @@
 #include "google/protobuf/util/type_resolver_util.h"
 #include "nlohmann/json.hpp"
 #include "referee/codec/unknown_fields.h"
+#include "referee/record/game_log.h"
 
 namespace cardref::log_tools {
 namespace {
@@ -214,6 +215,7 @@ absl::StatusOr<std::string> JsonToPayload(absl::string_view json) {
 absl::StatusOr<std::vector<std::string>> JsonLinesToPayloads(
     absl::string_view text) {
   std::vector<std::string> payloads;
+  bool compact = false;  // a format 3 log
   int line_number = 0;
   for (absl::string_view line : absl::StrSplit(text, '\n')) {
     ++line_number;
@@ -222,6 +224,15 @@ absl::StatusOr<std::vector<std::string>> JsonLinesToPayloads(
     if (!payload.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat("line ", line_number, ": ", payload.status().message()));
+    }
+    v1::LogRecord record;
+    if (payloads.empty()) {
+      compact = record.ParseFromString(*payload) && record.has_header() &&
+                record.header().format_version() >= 3;
+    } else if (compact && record.ParseFromString(*payload)) {
+      // What `json` derived is stored derived again.
+      record::ToStoredForm(&record);
+      *payload = record.SerializeAsString();
     }
     payloads.push_back(*std::move(payload));
   }

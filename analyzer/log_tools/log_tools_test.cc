@@ -467,6 +467,40 @@ TEST(NewRecordKindsTest, ProofOfTheDealFieldsAreShownAndRoundTrip) {
   EXPECT_TRUE(ReadText(dir + "/back.cardlog") == ReadText(path));
 }
 
+// A format 3 log as the referee writes it: json shows what the format
+// derives (the wall time, each action's notation), from-json stores it
+// derived again, byte for byte, and cat reads like any other log.
+TEST(Format3LogTest, JsonShowsDerivedFieldsAndRoundTripsByteForByte) {
+  testlogs::RandomMatchOptions options;
+  options.game = "krass_kariert";
+  options.illegal_per_mille = 30;
+  absl::StatusOr<testlogs::PlayedLog> played = testlogs::PlayAndRead(options);
+  ASSERT_TRUE(played.ok()) << played.status();
+  const std::string dir = testlogs::MakeTempDir();
+  const CliRun json = RunLog(absl::StrCat("json '", played->path, "'"));
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_THAT(json.out, HasSubstr("\"formatVersion\":3"));
+  EXPECT_THAT(json.out, HasSubstr("\"engineAction\":"));
+  EXPECT_THAT(json.out, HasSubstr("\"notation\":\"play "));
+  EXPECT_THAT(json.out, HasSubstr("\"microsSincePrevious\":"));
+  int lines = 0, with_time = 0;
+  for (absl::string_view line : absl::StrSplit(json.out, '\n')) {
+    if (line.empty()) continue;
+    ++lines;
+    with_time += absl::StrContains(line, "\"unixMicros\":");
+  }
+  EXPECT_EQ(with_time, lines);  // every record shows its wall time
+  ASSERT_TRUE(testlogs::WriteFile(dir + "/log.jsonl", json.out).ok());
+  const CliRun back = RunLog(absl::StrCat("from-json '", dir, "/log.jsonl' '",
+                                          dir, "/back.cardlog'"));
+  ASSERT_EQ(back.exit_code, 0) << back.err;
+  EXPECT_TRUE(ReadText(dir + "/back.cardlog") == ReadText(played->path));
+  const CliRun cat = RunLog(absl::StrCat("cat '", played->path, "'"));
+  EXPECT_EQ(cat.exit_code, 0) << cat.err;
+  EXPECT_THAT(cat.out, HasSubstr("format_version 3"));
+  EXPECT_THAT(cat.out, HasSubstr(": play "));
+}
+
 // Rejections the referee counted but did not log, and a rejected action too
 // large to store (docs/limits.md): cat words them, json keeps them.
 TEST(NewRecordKindsTest, RejectionsNotLoggedAndOversizedActionsAreShown) {

@@ -61,4 +61,15 @@ std::string Sha256Hasher::Finish() {
   return std::string(reinterpret_cast<const char*>(digest), size);
 }
 
+std::string Sha256Hasher::Digest() const {
+  EVP_MD_CTX* copy = EVP_MD_CTX_new();
+  if (copy == nullptr) std::abort();
+  CheckOk(EVP_MD_CTX_copy_ex(copy, context_->md));
+  unsigned char digest[kSha256Size];
+  unsigned int size = 0;
+  CheckOk(EVP_DigestFinal_ex(copy, digest, &size));
+  EVP_MD_CTX_free(copy);
+  return std::string(reinterpret_cast<const char*>(digest), size);
+}
+
 }  // namespace cardref::crypto

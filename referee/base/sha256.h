@@ -28,6 +28,8 @@ class Sha256Hasher {
   // The digest of everything given since construction or the last Finish;
   // the hasher then starts over.
   std::string Finish();
+  // The digest of everything given so far; the hasher goes on from there.
+  std::string Digest() const;
 
  private:
   struct Context;

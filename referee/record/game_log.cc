@@ -67,25 +67,62 @@ absl::StatusOr<std::unique_ptr<GameLogWriter>> GameLogWriter::Create(
   return writer;
 }
 
+void LogChain::Add(absl::string_view payload) {
+  char length[8];
+  const uint64_t n = payload.size();
+  for (int i = 0; i < 8; ++i) length[i] = static_cast<char>(n >> (8 * i));
+  hasher_.Update(absl::string_view(length, sizeof(length)));
+  hasher_.Update(payload);
+  ++records_;
+}
+
 absl::Status GameLogWriter::Write(v1::LogRecord record,
                                   v1::LogRecord* written) {
-  if (record.unix_micros() == 0) record.set_unix_micros(NowMicros());
+  if (record.has_header() && records_written_ == 0) {
+    format_ = record.header().format_version();
+    if (format_ >= 3) writer_ = RecordWriter(sink_.get(), Framing::kCompact);
+  }
+  const bool compact = format_ >= 3;
+  const bool last = record.has_final_result() || record.has_aborted();
+  const int64_t now =
+      record.unix_micros() != 0 ? record.unix_micros() : NowMicros();
+  record.set_unix_micros(now);
   record.clear_signature();
+  record.clear_micros_since_previous();
   if (record.has_header()) {
     record.clear_prev_hash();
     if (signing_key_ != nullptr) {
       record.mutable_header()->set_referee_public_key(
           signing_key_->public_key());
     }
+  } else if (compact) {
+    record.clear_unix_micros();
+    record.set_micros_since_previous(now - last_micros_);
+    if (LogChain::IsCheckpoint(records_written_, last)) {
+      record.set_prev_hash(chain_.Digest());
+    } else {
+      record.clear_prev_hash();
+    }
   } else {
     record.set_prev_hash(last_hash_);
+  }
+  // Format 3 stores an accepted action as the engine's action alone; the
+  // typed form (and its notation) is put back for `written`.
+  v1::Action typed;
+  const bool derived_action = compact && record.has_action() &&
+                              record.action().has_engine_action() &&
+                              record.action().has_action();
+  if (derived_action) {
+    typed.Swap(record.mutable_action()->mutable_action());
+    record.mutable_action()->clear_action();
+  } else if (!compact && record.has_action()) {
+    record.mutable_action()->clear_engine_action();
   }
   std::string payload;
   if (!record.SerializeToString(&payload)) {
     return absl::InternalError("could not serialise a log record");
   }
-  if (signing_key_ != nullptr &&
-      (record.has_final_result() || record.has_aborted())) {
+  if (signing_key_ != nullptr && last) {
     absl::StatusOr<std::string> signature =
         signing_key_->Sign(SignedMessage(payload));
     if (!signature.ok()) return signature.status();
@@ -104,9 +141,13 @@ absl::Status GameLogWriter::Write(v1::LogRecord record,
   absl::Status st = writer_.AddRecord(payload);
   if (!st.ok()) return st;
   ++records_written_;
-  last_hash_ = crypto::Sha256(payload);
+  last_micros_ = now;
+  if (compact) {
+    chain_.Add(payload);
+  } else {
+    last_hash_ = crypto::Sha256(payload);
+  }
   unsynced_ = true;
-  const bool last = record.has_final_result() || record.has_aborted();
   const bool sync = last || sync_policy_ == SyncPolicy::kEveryEvent ||
                     (sync_policy_ == SyncPolicy::kRound &&
                      record.has_round_result());
@@ -115,12 +156,27 @@ absl::Status GameLogWriter::Write(v1::LogRecord record,
     RETURN_IF_ERROR(sink_->Sync());
     unsynced_ = false;
   }
-  if (written != nullptr) *written = std::move(record);
+  if (written != nullptr) {
+    if (derived_action) {
+      record.mutable_action()->mutable_action()->Swap(&typed);
+    }
+    if (compact && !record.has_header()) record.set_unix_micros(now);
+    *written = std::move(record);
+  }
   return absl::OkStatus();
 }
 
-void GameLogWriter::ContinueAfter(absl::string_view last_payload) {
-  last_hash_ = crypto::Sha256(last_payload);
+void GameLogWriter::ContinueAfter(const GameLog& log, uint64_t size) {
+  if (log.records.empty()) return;
+  format_ = log.has_header() ? log.header().format_version() : format_;
+  records_written_ = static_cast<int64_t>(log.records.size());
+  last_micros_ = log.records.back().unix_micros();
+  writer_ = RecordWriter(sink_.get(), log.framing, size);
+  if (format_ >= 3) {
+    for (const std::string& payload : log.payloads) chain_.Add(payload);
+  } else {
+    last_hash_ = crypto::Sha256(log.payloads.back());
+  }
 }
 
 absl::Status GameLogWriter::Close() {
@@ -135,13 +191,22 @@ bool GameLog::finished() const {
   return last.has_final_result() || last.has_aborted();
 }
 
+void ToStoredForm(v1::LogRecord* record) {
+  record->clear_unix_micros();
+  if (record->has_action() && record->action().has_engine_action()) {
+    record->mutable_action()->clear_action();
+  }
+}
+
 GameLog ParseGameLog(absl::string_view bytes, const ReadOptions& options) {
   RecordFile file = ParseRecords(bytes, options);
   GameLog log;
+  log.framing = file.framing;
   log.end = file.end;
   log.damage_offset = file.damage_offset;
   log.damage = file.damage;
   log.file_size = file.file_size;
+  bool compact_times = false;  // format 3: unix_micros from the deltas
   for (size_t i = 0; i < file.records.size(); ++i) {
     const Record& r = file.records[i];
     v1::LogRecord record;
@@ -162,6 +227,12 @@ GameLog ParseGameLog(absl::string_view bytes, const ReadOptions& options) {
                                 r.offset, ": ", problem);
       if (!options.salvage) break;
       continue;
+    }
+    if (log.records.empty()) {
+      compact_times = record.header().format_version() >= 3;
+    } else if (compact_times) {
+      record.set_unix_micros(log.records.back().unix_micros() +
+                             record.micros_since_previous());
     }
     log.records.push_back(std::move(record));
     log.payloads.push_back(r.payload);

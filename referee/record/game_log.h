@@ -13,13 +13,38 @@
 #include "absl/strings/string_view.h"
 #include "cardref/v1/log.pb.h"
 #include "referee/base/ed25519.h"
+#include "referee/base/sha256.h"
 #include "referee/record/record_io.h"
 
 namespace cardref::record {
 
-// 2: hash chain, seed commitment and reveal, signed last record
-// (docs/log_format.md). 1: none of these (unsigned logs, still audited).
-inline constexpr uint32_t kLogFormatVersion = 2;
+// 3: compact framing, times as deltas, accepted actions as the engine's
+// action only, the hash chain in checkpoints (docs/log_format.md, "Format
+// 3"). 2: TFRecord framing, hash chain, seed commitment and reveal, signed
+// last record. 1: none of these (unsigned logs). All three are audited.
+inline constexpr uint32_t kLogFormatVersion = 3;
+// Format 3: every record whose index is a multiple of this, and the last
+// record, carries prev_hash (the chain's checkpoints).
+inline constexpr int64_t kChainCheckpointInterval = 64;
+
+// Format 3's chain: SHA-256 over every earlier payload, each preceded by
+// its length as uint64le. Fed one payload at a time.
+class LogChain {
+ public:
+  void Add(absl::string_view payload);
+  // The chain of every payload added so far: what a checkpoint's
+  // prev_hash must be.
+  std::string Digest() const { return hasher_.Digest(); }
+  int64_t records() const { return records_; }
+  // Whether record `index` (0 = the header) must carry prev_hash.
+  static bool IsCheckpoint(int64_t index, bool last) {
+    return index > 0 && (last || index % kChainCheckpointInterval == 0);
+  }
+
+ private:
+  crypto::Sha256Hasher hasher_;
+  int64_t records_ = 0;
+};
 
 // Signed logs (docs/log_format.md, "Signed logs"): the last record's
 // signature is LogRecord field 100, serialised last, so its payload is
@@ -37,6 +62,8 @@ std::string SignedMessage(absl::string_view prefix);
 bool SplitSignature(absl::string_view payload, absl::string_view* prefix,
                     absl::string_view* signature);
 
+struct GameLog;
+
 // When a log writer fdatasyncs (cardref_referee --log_sync). Every record
 // reaches the OS (write(2)) before Write returns whatever the policy; the
 // policy decides what survives a crash of the machine, not of the referee.
@@ -50,8 +77,15 @@ absl::StatusOr<SyncPolicy> ParseSyncPolicy(absl::string_view name);
 
 // Appends LogRecords to a sink, each flushed to the OS as it is written, so
 // a referee crash loses at most the record being written (a torn tail).
-// Every record after the header carries prev_hash, the SHA-256 of the
-// previous record's payload. Not thread-safe.
+// The header's format_version decides the form:
+//   3: compact framing; every record after the header stores
+//      micros_since_previous instead of unix_micros; an ActionEvent with
+//      engine_action stores no typed action (it is derived); prev_hash on
+//      the checkpoints (LogChain).
+//   2: TFRecord framing; every record after the header carries prev_hash,
+//      the SHA-256 of the previous record's payload; engine_action is not
+//      stored.
+// Not thread-safe.
 class GameLogWriter {
  public:
   // With a signing key, the header record gets its public key
@@ -69,7 +103,8 @@ class GameLogWriter {
   // Stamps unix_micros if unset, sets prev_hash (and the header's key, the
   // last record's signature), then appends. Any prev_hash or signature
   // the caller set is replaced. `written`, if given, receives the record
-  // as written, once it is.
+  // once it is written, as a reader sees it: unix_micros absolute and the
+  // typed action kept (format 3 stores neither).
   [[nodiscard]] absl::Status Write(v1::LogRecord record,
                                    v1::LogRecord* written = nullptr);
   // Syncs to disk (fdatasync) and closes.
@@ -80,22 +115,30 @@ class GameLogWriter {
   [[nodiscard]] absl::Status DropTornTail() { return writer_.DropTornTail(); }
 
   void set_sync_policy(SyncPolicy policy) { sync_policy_ = policy; }
-  // Appending to an existing log (recovery): the next record chains to
-  // `last_payload`, the payload of the log's last intact record.
-  void ContinueAfter(absl::string_view last_payload);
+  // Appending to an existing log (recovery): `log` is what the file holds,
+  // every record intact, and the file is `size` bytes (cut to the end of
+  // its last record). The next record chains to them.
+  void ContinueAfter(const GameLog& log, uint64_t size);
 
  private:
   std::unique_ptr<WritableSink> sink_;
   RecordWriter writer_;
   const std::shared_ptr<const crypto::Ed25519PrivateKey> signing_key_;
-  std::string last_hash_;  // SHA-256 of the last payload written
+  uint32_t format_ = kLogFormatVersion;  // the header's
+  std::string last_hash_;  // format 2: SHA-256 of the last payload written
+  LogChain chain_;         // format 3
+  int64_t last_micros_ = 0;  // unix_micros of the last record written
   int64_t records_written_ = 0;
   SyncPolicy sync_policy_ = SyncPolicy::kRound;
   bool unsynced_ = false;  // records written since the last Sync
 };
 
 // A log as read back. records[0] is the header record when the file has one.
+// In a format 3 log every record's unix_micros is filled in from the
+// header's and the deltas (micros_since_previous stays as stored); the
+// typed actions are not (analyzer/expand_log.h derives them).
 struct GameLog {
+  Framing framing = Framing::kTfRecord;
   std::vector<v1::LogRecord> records;
   // Each record's payload exactly as framed: what the hash chain and the
   // signature cover (analyzer/integrity.h).
@@ -115,6 +158,11 @@ struct GameLog {
   // an abort notice.
   bool finished() const;
 };
+
+// A record of a format 3 log (not its header) as read, with what it
+// derives removed again, as the referee stores it: unix_micros, and the
+// typed action of an ActionEvent that has engine_action.
+void ToStoredForm(v1::LogRecord* record);
 
 // Parses framed bytes into LogRecords. A payload that is not a LogRecord
 // (or a record 0 that is not a header) is reported as corruption at that

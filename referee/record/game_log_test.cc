@@ -14,10 +14,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
-v1::LogRecord Header() {
+v1::LogRecord Header(uint32_t format_version = kLogFormatVersion) {
   v1::LogRecord r;
   r.mutable_header()->set_game("craits");
-  r.mutable_header()->set_format_version(kLogFormatVersion);
+  r.mutable_header()->set_format_version(format_version);
   return r;
 }
 
@@ -47,7 +47,10 @@ TEST(GameLogTest, RoundTripsAndStampsTime) {
   EXPECT_EQ(log.header().game(), "craits");
   EXPECT_EQ(log.records[1].chance().cards_size(), 52);
   EXPECT_GT(log.records[1].unix_micros(), 0);
-  EXPECT_EQ(log.offsets[0], 0u);
+  EXPECT_EQ(log.framing, Framing::kCompact);
+  EXPECT_EQ(bytes.substr(0, kCompactMagicSize),
+            std::string(kCompactMagic, kCompactMagicSize));
+  EXPECT_EQ(log.offsets[0], static_cast<uint64_t>(kCompactMagicSize));
   EXPECT_TRUE(log.finished());
   EXPECT_THAT(DescribeEnd(log), HasSubstr("complete (3 records)"));
 }
@@ -72,8 +75,8 @@ TEST(GameLogTest, PayloadThatIsNotALogRecordIsCorruption) {
   std::string bytes = WriteLog({Header()});
   const uint64_t offset = bytes.size();
   // Valid framing, garbage payload (an invalid wire type).
-  bytes += FrameRecord(std::string("\xff\xff\xff\xff", 4));
-  bytes += WriteLog({Chance(3)});
+  bytes += FrameCompactRecord(std::string("\xff\xff\xff\xff", 4));
+  bytes += FrameCompactRecord(Chance(3).SerializeAsString());
   GameLog log = ParseGameLog(bytes);
   EXPECT_EQ(log.end, FileEnd::kCorrupt);
   EXPECT_EQ(log.damage_offset, offset);
@@ -134,15 +137,16 @@ GameLog WriteSigned(const std::vector<v1::LogRecord>& records,
   return ParseGameLog(bytes);
 }
 
-TEST(GameLogWriterTest, ChainsEveryRecordToThePreviousPayload) {
+TEST(GameLogWriterTest, Format2ChainsEveryRecordToThePreviousPayload) {
   v1::LogRecord final_record;
   final_record.mutable_final_result()->add_scores(7);
   v1::LogRecord forged = Chance(3);
   forged.set_prev_hash("caller's value is replaced");
   const GameLog log =
-      WriteSigned({Header(), Chance(52), forged, final_record}, nullptr);
+      WriteSigned({Header(2), Chance(52), forged, final_record}, nullptr);
   ASSERT_EQ(log.records.size(), 4u);
   ASSERT_EQ(log.payloads.size(), 4u);
+  EXPECT_EQ(log.framing, Framing::kTfRecord);
   EXPECT_TRUE(log.records[0].prev_hash().empty());
   for (size_t i = 1; i < log.records.size(); ++i) {
     EXPECT_EQ(log.records[i].prev_hash(), crypto::Sha256(log.payloads[i - 1]))
@@ -151,6 +155,130 @@ TEST(GameLogWriterTest, ChainsEveryRecordToThePreviousPayload) {
   // No key: chained but unsigned.
   EXPECT_TRUE(log.header().referee_public_key().empty());
   EXPECT_TRUE(log.records[3].signature().empty());
+}
+
+// Format 3: prev_hash only on every 64th record and the last, each the
+// chain (LogChain) of every payload before it.
+TEST(GameLogWriterTest, Format3ChainsAtTheCheckpoints) {
+  std::vector<v1::LogRecord> records = {Header()};
+  for (int i = 0; i < 150; ++i) {
+    v1::LogRecord r = Chance(3);
+    r.set_prev_hash("caller's value is replaced");
+    records.push_back(r);
+  }
+  v1::LogRecord final_record;
+  final_record.mutable_final_result()->add_scores(7);
+  records.push_back(final_record);
+  const GameLog log = WriteSigned(records, nullptr);
+  ASSERT_EQ(log.records.size(), 152u);
+  LogChain chain;
+  for (size_t i = 0; i < log.records.size(); ++i) {
+    const bool checkpoint = i == 64 || i == 128 || i == 151;
+    EXPECT_EQ(LogChain::IsCheckpoint(static_cast<int64_t>(i), i == 151),
+              checkpoint);
+    if (checkpoint) {
+      EXPECT_EQ(log.records[i].prev_hash(), chain.Digest()) << i;
+    } else {
+      EXPECT_TRUE(log.records[i].prev_hash().empty()) << i;
+    }
+    chain.Add(log.payloads[i]);
+  }
+  // The chain is SHA-256 over uint64le length + payload, record by record.
+  std::string all;
+  for (int i = 0; i < 64; ++i) {
+    const uint64_t n = log.payloads[i].size();
+    for (int b = 0; b < 8; ++b) all.push_back(static_cast<char>(n >> (8 * b)));
+    all += log.payloads[i];
+  }
+  EXPECT_EQ(log.records[64].prev_hash(), crypto::Sha256(all));
+}
+
+// Format 3 stores each record's time as the delta since the previous
+// record and an action with engine_action without its typed form; the
+// reader derives the times, `written` gets the whole record back.
+TEST(GameLogWriterTest, Format3StoresDeltasAndTheEngineActionOnly) {
+  std::string bytes;
+  GameLogWriter writer(NewStringSink(&bytes));
+  v1::LogRecord header = Header();
+  header.set_unix_micros(1'000'000);
+  ASSERT_TRUE(writer.Write(header).ok());
+  v1::LogRecord action;
+  action.set_unix_micros(1'000'750);
+  action.mutable_action()->set_seat(2);
+  action.mutable_action()->set_engine_action(743);
+  action.mutable_action()->mutable_action()->set_notation("play 8S:H!");
+  v1::LogRecord written;
+  ASSERT_TRUE(writer.Write(action, &written).ok());
+  EXPECT_EQ(written.unix_micros(), 1'000'750);
+  EXPECT_EQ(written.action().action().notation(), "play 8S:H!");
+  v1::LogRecord back_in_time = Chance(2);
+  back_in_time.set_unix_micros(999'000);  // the wall clock was set back
+  ASSERT_TRUE(writer.Write(back_in_time).ok());
+  ASSERT_TRUE(writer.Close().ok());
+
+  const GameLog log = ParseGameLog(bytes);
+  ASSERT_EQ(log.records.size(), 3u);
+  v1::LogRecord stored;
+  ASSERT_TRUE(stored.ParseFromString(log.payloads[1]));
+  EXPECT_EQ(stored.unix_micros(), 0);
+  EXPECT_EQ(stored.micros_since_previous(), 750);
+  EXPECT_FALSE(stored.action().has_action());
+  EXPECT_EQ(stored.action().engine_action(), 743u);
+  EXPECT_EQ(log.records[1].unix_micros(), 1'000'750);
+  EXPECT_EQ(log.records[2].micros_since_previous(), -1'750);
+  EXPECT_EQ(log.records[2].unix_micros(), 999'000);
+  EXPECT_EQ(log.records[0].unix_micros(), 1'000'000);
+  // ToStoredForm gives the stored bytes back.
+  v1::LogRecord again = log.records[1];
+  ToStoredForm(&again);
+  EXPECT_EQ(again.SerializeAsString(), log.payloads[1]);
+}
+
+// A format 2 log keeps its typed actions and has no engine_action.
+TEST(GameLogWriterTest, Format2StoresTheTypedActionOnly) {
+  std::string bytes;
+  GameLogWriter writer(NewStringSink(&bytes));
+  ASSERT_TRUE(writer.Write(Header(2)).ok());
+  v1::LogRecord action;
+  action.mutable_action()->set_engine_action(743);
+  action.mutable_action()->mutable_action()->set_notation("play 8S:H!");
+  ASSERT_TRUE(writer.Write(action).ok());
+  const GameLog log = ParseGameLog(bytes);
+  ASSERT_EQ(log.records.size(), 2u);
+  EXPECT_FALSE(log.records[1].action().has_engine_action());
+  EXPECT_EQ(log.records[1].action().action().notation(), "play 8S:H!");
+  EXPECT_GT(log.records[1].unix_micros(), 0);
+  EXPECT_EQ(log.records[1].micros_since_previous(), 0);
+}
+
+// Recovery appends to a log it read back: the chain, the times and the
+// framing go on as if one writer had written it all.
+TEST(GameLogWriterTest, ContinueAfterGoesOnWithTheChain) {
+  std::vector<v1::LogRecord> records = {Header()};
+  for (int i = 0; i < 70; ++i) records.push_back(Chance(3));
+  std::string bytes;
+  {
+    GameLogWriter writer(NewStringSink(&bytes));
+    for (const v1::LogRecord& r : records) ASSERT_TRUE(writer.Write(r).ok());
+  }
+  const GameLog before = ParseGameLog(bytes);
+  ASSERT_EQ(before.records.size(), 71u);
+  {
+    std::string appended;
+    GameLogWriter writer(NewStringSink(&appended));
+    writer.ContinueAfter(before, bytes.size());
+    v1::LogRecord aborted;
+    aborted.mutable_aborted()->set_reason("restarted");
+    ASSERT_TRUE(writer.Write(aborted).ok());
+    bytes += appended;
+  }
+  const GameLog after = ParseGameLog(bytes);
+  ASSERT_EQ(after.end, FileEnd::kComplete);
+  ASSERT_EQ(after.records.size(), 72u);
+  LogChain chain;
+  for (int i = 0; i < 71; ++i) chain.Add(after.payloads[i]);
+  EXPECT_EQ(after.records[71].prev_hash(), chain.Digest());
+  EXPECT_GE(after.records[71].unix_micros(), after.records[70].unix_micros());
 }
 
 TEST(GameLogWriterTest, SignsOnlyTheLastRecordOverItsPayloadPrefix) {
@@ -176,6 +304,7 @@ TEST(GameLogWriterTest, SignsOnlyTheLastRecordOverItsPayloadPrefix) {
     // The prefix is the record without its signature, exactly.
     v1::LogRecord unsigned_record = log.records[2];
     unsigned_record.clear_signature();
+    ToStoredForm(&unsigned_record);  // as stored: the time is a delta
     EXPECT_EQ(prefix, unsigned_record.SerializeAsString());
     // Without the domain separator it does not verify.
     EXPECT_FALSE(

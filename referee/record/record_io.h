@@ -1,10 +1,14 @@
-// TFRecord-framed record files: the container of every cardref game log.
+// Record files: the container of every cardref game log.
 //
-// Framing (docs/log_format.md describes every byte), exactly TensorFlow's
-// TFRecord, so existing TFRecord readers can read our logs:
+// Two framings (framing.h; docs/log_format.md describes every byte):
+// TensorFlow's TFRecord (logs of format_version 1 and 2, readable by
+// TFRecord tools):
 //   uint64le length | uint32le masked_crc32c(length bytes) |
 //   payload[length] | uint32le masked_crc32c(payload)
+// and the compact framing of format_version 3, after an 8-byte magic:
+//   varint length | masked_crc32c(varint) & 0xff | payload | uint32le CRC
 // masked(c) = ((c >> 15) | (c << 17)) + 0xa282ead8 (LevelDB's mask).
+// Readers tell them apart by the first bytes.
 //
 // The writer appends one record per call, so a log grows as the game is
 // played. The reader checks the length's CRC before trusting the length,
@@ -27,11 +31,13 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "referee/record/framing.h"
 
 namespace cardref::record {
 
-inline constexpr int kHeaderSize = 12;  // length (8) + its masked CRC (4)
-inline constexpr int kFooterSize = 4;   // masked CRC of the payload
+// TFRecord: length (8) + its masked CRC (4).
+inline constexpr int kHeaderSize = 12;
+inline constexpr int kFooterSize = 4;  // masked CRC of the payload (both)
 // Records larger than this are treated as corruption, never allocated.
 inline constexpr uint64_t kDefaultMaxRecordSize = 64ull << 20;
 
@@ -79,7 +85,13 @@ std::unique_ptr<WritableSink> NewStringSink(std::string* dest);
 // Not thread-safe.
 class RecordWriter {
  public:
-  explicit RecordWriter(WritableSink* dest) : dest_(dest) {}  // not owned
+  // `dest` is not owned. A kCompact writer at offset 0 starts the file
+  // with kCompactMagic; `offset` is where an appending writer starts
+  // (the size of the file it continues).
+  explicit RecordWriter(WritableSink* dest,
+                        Framing framing = Framing::kTfRecord,
+                        uint64_t offset = 0)
+      : dest_(dest), framing_(framing), offset_(offset) {}
   // Appends one framed record and flushes it to the OS.
   // The record goes to the sink in a single Append, so a crash leaves at
   // most one partial record, at the end. A payload larger than
@@ -98,17 +110,20 @@ class RecordWriter {
 
  private:
   WritableSink* dest_;
-  uint64_t offset_ = 0;
+  Framing framing_;
+  uint64_t offset_;
   absl::Status error_;  // first failure of the sink; sticky
 };
 
 // The framed encoding of one record (for tests and tools that build files).
-std::string FrameRecord(absl::string_view payload);
+std::string FrameRecord(absl::string_view payload);  // TFRecord
+// kCompact; a file of them starts with kCompactMagic.
+std::string FrameCompactRecord(absl::string_view payload);
 
 enum class FileEnd { kComplete, kTornTail, kCorrupt };
 
 struct Record {
-  uint64_t offset = 0;   // byte offset of the record's length field
+  uint64_t offset = 0;   // byte offset of the record's first framing byte
   std::string payload;
   bool salvaged = false;  // read past damage in salvage mode
 };
@@ -121,6 +136,7 @@ struct ReadOptions {
 };
 
 struct RecordFile {
+  Framing framing = Framing::kTfRecord;
   std::vector<Record> records;  // intact records, in file order
   FileEnd end = FileEnd::kComplete;
   uint64_t damage_offset = 0;  // kTornTail/kCorrupt: where the damage starts

@@ -10,25 +10,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "referee/base/crc32c.h"
+#include "referee/record/framing.h"
 
 namespace cardref::record {
 namespace {
 
 constexpr size_t kReadChunk = 1 << 20;
-
-uint32_t DecodeFixed32(const char* p) {
-  const auto* u = reinterpret_cast<const unsigned char*>(p);
-  uint32_t v = 0;
-  for (int i = 3; i >= 0; --i) v = (v << 8) | u[i];
-  return v;
-}
-uint64_t DecodeFixed64(const char* p) {
-  const auto* u = reinterpret_cast<const unsigned char*>(p);
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | u[i];
-  return v;
-}
 
 }  // namespace
 
@@ -77,57 +64,53 @@ void RecordStream::Damage(FileEnd end, std::string what) {
 
 bool RecordStream::Next(absl::string_view* payload, uint64_t* offset) {
   if (done_) return false;
-  // The same checks, in the same order, as ProbeAt in record_io.cc.
-  const uint64_t present = Fill(kHeaderSize);
+  if (!started_) {
+    started_ = true;
+    const uint64_t present = Fill(kCompactMagicSize);
+    if (done_) return false;
+    bool torn = false;
+    uint64_t first = 0;
+    framing_ = DetectFraming(
+        absl::string_view(buffer_.data() + begin_, present), &first, &torn);
+    if (torn) {
+      Damage(FileEnd::kTornTail, DescribeTornMagic(present));
+      return false;
+    }
+    begin_ += static_cast<size_t>(first);
+    pos_ += first;
+  }
+  // The probe of ParseRecords, on the bytes buffered: first the header
+  // (both framings' fit in kHeaderSize bytes), then the whole record.
+  uint64_t present = Fill(kHeaderSize);
   if (done_) return false;
   if (present == 0) {
     done_ = true;  // a clean end
     return false;
   }
-  if (present < kHeaderSize) {
-    Damage(FileEnd::kTornTail,
-           absl::StrCat("file ends inside the header of the record at byte ",
-                        pos_, " (", present, " of ", kHeaderSize,
-                        " header bytes present)"));
+  ProbeResult r = ProbeBuffered(present);
+  if (r.probe == Probe::kTorn && r.header_size > 0) {
+    present = Fill(r.total());
+    if (done_) return false;
+    r = ProbeBuffered(present);
+  }
+  if (r.probe != Probe::kRecord) {
+    // Fill stops short only at end of file: `present` is the rest of it.
+    Damage(r.probe == Probe::kTorn ? FileEnd::kTornTail : FileEnd::kCorrupt,
+           DescribeProbe(framing_, r, pos_, pos_ + present,
+                         max_record_size_));
     return false;
   }
-  const char* header = buffer_.data() + begin_;
-  if (DecodeFixed32(header + 8) != crc32c::Mask(crc32c::Value(header, 8))) {
-    Damage(FileEnd::kCorrupt,
-           absl::StrCat("length checksum mismatch at byte ", pos_));
-    return false;
-  }
-  const uint64_t length = DecodeFixed64(header);
-  if (length > max_record_size_) {
-    Damage(FileEnd::kCorrupt,
-           absl::StrCat("record length ", length, " at byte ", pos_,
-                        " exceeds the maximum record size ", max_record_size_));
-    return false;
-  }
-  const uint64_t total = kHeaderSize + length + kFooterSize;
-  const uint64_t have = Fill(total);
-  if (done_) return false;
-  if (have < total) {
-    // Fill stopped at end of file: `have` is the rest of the file.
-    Damage(
-        FileEnd::kTornTail,
-        absl::StrCat("file ends inside the record at byte ", pos_, " (length ",
-                     length, " needs ", total, " bytes, ", have, " present)"));
-    return false;
-  }
-  const char* data = buffer_.data() + begin_ + kHeaderSize;
-  const size_t n = static_cast<size_t>(length);
-  if (DecodeFixed32(data + n) != crc32c::Mask(crc32c::Value(data, n))) {
-    Damage(FileEnd::kCorrupt,
-           absl::StrCat("payload checksum mismatch at byte ", pos_,
-                        " (record length ", length, ")"));
-    return false;
-  }
-  *payload = absl::string_view(data, n);
+  *payload = absl::string_view(buffer_.data() + begin_ + r.header_size,
+                               static_cast<size_t>(r.length));
   *offset = pos_;
-  begin_ += static_cast<size_t>(total);
-  pos_ += total;
+  begin_ += static_cast<size_t>(r.total());
+  pos_ += r.total();
   return true;
+}
+
+ProbeResult RecordStream::ProbeBuffered(uint64_t present) const {
+  return ProbeAt(framing_, absl::string_view(buffer_.data() + begin_, present),
+                 0, max_record_size_);
 }
 
 }  // namespace cardref::record

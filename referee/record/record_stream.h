@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "referee/record/framing.h"
 #include "referee/record/record_io.h"
 
 namespace cardref::record {
@@ -36,7 +37,7 @@ class RecordStream {
   uint64_t damage_offset() const { return damage_offset_; }
   const std::string& damage() const { return damage_; }
   // A read error (EIO...) stops the stream, reported as corruption there.
-  // Bytes of the records returned so far.
+  // Bytes of the records returned so far (and of the file's magic).
   uint64_t bytes_read() const { return pos_; }
 
  private:
@@ -47,6 +48,8 @@ class RecordStream {
   // file ends first. Returns the bytes available (<= n only at EOF).
   uint64_t Fill(uint64_t n);
   void Damage(FileEnd end, std::string what);
+  // ProbeAt on the `present` bytes buffered at pos_.
+  ProbeResult ProbeBuffered(uint64_t present) const;
 
   int fd_;
   std::string path_;
@@ -60,6 +63,8 @@ class RecordStream {
   uint64_t damage_offset_ = 0;
   std::string damage_;
   bool done_ = false;
+  bool started_ = false;  // the file's magic has been read
+  Framing framing_ = Framing::kTfRecord;
 };
 
 }  // namespace cardref::record

@@ -16,11 +16,11 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "referee/codec/logged_actions.h"
 #include "referee/base/testing/fresh_test_dir.h"
 #include "referee/base/testing/sanitizer_scale.h"
 #include "referee/base/ed25519.h"
 #include "referee/base/rng.h"
-#include "referee/base/sha256.h"
 #include "referee/games/all_games.h"
 #include "referee/record/game_log.h"
 #include "referee/record/record_io.h"
@@ -259,7 +259,7 @@ TEST_F(LifecycleTest, LogIsOpenOnlyWhileTheMatchIsPlayed) {
   Play(id, tokens);
   EXPECT_EQ(manager_->Info(id)->status(), v1::MATCH_STATUS_FINISHED);
   EXPECT_EQ(OpenFds(), fds_before);
-  auto log = record::ReadGameLog(path);
+  auto log = codec::ReadGameLogWithActions(path);
   ASSERT_TRUE(log.ok());
   EXPECT_TRUE(log->finished());
   EXPECT_EQ(log->end, record::FileEnd::kComplete);
@@ -423,7 +423,7 @@ TEST_F(LifecycleTest, AbortsNameTheirCause) {
     return manager_->Info(not_joined)->status() == v1::MATCH_STATUS_ABORTED;
   }));
   auto cause = [&](const std::string& id) {
-    auto log = record::ReadGameLog((dir_ / (id + ".cardlog")).string());
+    auto log = codec::ReadGameLogWithActions((dir_ / (id + ".cardlog")).string());
     EXPECT_TRUE(log.ok() && log->finished());
     return log->records.back().aborted().cause();
   };
@@ -451,12 +451,13 @@ TEST_F(LifecycleTest, RestartClosesOutInterruptedMatches) {
                                crashed / (id + ".cardlog"));
   }
   const std::string playing_path = (crashed / (playing + ".cardlog")).string();
-  auto intact = record::ReadGameLog(playing_path);
+  auto intact = codec::ReadGameLogWithActions(playing_path);
   ASSERT_TRUE(intact.ok());
   const uint64_t intact_size = intact->file_size;
   {
     std::ofstream torn(playing_path, std::ios::app | std::ios::binary);
-    torn << record::FrameRecord("a record cut short by the kill").substr(0, 9);
+    torn << record::FrameCompactRecord("a record cut short by the kill")
+                .substr(0, 9);
   }
   manager_.reset();
 
@@ -483,7 +484,7 @@ TEST_F(LifecycleTest, RestartClosesOutInterruptedMatches) {
   EXPECT_EQ(list->matches(0).match_id(), playing);
 
   // The prefix is intact, and the abort record is chained and signed.
-  auto log = record::ReadGameLog(playing_path);
+  auto log = codec::ReadGameLogWithActions(playing_path);
   ASSERT_TRUE(log.ok());
   EXPECT_EQ(log->end, record::FileEnd::kComplete);
   ASSERT_EQ(log->records.size(), intact->records.size() + 1);
@@ -491,7 +492,9 @@ TEST_F(LifecycleTest, RestartClosesOutInterruptedMatches) {
   const v1::LogRecord& last = log->records.back();
   EXPECT_EQ(last.aborted().cause(), v1::ABORT_CAUSE_REFEREE_RESTARTED);
   const size_t n = log->payloads.size();
-  EXPECT_EQ(last.prev_hash(), crypto::Sha256(log->payloads[n - 2]));
+  record::LogChain chain;  // format 3: the chain of every record before
+  for (size_t i = 0; i + 1 < n; ++i) chain.Add(log->payloads[i]);
+  EXPECT_EQ(last.prev_hash(), chain.Digest());
   absl::string_view prefix, signature;
   ASSERT_TRUE(
       record::SplitSignature(log->payloads[n - 1], &prefix, &signature));

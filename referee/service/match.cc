@@ -842,6 +842,7 @@ absl::Status Match::RecordActionLocked(int seat, Action action, int round,
   v1::ActionEvent* event = record.mutable_action();
   event->set_seat(seat);
   *event->mutable_action() = public_record.action();
+  event->set_engine_action(action);  // format 3 logs store only this
   event->set_time_taken_micros(time_taken_micros);
   event->set_sequence(sequence);
   event->set_by_referee(by_referee);

@@ -1,6 +1,7 @@
 // The event streams of a match (match_events.h): the spectators' stream
 // never shows a card that is not common knowledge at that moment, in every
 // game; the organiser's stream is the log; delays and resumption hold.
+#include "referee/codec/logged_actions.h"
 #include "referee/service/match_events.h"
 
 #include <filesystem>
@@ -162,7 +163,7 @@ class SpectatorStreamTest : public ::testing::TestWithParam<GameCase> {
     EXPECT_TRUE(check_new_events());  // complete: nothing more will come
     // The organiser's stream is the log itself, refused submissions and
     // deck orders included; the spectators' skips only refused ones.
-    auto log = record::ReadGameLog(match.Info().log_path());
+    auto log = codec::ReadGameLogWithActions(match.Info().log_path());
     ASSERT_TRUE(log.ok());
     EventBatch full = match.EventsAfter(0, Audience::kOrganiser, 0, 1 << 20);
     ASSERT_EQ(full.events.size(), log->records.size());

@@ -8,6 +8,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "referee/codec/logged_actions.h"
 #include "referee/base/testing/fresh_test_dir.h"
 #include "referee/games/all_games.h"
 #include "referee/record/game_log.h"
@@ -87,7 +88,7 @@ class MatchLimitsTest : public ::testing::Test {
 
   std::vector<v1::LogRecord> Records(Match& match) {
     absl::StatusOr<record::GameLog> log =
-        record::ReadGameLog(match.Info().log_path());
+        codec::ReadGameLogWithActions(match.Info().log_path());
     EXPECT_TRUE(log.ok()) << log.status();
     return log.ok() ? log->records : std::vector<v1::LogRecord>{};
   }

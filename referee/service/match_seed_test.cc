@@ -8,6 +8,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "referee/codec/logged_actions.h"
 #include "referee/base/testing/fresh_test_dir.h"
 #include "referee/base/deal_stream.h"
 #include "referee/base/ed25519.h"
@@ -115,11 +116,11 @@ TEST_F(MatchSeedTest, SeedIsHiddenUntilTheEndThenRevealedEverywhere) {
 
   // The log: commitment and algorithm in the header, the seed revealed
   // right before the final result, which is signed.
-  absl::StatusOr<record::GameLog> log = record::ReadGameLog(over.log_path());
+  absl::StatusOr<record::GameLog> log = codec::ReadGameLogWithActions(over.log_path());
   ASSERT_TRUE(log.ok());
   const auto& records = log->records;
   ASSERT_GE(records.size(), 3u);
-  EXPECT_EQ(log->header().format_version(), 2u);
+  EXPECT_EQ(log->header().format_version(), record::kLogFormatVersion);
   EXPECT_EQ(log->header().seed_commitment(), commitment);
   EXPECT_EQ(log->header().deal_algorithm(), "cardref-deal-v1");
   EXPECT_EQ(log->header().referee_public_key(), key_->public_key());
@@ -150,7 +151,7 @@ TEST_F(MatchSeedTest, AnAbortedMatchRevealsItsSeedInTheLogAndInfo) {
   const std::string path = match->Info().log_path();
   match.reset();
   manager_.reset();  // aborts the match in progress
-  absl::StatusOr<record::GameLog> log = record::ReadGameLog(path);
+  absl::StatusOr<record::GameLog> log = codec::ReadGameLogWithActions(path);
   ASSERT_TRUE(log.ok());
   const auto& records = log->records;
   ASSERT_TRUE(records.back().has_aborted());

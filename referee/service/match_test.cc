@@ -1,5 +1,6 @@
 // The referee's match logic without gRPC: seats, tokens, turn order, rule
 // errors, idempotent retries, time limits and the log.
+#include "referee/codec/logged_actions.h"
 #include "referee/base/testing/fresh_test_dir.h"
 #include "referee/service/match.h"
 
@@ -101,7 +102,7 @@ TEST_F(MatchTest, PlaysToTheEndAndWritesACompleteLog) {
   EXPECT_EQ(match->status(), v1::MATCH_STATUS_FINISHED);
   v1::MatchInfo info = match->Info();
   EXPECT_EQ(info.result().scores_size(), 3);
-  absl::StatusOr<record::GameLog> log = record::ReadGameLog(info.log_path());
+  absl::StatusOr<record::GameLog> log = codec::ReadGameLogWithActions(info.log_path());
   ASSERT_TRUE(log.ok()) << log.status();
   EXPECT_EQ(log->end, record::FileEnd::kComplete);
   EXPECT_TRUE(log->finished());
@@ -211,7 +212,7 @@ TEST_F(MatchTest, OutOfTurnIllegalAndMalformedActionsAreRefusedAndLogged) {
   auto after = match->Observe(to_act, tokens_[to_act]);
   EXPECT_EQ(after->version(), mine->version());
   PlayOut(*match, 3);
-  auto log = record::ReadGameLog(match->Info().log_path());
+  auto log = codec::ReadGameLogWithActions(match->Info().log_path());
   ASSERT_TRUE(log.ok());
   int rejected = 0;
   for (const v1::LogRecord& r : log->records) {
@@ -229,7 +230,7 @@ TEST_F(MatchTest, OversizedTextInASubmissionIsRefusedAndLoggedBounded) {
   const int to_act = match->progress().seat_to_act;
   const auto rejections = [&] {
     std::vector<v1::RejectedSubmission> out;
-    auto log = record::ReadGameLog(match->Info().log_path());
+    auto log = codec::ReadGameLogWithActions(match->Info().log_path());
     if (!log.ok()) return out;
     for (const v1::LogRecord& r : log->records) {
       if (r.has_rejected()) out.push_back(r.rejected());
@@ -290,7 +291,7 @@ TEST_F(MatchTest, ATimeoutPlaysTheNeutralActionAndLateAnswersAreRefused) {
   late.set_decision_version(mine->version());
   auto refused = match->Submit(late);
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kDeadlineExceeded);
-  auto log = record::ReadGameLog(match->Info().log_path());
+  auto log = codec::ReadGameLogWithActions(match->Info().log_path());
   ASSERT_TRUE(log.ok());
   bool fault = false;
   std::string played;
@@ -330,7 +331,7 @@ TEST_F(MatchTest, RecentActionsReplayEveryPublicAction) {
   // order; from a later version, only those after it.
   auto all = match->Observe(2, tokens_[2], 1);
   ASSERT_TRUE(all.ok());
-  auto log = record::ReadGameLog(match->Info().log_path());
+  auto log = codec::ReadGameLogWithActions(match->Info().log_path());
   ASSERT_TRUE(log.ok());
   std::vector<std::string> logged;
   std::vector<int> logged_rounds;  // 1 + round results logged before it

@@ -24,7 +24,10 @@ absl::Status AppendAbort(
   ASSIGN_OR_RETURN(std::unique_ptr<record::WritableSink> sink,
                    record::OpenAppendSink(path));
   record::GameLogWriter writer(std::move(sink), std::move(signing_key));
-  writer.ContinueAfter(log.payloads.back());
+  // A torn tail has been cut: the file ends where the damage began.
+  writer.ContinueAfter(log, log.end == record::FileEnd::kTornTail
+                                ? log.damage_offset
+                                : log.file_size);
   v1::LogRecord record;
   record.mutable_aborted()->set_reason(kRestartedReason);
   record.mutable_aborted()->set_cause(v1::ABORT_CAUSE_REFEREE_RESTARTED);
