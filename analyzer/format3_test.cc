@@ -122,30 +122,47 @@ class Format3TamperTest : public ::testing::Test {
     payloads_ = *original_;
     ASSERT_EQ(AuditBytes(Frame(payloads_)).verdict, Verdict::kOk);
   }
-  // The first action at or after record `from`, and the state before it.
-  size_t ActionAt(size_t from, std::unique_ptr<State>* before) {
+  // A logged decision: its record index, the state before it, its legal
+  // actions (at least two) and the record as stored.
+  struct Decision {
+    size_t index = 0;
+    std::unique_ptr<State> before;
+    ActionList legal;
+    v1::LogRecord record;
+  };
+  // The first action at or after record `from` with a choice.
+  Decision ActionAt(size_t from) {
     const std::vector<v1::LogRecord> records = testlogs::ReadBack(payloads_);
-    std::unique_ptr<Game> game =
-        *AllGames().Create("craits",
-                           codec::ParamsFromProto(records[0].header().params()));
-    std::unique_ptr<State> state = game->NewInitialState();
+    game_ = *AllGames().Create(
+        "craits", codec::ParamsFromProto(records[0].header().params()));
+    Decision d;
+    d.before = game_->NewInitialState();
     for (size_t i = 1; i < records.size(); ++i) {
       const v1::LogRecord& r = records[i];
       if (r.has_action() && i >= from) {
-        *before = std::move(state);
-        game_ = std::move(game);
-        return i;
+        d.legal = ActionList();
+        d.before->LegalActions(d.legal);
+        if (d.legal.size() >= 2) {
+          d.index = i;
+          d.record = ParseRecord(payloads_[i]);
+          return d;
+        }
       }
       if (r.has_chance()) {
         std::vector<Card> order(r.chance().cards().begin(),
                                 r.chance().cards().end());
-        EXPECT_TRUE(state->ApplyChance(state->chance_kind(), order).ok());
+        EXPECT_TRUE(d.before->ApplyChance(d.before->chance_kind(), order).ok());
       } else if (r.has_action()) {
-        state->ApplyLegalAction(r.action().engine_action());
+        d.before->ApplyLegalAction(r.action().engine_action());
       }
     }
-    ADD_FAILURE() << "no action";
-    return 0;
+    ADD_FAILURE() << "no decision with a choice";
+    return d;
+  }
+  // Another legal action than the one logged.
+  static Action Other(const Decision& d) {
+    const Action logged = d.record.action().engine_action();
+    return d.legal[0] == logged ? d.legal[1] : d.legal[0];
   }
   static std::vector<std::string>* original_;
   std::vector<std::string> payloads_;
@@ -154,18 +171,14 @@ class Format3TamperTest : public ::testing::Test {
 std::vector<std::string>* Format3TamperTest::original_ = nullptr;
 
 TEST_F(Format3TamperTest, AnIllegalEngineActionIsRefusedByTheEngine) {
-  std::unique_ptr<State> before;
-  const size_t k = ActionAt(10, &before);
-  ActionList legal;
-  before->LegalActions(legal);
+  Decision d = ActionAt(10);
   Action illegal = 0;
-  while (legal.contains(illegal)) illegal += 1u << 4;  // the next card
-  v1::LogRecord r = ParseRecord(payloads_[k]);
-  r.mutable_action()->set_engine_action(illegal);
-  payloads_[k] = Serialize(r);
+  while (d.legal.contains(illegal)) illegal += 1u << 4;  // the next card
+  d.record.mutable_action()->set_engine_action(illegal);
+  payloads_[d.index] = Serialize(d.record);
   const AuditReport report = AuditBytes(Frame(payloads_));
   ASSERT_EQ(report.verdict, Verdict::kMismatch) << report.Line();
-  EXPECT_EQ(report.discrepancy->record_index, static_cast<int64_t>(k));
+  EXPECT_EQ(report.discrepancy->record_index, static_cast<int64_t>(d.index));
   EXPECT_EQ(report.discrepancy->field, "action.engine_action");
   EXPECT_EQ(report.discrepancy->recorded, absl::StrCat(illegal));
   EXPECT_THAT(report.discrepancy->explanation,
@@ -173,45 +186,38 @@ TEST_F(Format3TamperTest, AnIllegalEngineActionIsRefusedByTheEngine) {
 }
 
 TEST_F(Format3TamperTest, ATypedActionMustBeTheOneEngineActionEncodes) {
-  std::unique_ptr<State> before;
-  const size_t k = ActionAt(10, &before);
-  ActionList legal;
-  before->LegalActions(legal);
-  v1::LogRecord r = ParseRecord(payloads_[k]);
-  const Action logged = r.action().engine_action();
+  Decision d = ActionAt(10);
   // The typed form a reader derives: accepted.
-  *r.mutable_action()->mutable_action() = codec::EncodeAction(*before, logged);
-  payloads_[k] = Serialize(r);
-  EXPECT_EQ(AuditBytes(Frame(payloads_)).discrepancy.has_value(), false);
+  *d.record.mutable_action()->mutable_action() =
+      codec::EncodeAction(*d.before, d.record.action().engine_action());
+  payloads_[d.index] = Serialize(d.record);
+  EXPECT_FALSE(AuditBytes(Frame(payloads_)).discrepancy.has_value());
   // Another legal action's typed form: a mismatch naming the field.
-  if (legal.size() < 2) GTEST_SKIP() << "only one legal action there";
-  const Action other = legal[0] == logged ? legal[1] : legal[0];
-  *r.mutable_action()->mutable_action() = codec::EncodeAction(*before, other);
-  payloads_[k] = Serialize(r);
+  *d.record.mutable_action()->mutable_action() =
+      codec::EncodeAction(*d.before, Other(d));
+  payloads_[d.index] = Serialize(d.record);
   const AuditReport report = AuditBytes(Frame(payloads_));
   ASSERT_EQ(report.verdict, Verdict::kMismatch) << report.Line();
-  EXPECT_EQ(report.discrepancy->record_index, static_cast<int64_t>(k));
+  EXPECT_EQ(report.discrepancy->record_index, static_cast<int64_t>(d.index));
   EXPECT_THAT(report.discrepancy->field, HasSubstr("action.action"));
   EXPECT_THAT(report.discrepancy->explanation,
               HasSubstr("the one engine_action encodes"));
 }
 
 TEST_F(Format3TamperTest, EngineActionIsRequiredInFormat3AndRefusedBefore) {
-  std::unique_ptr<State> before;
-  const size_t k = ActionAt(5, &before);
-  v1::LogRecord r = ParseRecord(payloads_[k]);
-  r.mutable_action()->clear_engine_action();
-  payloads_[k] = Serialize(r);
+  Decision d = ActionAt(5);
+  d.record.mutable_action()->clear_engine_action();
+  payloads_[d.index] = Serialize(d.record);
   AuditReport report = AuditBytes(Frame(payloads_));
   ASSERT_EQ(report.verdict, Verdict::kMismatch) << report.Line();
   EXPECT_EQ(report.discrepancy->field, "action.engine_action");
   EXPECT_EQ(report.discrepancy->recorded, "(absent)");
 
   std::vector<std::string> v2 = testlogs::AsFormat2(*original_);
-  v1::LogRecord old = ParseRecord(v2[k]);
+  v1::LogRecord old = ParseRecord(v2[d.index]);
   ASSERT_TRUE(old.has_action());
   old.mutable_action()->set_engine_action(0);
-  v2[k] = Serialize(old);
+  v2[d.index] = Serialize(old);
   report = AuditBytes(Frame(v2));
   ASSERT_EQ(report.verdict, Verdict::kMismatch) << report.Line();
   EXPECT_EQ(report.discrepancy->field, "action.engine_action");
@@ -219,23 +225,17 @@ TEST_F(Format3TamperTest, EngineActionIsRequiredInFormat3AndRefusedBefore) {
 }
 
 TEST_F(Format3TamperTest, ALegalEngineActionSwappedShowsInTheChainOrLater) {
-  std::unique_ptr<State> before;
-  const size_t k = ActionAt(10, &before);
-  ActionList legal;
-  before->LegalActions(legal);
-  v1::LogRecord r = ParseRecord(payloads_[k]);
-  if (legal.size() < 2) GTEST_SKIP() << "only one legal action there";
-  const Action logged = r.action().engine_action();
-  r.mutable_action()->set_engine_action(legal[0] == logged ? legal[1]
-                                                           : legal[0]);
-  payloads_[k] = Serialize(r);
+  Decision d = ActionAt(10);
+  d.record.mutable_action()->set_engine_action(Other(d));
+  payloads_[d.index] = Serialize(d.record);
   const AuditReport report = AuditBytes(Frame(payloads_));
   EXPECT_NE(report.verdict, Verdict::kOk) << report.Line();
   // Whatever the replay makes of it, the next checkpoint's chain breaks.
+  const auto k = static_cast<int64_t>(d.index);
   ASSERT_TRUE(report.integrity_finding.has_value()) << report.Line();
-  EXPECT_GT(report.integrity_finding->record_index, static_cast<int64_t>(k));
+  EXPECT_GT(report.integrity_finding->record_index, k);
   EXPECT_LE(report.integrity_finding->record_index,
-            static_cast<int64_t>(k) + record::kChainCheckpointInterval);
+            k + record::kChainCheckpointInterval);
 }
 
 // Logs of format 2 referees (testdata/logs_v2, README.md there) audit OK,

@@ -35,7 +35,7 @@ void IntegrityChecker::Report(std::string message) {
   IntegrityFinding f;
   f.record_index = index_;
   f.byte_offset = offset_;
-  f.record_kind = kind_;
+  f.record_kind = std::string(kind_);
   f.message = std::move(message);
   findings_.push_back(std::move(f));
 }
@@ -54,7 +54,7 @@ void IntegrityChecker::Add(absl::string_view payload, uint64_t byte_offset,
                            const v1::LogRecord& record) {
   ++index_;
   offset_ = byte_offset;
-  kind_.assign(RecordKindName(record).data(), RecordKindName(record).size());
+  kind_ = RecordKindName(record);
   if (index_ == 0) {
     if (record.has_header()) AddHeader(record.header());
     if (format_version_ >= 2 && !record.prev_hash().empty()) {
@@ -139,13 +139,13 @@ void IntegrityChecker::CheckCheckpoint(const v1::LogRecord& record) {
   if (chain_broken_) return;
   const bool last = record.has_final_result() || record.has_aborted();
   const bool checkpoint = record::LogChain::IsCheckpoint(index_, last);
+  if (record.prev_hash().empty() && !checkpoint) return;  // most records
   const std::string since =
       last_checkpoint_ > 0
           ? absl::StrCat("after record ", last_checkpoint_,
                          ", the last checkpoint that verified")
           : "anywhere before it";
   if (record.prev_hash().empty()) {
-    if (!checkpoint) return;
     chain_broken_ = true;
     Report(last ? "the last record has no prev_hash: the signature does not "
                   "cover the records before it"

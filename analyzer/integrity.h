@@ -101,7 +101,7 @@ class IntegrityChecker {
   // The record being added.
   int64_t index_ = -1;
   uint64_t offset_ = 0;
-  std::string kind_;
+  absl::string_view kind_;  // RecordKindName: static storage
 
   uint32_t format_version_ = 0;
   std::string header_key_;

@@ -93,13 +93,16 @@ const KnownFieldsScan::Table& KnownFieldsScan::TableFor(const Descriptor* type) 
 
 bool KnownFieldsScan::OnlyKnownFields(absl::string_view bytes,
                                       const Descriptor* type) {
-  return Scan(bytes.data(), bytes.data() + bytes.size(), type, 0);
+  if (type != root_type_) {
+    root_type_ = type;
+    root_table_ = &TableFor(type);
+  }
+  return Scan(bytes.data(), bytes.data() + bytes.size(), *root_table_, 0);
 }
 
-bool KnownFieldsScan::Scan(const char* p, const char* end,
-                           const Descriptor* type, int depth) {
+bool KnownFieldsScan::Scan(const char* p, const char* end, const Table& table,
+                           int depth) {
   if (depth > kMaxDepth) return false;
-  const Table& table = TableFor(type);
   while (p < end) {
     uint64_t tag = 0;
     if (!ReadVarint(p, end, &tag)) return false;
@@ -119,7 +122,8 @@ bool KnownFieldsScan::Scan(const char* p, const char* end,
         case Wire::kBytes:
           continue;
         case Wire::kMessage:
-          if (!Scan(sub, p, entry.message, depth + 1)) return false;
+          if (entry.table == nullptr) entry.table = &TableFor(entry.message);
+          if (!Scan(sub, p, *entry.table, depth + 1)) return false;
           continue;
         case Wire::kVarint:
         case Wire::kFixed64:

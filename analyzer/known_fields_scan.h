@@ -50,17 +50,22 @@ class KnownFieldsScan {
     Wire wire = Wire::kUnknown;
     bool repeated = false;
     const google::protobuf::Descriptor* message = nullptr;
+    // message's table, once looked up (the map lookup per nested message
+    // and record was a tenth of an audit's time).
+    mutable const std::vector<Entry>* table = nullptr;
   };
   // Indexed by field number, up to the type's highest.
   using Table = std::vector<Entry>;
 
   const Table& TableFor(const google::protobuf::Descriptor* type);
-  bool Scan(const char* p, const char* end,
-            const google::protobuf::Descriptor* type, int depth);
+  bool Scan(const char* p, const char* end, const Table& table, int depth);
 
   absl::flat_hash_map<const google::protobuf::Descriptor*,
                       std::unique_ptr<Table>>
-      tables_;
+      tables_;  // each table boxed: Entry::table points into them
+  // The last type OnlyKnownFields was asked about, and its table.
+  const google::protobuf::Descriptor* root_type_ = nullptr;
+  const Table* root_table_ = nullptr;
 };
 
 }  // namespace cardref::analyzer

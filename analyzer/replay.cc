@@ -147,7 +147,7 @@ absl::Status LogReplay::Fail(std::string field, std::string recorded,
   Discrepancy d;
   d.record_index = index_;
   d.byte_offset = offset_;
-  d.record_kind = kind_;
+  d.record_kind = std::string(kind_);
   d.field = std::move(field);
   d.recorded = std::move(recorded);
   d.recomputed = std::move(recomputed);
@@ -175,7 +175,7 @@ absl::Status LogReplay::Apply(const v1::LogRecord& record, int64_t index,
                               absl::string_view payload) {
   index_ = index;
   offset_ = byte_offset;
-  kind_.assign(RecordKindName(record).data(), RecordKindName(record).size());
+  kind_ = RecordKindName(record);
   if (finished_ || aborted_) {
     return Fail("", "", "",
                 absl::StrCat("a record after the game's end (",

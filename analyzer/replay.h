@@ -177,7 +177,7 @@ class LogReplay {
   // The record being applied.
   int64_t index_ = 0;
   uint64_t offset_ = 0;
-  std::string kind_;
+  absl::string_view kind_;  // RecordKindName: static storage
 };
 
 }  // namespace cardref::analyzer

@@ -68,12 +68,24 @@ absl::StatusOr<std::unique_ptr<GameLogWriter>> GameLogWriter::Create(
 }
 
 void LogChain::Add(absl::string_view payload) {
-  char length[8];
   const uint64_t n = payload.size();
-  for (int i = 0; i < 8; ++i) length[i] = static_cast<char>(n >> (8 * i));
-  hasher_.Update(absl::string_view(length, sizeof(length)));
-  hasher_.Update(payload);
+  for (int i = 0; i < 8; ++i) pending_.push_back(static_cast<char>(n >> (8 * i)));
+  if (pending_.size() + payload.size() < kBlock) {
+    pending_.append(payload.data(), payload.size());
+  } else {
+    hasher_.Update(pending_);
+    hasher_.Update(payload);
+    pending_.clear();
+  }
   ++records_;
+}
+
+std::string LogChain::Digest() {
+  if (!pending_.empty()) {
+    hasher_.Update(pending_);
+    pending_.clear();
+  }
+  return hasher_.Digest();
 }
 
 absl::Status GameLogWriter::Write(v1::LogRecord record,

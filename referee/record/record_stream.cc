@@ -1,6 +1,7 @@
 #include "referee/record/record_stream.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,8 +24,16 @@ absl::StatusOr<std::unique_ptr<RecordStream>> RecordStream::Open(
     const std::string& path, uint64_t max_record_size) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return absl::ErrnoToStatus(errno, absl::StrCat("open ", path));
-  return std::unique_ptr<RecordStream>(
+  auto stream = std::unique_ptr<RecordStream>(
       new RecordStream(fd, path, max_record_size));
+  // A small file gets a small buffer: zeroing a whole chunk for a log of
+  // a few KiB cost more than reading it (issue 12). It still grows.
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && st.st_size >= 0) {
+    stream->read_chunk_ = std::clamp<size_t>(
+        static_cast<size_t>(st.st_size) + 1, 4096, kReadChunk);
+  }
+  return stream;
 }
 
 RecordStream::~RecordStream() { ::close(fd_); }
@@ -36,7 +45,7 @@ uint64_t RecordStream::Fill(uint64_t n) {
       filled_ -= begin_;
       begin_ = 0;
     }
-    const size_t want = std::max<size_t>(static_cast<size_t>(n), kReadChunk);
+    const size_t want = std::max<size_t>(static_cast<size_t>(n), read_chunk_);
     if (buffer_.size() < want) buffer_.resize(want);
     const ssize_t got =
         ::read(fd_, buffer_.data() + filled_, buffer_.size() - filled_);

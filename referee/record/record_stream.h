@@ -54,6 +54,7 @@ class RecordStream {
   int fd_;
   std::string path_;
   uint64_t max_record_size_;
+  size_t read_chunk_ = 1 << 20;  // bytes asked of read(2) at a time
   std::string buffer_;
   size_t begin_ = 0;  // buffer_[begin_, end_) holds the bytes at pos_
   size_t filled_ = 0;

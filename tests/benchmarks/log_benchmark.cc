@@ -59,10 +59,9 @@ const GameLogs& LogsOf(const std::string& game) {
     absl::StatusOr<testlogs::PlayedLog> played = testlogs::PlayAndRead(options);
     if (!played.ok()) continue;
     logs.records += static_cast<int64_t>(played->payloads.size());
-    for (const std::string& p : played->payloads) {
-      logs.bytes += static_cast<int64_t>(p.size() + record::kHeaderSize +
-                                         record::kFooterSize);
-    }
+    std::error_code error;  // the file's bytes, in whatever framing
+    logs.bytes +=
+        static_cast<int64_t>(std::filesystem::file_size(played->path, error));
     logs.paths.push_back(played->path);
     logs.payloads.push_back(std::move(played->payloads));
   }

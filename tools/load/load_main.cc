@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -37,6 +38,7 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
@@ -61,6 +63,10 @@ ABSL_FLAG(std::string, organiser_token_file, "",
           "$CARDREF_ORGANISER_TOKEN)");
 ABSL_FLAG(std::string, format, "text", "text or json");
 ABSL_FLAG(uint64_t, seed, 1, "seed of the players' picks");
+ABSL_FLAG(int32_t, held_matches, 0,
+          "also measure the referee while it holds this many waiting matches "
+          "(created first, never joined): their memory and descriptors, and "
+          "the load's throughput beside them");
 ABSL_FLAG(std::string, attack, "none",
           "none, rejections, async_rejections, streams or connections: "
           "also measure the "
@@ -77,6 +83,7 @@ constexpr char kUsage[] =
     "                    [--decision_time_limit_ms=1000] [--format=json]\n"
     "                    [--attack=none|rejections|async_rejections|streams|"
     "connections]\n"
+    "                    [--held_matches=N]\n"
     "                    [--server=HOST:PORT --organiser_token_file=FILE]\n";
 
 // A server in a child process, forked before this process starts any
@@ -88,7 +95,8 @@ struct Child {
 };
 
 void ServeUntilClosed(int control, int port_pipe, bool echo,
-                      const std::string& game, int64_t limit_ms) {
+                      const std::string& game, int64_t limit_ms,
+                      int held_matches) {
   // As cardref_referee runs: Debian's Abseil checks every lock for deadlock
   // cycles otherwise (issue 12: 11% of the referee's instructions).
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
@@ -115,6 +123,9 @@ void ServeUntilClosed(int control, int port_pipe, bool echo,
     grpc_service::ServerOptions options;
     options.manager.log_dir = dir;
     options.manager.default_decision_time_limit_millis = limit_ms;
+    options.manager.limits.max_waiting_matches =
+        std::max(options.manager.limits.max_waiting_matches,
+                 held_matches + 1000);
     absl::StatusOr<std::unique_ptr<grpc_service::RefereeServer>> started =
         grpc_service::RefereeServer::Start(options);
     if (!started.ok()) {
@@ -133,7 +144,8 @@ void ServeUntilClosed(int control, int port_pipe, bool echo,
   _exit(0);  // no orderly shutdown: the measurement is over
 }
 
-Child StartChild(bool echo, const std::string& game, int64_t limit_ms) {
+Child StartChild(bool echo, const std::string& game, int64_t limit_ms,
+                 int held_matches = 0) {
   int control[2], port_pipe[2];
   if (pipe(control) != 0 || pipe(port_pipe) != 0) std::abort();
   Child child;
@@ -144,7 +156,8 @@ Child StartChild(bool echo, const std::string& game, int64_t limit_ms) {
     for (int fd = 3; fd < 1024; ++fd) {
       if (fd != control[0] && fd != port_pipe[1]) close(fd);
     }
-    ServeUntilClosed(control[0], port_pipe[1], echo, game, limit_ms);
+    ServeUntilClosed(control[0], port_pipe[1], echo, game, limit_ms,
+                     held_matches);
   }
   close(control[0]);
   close(port_pipe[1]);
@@ -180,6 +193,64 @@ double CpuSeconds(pid_t pid) {
     if (i == 15) stime = std::stod(f);
   }
   return (utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+// Resident memory of `pid` in KiB (VmRSS); -1 if it cannot be read.
+int64_t RssKib(pid_t pid) {
+  std::ifstream in(absl::StrCat("/proc/", pid, "/status"));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (absl::StartsWith(line, "VmRSS:")) {
+      return std::atoll(line.c_str() + 6);
+    }
+  }
+  return -1;
+}
+
+// Open descriptors of `pid`; -1 if they cannot be listed.
+int64_t OpenFds(pid_t pid) {
+  std::error_code error;
+  int64_t n = 0;
+  for (std::filesystem::directory_iterator
+           it(absl::StrCat("/proc/", pid, "/fd"), error),
+       end;
+       !error && it != end; it.increment(error)) {
+    ++n;
+  }
+  return error ? -1 : n;
+}
+
+// Creates `n` matches of `game` nobody joins, from 8 threads; returns how
+// many were created (the rest failed: their first error in *error).
+int CreateWaitingMatches(const std::string& address, const std::string& token,
+                         const std::string& game, int n, std::string* error) {
+  std::atomic<int> next{0}, created{0};
+  std::mutex mu;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&] {
+      auto stub = v1::Referee::NewStub(
+          grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+      while (next.fetch_add(1) < n) {
+        v1::CreateMatchRequest create;
+        create.set_game(game);
+        v1::CreateMatchResponse response;
+        grpc::ClientContext context;
+        if (!token.empty()) {
+          context.AddMetadata("authorization", absl::StrCat("Bearer ", token));
+        }
+        const grpc::Status st = stub->CreateMatch(&context, create, &response);
+        if (st.ok()) {
+          ++created;
+        } else {
+          std::lock_guard<std::mutex> lock(mu);
+          if (error->empty()) *error = st.error_message();
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  return created.load();
 }
 
 struct Totals {
@@ -436,7 +507,8 @@ int Main(int argc, char** argv) {
   Child referee;
   if (server.empty()) {
     referee = StartChild(false, absl::GetFlag(FLAGS_game),
-                         absl::GetFlag(FLAGS_decision_time_limit_ms));
+                         absl::GetFlag(FLAGS_decision_time_limit_ms),
+                         absl::GetFlag(FLAGS_held_matches));
   }
   Child echo = StartChild(true, absl::GetFlag(FLAGS_game), 0);
   if ((server.empty() && referee.port == 0) || echo.port == 0) {
@@ -466,6 +538,30 @@ int Main(int argc, char** argv) {
       server.empty() ? absl::StrCat("localhost:", referee.port) : server;
   const Figures ref =
       Measure(referee_address, token, referee.pid, matches, seconds);
+  // The same load again beside matches that wait (issue 12: what holding
+  // matches costs everyone).
+  const int held_wanted = absl::GetFlag(FLAGS_held_matches);
+  Figures held;
+  int held_created = 0;
+  double held_seconds = 0;
+  double held_kib_per_match = 0, held_fds_per_match = 0;
+  std::string held_error;
+  if (held_wanted > 0) {
+    const int64_t rss_before = referee.pid > 0 ? RssKib(referee.pid) : -1;
+    const int64_t fds_before = referee.pid > 0 ? OpenFds(referee.pid) : -1;
+    const auto start = Clock::now();
+    held_created = CreateWaitingMatches(referee_address, token,
+                                        absl::GetFlag(FLAGS_game), held_wanted,
+                                        &held_error);
+    held_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    if (held_created > 0 && rss_before >= 0 && fds_before >= 0) {
+      held_kib_per_match =
+          static_cast<double>(RssKib(referee.pid) - rss_before) / held_created;
+      held_fds_per_match =
+          static_cast<double>(OpenFds(referee.pid) - fds_before) / held_created;
+    }
+    held = Measure(referee_address, token, referee.pid, matches, seconds);
+  }
   // The same load again, under attack.
   Figures attacked;
   int64_t attack_count = 0;
@@ -513,7 +609,7 @@ int Main(int argc, char** argv) {
         "\"echo_p50_us\": %d, \"echo_p99_us\": %d, "
         "\"echo_cpu_us_per_decision\": %.2f, "
         "\"ratio\": %.3f, \"cpu_ratio\": %.3f, \"timeouts\": %d, "
-        "\"errors\": %d, \"first_error\": %s, \"attack\": %s%s}\n",
+        "\"errors\": %d, \"first_error\": %s, \"attack\": %s%s%s}\n",
         JsonString(absl::GetFlag(FLAGS_game)), matches, seconds,
         absl::GetFlag(FLAGS_decision_time_limit_ms), ref.decisions,
         ref.decisions_per_s, ref.p50_us, ref.p99_us, ref.cpu_us_per_decision,
@@ -536,6 +632,23 @@ int Main(int argc, char** argv) {
                   attacked.decisions_per_s, attack_count,
                   JsonString(attack_unit), attack_rate, attacked.timeouts,
                   attacked.errors)
+            : std::string(),
+        held_wanted > 0
+            ? absl::StrFormat(
+                  ", \"held_matches\": %d, \"held_create_seconds\": %.2f, "
+                  "\"held_kib_per_match\": %.2f, "
+                  "\"held_fds_per_match\": %.4f, "
+                  "\"held_decisions_per_s\": %.1f, \"held_p50_us\": %d, "
+                  "\"held_p99_us\": %d, \"held_cpu_us_per_decision\": %.2f, "
+                  "\"held_ratio\": %.3f, \"held_timeouts\": %d, "
+                  "\"held_error\": %s",
+                  held_created, held_seconds, held_kib_per_match,
+                  held_fds_per_match, held.decisions_per_s, held.p50_us,
+                  held.p99_us, held.cpu_us_per_decision,
+                  ref.decisions_per_s > 0
+                      ? held.decisions_per_s / ref.decisions_per_s
+                      : 0,
+                  held.timeouts, JsonString(held_error))
             : std::string());
   } else {
     auto line = [](const char* name, const Figures& f) {
@@ -546,6 +659,20 @@ int Main(int argc, char** argv) {
           f.timeouts);
     };
     std::cout << line("referee", ref);
+    if (held_wanted > 0) {
+      std::cout << line("held", held)
+                << absl::StrFormat(
+                       "held %d waiting matches (created in %.1f s%s): %.2f "
+                       "KiB and %.4f descriptors each; decisions/s beside "
+                       "them %.3fx without\n",
+                       held_created, held_seconds,
+                       held_error.empty() ? ""
+                                          : absl::StrCat("; ", held_error),
+                       held_kib_per_match, held_fds_per_match,
+                       ref.decisions_per_s > 0
+                           ? held.decisions_per_s / ref.decisions_per_s
+                           : 0);
+    }
     if (attacking) {
       std::cout << line("attacked", attacked)
                 << absl::StrFormat(
@@ -569,7 +696,9 @@ int Main(int argc, char** argv) {
     }
   }
   return ref.decisions > 0 && bare.decisions > 0 &&
-                 (!attacking || attacked.decisions > 0)
+                 (!attacking || attacked.decisions > 0) &&
+                 (held_wanted == 0 ||
+                  (held_created == held_wanted && held.decisions > 0))
              ? 0
              : 1;
 }

@@ -2,7 +2,8 @@
 """Smoke test of cardref_load: a short run prints one JSON object whose
 figures are present and sane (both servers made decisions, a ratio > 0);
 a run with --attack=rejections or async_rejections also reports the healthy matches' latency
-under attack against the unattacked run; an unknown --attack is a usage
+under attack against the unattacked run; --held_matches reports what
+waiting matches cost; an unknown --attack is a usage
 error naming the kinds. No timing is asserted."""
 import json
 import subprocess
@@ -78,6 +79,35 @@ for kind in ("rejections", "async_rejections"):
     if problems:
         sys.exit("; ".join(problems) + ": " + attacked.stdout)
     print(attacked.stdout, end="")
+
+# Beside waiting matches: each is counted, costs no descriptor (it holds no
+# open log) and little memory, and the load still runs.
+held = subprocess.run(
+    [binary, "--matches=2", "--seconds=1", "--format=json",
+     "--decision_time_limit_ms=5000", "--held_matches=300"],
+    capture_output=True, text=True, timeout=180)
+if held.returncode != 0:
+    sys.exit(f"cardref_load --held_matches exited {held.returncode}: "
+             f"{held.stderr}{held.stdout}")
+report = json.loads(held.stdout)
+problems = []
+for field in ("held_matches", "held_kib_per_match", "held_fds_per_match",
+              "held_decisions_per_s", "held_p99_us", "held_ratio"):
+    if field not in report:
+        problems.append(f"missing field {field}")
+if not problems:
+    if report["held_matches"] != 300:
+        problems.append("not 300 held matches")
+    if report["held_fds_per_match"] > 0.01:
+        problems.append("waiting matches hold descriptors")
+    if not report["held_decisions_per_s"] > 0:
+        problems.append("no decision beside the held matches")
+    expected = report["held_decisions_per_s"] / report["referee_decisions_per_s"]
+    if abs(report["held_ratio"] - expected) > 0.01:
+        problems.append("held_ratio is not held / idle decisions per second")
+if problems:
+    sys.exit("; ".join(problems) + ": " + held.stdout)
+print(held.stdout, end="")
 
 bad = subprocess.run([binary, "--attack=juggle"], capture_output=True,
                      text=True, timeout=60)
