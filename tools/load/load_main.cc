@@ -226,8 +226,10 @@ int CreateWaitingMatches(const std::string& address, const std::string& token,
                          const std::string& game, int n, std::string* error) {
   std::atomic<int> next{0}, created{0};
   std::mutex mu;
+  constexpr int kThreads = 8;
   std::vector<std::thread> threads;
-  for (int t = 0; t < 8; ++t) {
+  threads.reserve(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&] {
       auto stub = v1::Referee::NewStub(
           grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
