@@ -2,6 +2,8 @@
 // 12, the audit of engine_action, and that every older log still audits.
 #include <sys/stat.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -267,6 +269,44 @@ TEST(Format3Test, Format2LogsStillAuditAndVerify) {
     ASSERT_TRUE(log.ok());
     EXPECT_EQ(log->framing, record::Framing::kTfRecord);
     EXPECT_EQ(log->header().format_version(), 2u);
+  }
+}
+
+// Format 3 logs written by the referee of this change (testdata/logs_v3,
+// README.md there): they audit OK signed, and every action derives the
+// notation it had when it was played (the .actions.txt beside each log,
+// "seat notation" per line). A change to an engine's action encoding or
+// notation that would misread the logs organisers hold fails here.
+TEST(Format3Test, Format3LogsOfThisReleaseKeepTheirActions) {
+  const std::string key_hex =
+      "e4c67bd141d9b64acd3253fc9e3b84b21f3ebe7e6943cf2aaff403f7eeadd45b";
+  for (const char* game : {"craits", "kraken", "krass_kariert"}) {
+    SCOPED_TRACE(game);
+    const std::string base =
+        absl::StrCat(CARDREF_V3_LOG_DIR, "/", game, "_default");
+    absl::StatusOr<std::string> key = ReadRefereeKey(key_hex);
+    ASSERT_TRUE(key.ok()) << key.status();
+    AuditOptions options;
+    options.referee_public_key = *key;
+    const AuditReport report =
+        AuditFile(base + ".cardlog", options, AllGames());
+    EXPECT_EQ(report.verdict, Verdict::kOk) << report.Line();
+    EXPECT_THAT(report.Line(), HasSubstr("signed by the trusted key"));
+    absl::StatusOr<record::GameLog> log =
+        codec::ReadGameLogWithActions(base + ".cardlog");
+    ASSERT_TRUE(log.ok());
+    EXPECT_EQ(log->framing, record::Framing::kCompact);
+    std::string derived;
+    for (const v1::LogRecord& r : log->records) {
+      if (!r.has_action()) continue;
+      absl::StrAppend(&derived, r.action().seat(), " ",
+                      r.action().action().notation(), "\n");
+    }
+    std::ifstream in(base + ".actions.txt");
+    ASSERT_TRUE(in.good()) << base << ".actions.txt";
+    std::stringstream expected;
+    expected << in.rdbuf();
+    EXPECT_EQ(derived, expected.str());
   }
 }
 
