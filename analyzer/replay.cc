@@ -343,8 +343,8 @@ absl::StatusOr<Action> LogReplay::LoggedAction(const v1::ActionEvent& event) {
   }
   if (compact) {
     const Action action = event.engine_action();
-    // The referee stores no typed action; a reader that derived it (an
-    // expanded log, analyzer/expand_log.h) must have derived it right.
+    // The referee stores no typed action; a reader that derived it
+    // (codec::DeriveTypedActions) must have derived it right.
     if (event.has_action()) {
       ActionList legal;
       state_->LegalActions(legal);

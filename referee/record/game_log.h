@@ -140,7 +140,7 @@ class GameLogWriter {
 // A log as read back. records[0] is the header record when the file has one.
 // In a format 3 log every record's unix_micros is filled in from the
 // header's and the deltas (micros_since_previous stays as stored); the
-// typed actions are not (analyzer/expand_log.h derives them).
+// typed actions are not (codec::DeriveTypedActions derives them).
 struct GameLog {
   Framing framing = Framing::kTfRecord;
   std::vector<v1::LogRecord> records;
