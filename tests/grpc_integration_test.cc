@@ -88,6 +88,7 @@ class GrpcTest : public ::testing::Test {
     v1::Observation obs, last;
     uint64_t last_action_version = 0;
     int streamed = 0;
+    int decisions = 0;
     while (stream->Read(&obs)) {
       last = obs;
       // Each message carries the actions since the previous one: together
@@ -105,10 +106,19 @@ class GrpcTest : public ::testing::Test {
       *submit.mutable_action() =
           obs.legal_actions(rng.Uniform(obs.legal_actions_size()));
       submit.set_decision_version(obs.version());
+      // Every other answer without its observation (a streaming bot's
+      // choice): the empty answer must arrive as such, and the game goes on
+      // the same.
+      const bool omit = (++decisions % 2) == 0;
+      submit.set_omit_observation(omit);
       v1::SubmitActionResponse response;
       grpc::ClientContext submit_context;
       grpc::Status s = stub->SubmitAction(&submit_context, submit, &response);
       EXPECT_TRUE(s.ok()) << s.error_message();
+      EXPECT_EQ(response.has_observation(), !omit);
+      if (!omit) {
+        EXPECT_GT(response.observation().version(), obs.version());
+      }
     }
     grpc::Status end = stream->Finish();
     EXPECT_TRUE(end.ok()) << end.error_message();

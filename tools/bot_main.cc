@@ -159,6 +159,8 @@ class Bot {
     *submit.mutable_action() = obs.legal_actions(pick);
     submit.set_decision_version(obs.version());
     submit.set_sequence(++sequence_);
+    // The stream brings the next decision; the answer's view is not needed.
+    submit.set_omit_observation(true);
     cardref::v1::SubmitActionResponse response;
     grpc::ClientContext context;
     grpc::Status s = stub_->SubmitAction(&context, submit, &response);

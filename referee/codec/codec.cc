@@ -98,9 +98,13 @@ absl::StatusOr<Action> DecodeAction(const State& state,
 
 v1::Action EncodeAction(const State& state, Action action) {
   v1::Action out;
-  CodecFor(state.game()).ActionToProto(action, &out);
-  out.set_notation(state.ActionToString(action));
+  EncodeActionInto(state, action, &out);
   return out;
+}
+
+void EncodeActionInto(const State& state, Action action, v1::Action* out) {
+  CodecFor(state.game()).ActionToProto(action, out);
+  out->set_notation(state.ActionToString(action));
 }
 
 void FillObservation(const State& state, int seat, v1::Observation* out) {
@@ -113,7 +117,8 @@ void FillObservation(const State& state, int seat, v1::Observation* out) {
   if (state.current_seat() == seat) {
     ActionList legal;
     state.LegalActions(legal);
-    for (Action a : legal) *out->add_legal_actions() = EncodeAction(state, a);
+    out->mutable_legal_actions()->Reserve(legal.size());
+    for (Action a : legal) EncodeActionInto(state, a, out->add_legal_actions());
   }
   CodecFor(state.game()).FillGameView(state, seat, out);
   if (state.IsTerminal()) *out->mutable_result() = MakeFinalResult(state);

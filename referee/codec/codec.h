@@ -29,6 +29,8 @@ absl::StatusOr<Action> DecodeAction(const State& state,
                                     const v1::Action& action);
 // Typed form plus notation.
 v1::Action EncodeAction(const State& state, Action action);
+// The same into `out` (which may live on an arena); `out` must be empty.
+void EncodeActionInto(const State& state, Action action, v1::Action* out);
 
 // Fills the engine-derived parts of an observation for `seat`: seat_to_act,
 // legal actions (only if `seat` is to act), round numbers, the game view and,

@@ -10,27 +10,41 @@
 #ifndef CARDREF_REFEREE_GRPC_RAW_REQUEST_H_
 #define CARDREF_REFEREE_GRPC_RAW_REQUEST_H_
 
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "google/protobuf/message_lite.h"
 #include "grpcpp/grpcpp.h"
 
 namespace cardref::grpc_service {
 
-// Parses `bytes` into `request` (whose type names the expectation).
+// Parses `bytes` into `request` (whose type names the expectation). A
+// request of one slice (the usual case) is parsed where it lies.
 inline absl::Status ParseRequest(const grpc::ByteBuffer& bytes,
                                  google::protobuf::MessageLite* request) {
   std::vector<grpc::Slice> slices;
-  std::string data;
+  std::string joined;
+  absl::string_view data;
   if (bytes.Dump(&slices).ok()) {
-    for (const grpc::Slice& slice : slices) {
-      data.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
+    if (slices.size() == 1) {
+      data = absl::string_view(
+          reinterpret_cast<const char*>(slices[0].begin()), slices[0].size());
+    } else {
+      for (const grpc::Slice& slice : slices) {
+        joined.append(reinterpret_cast<const char*>(slice.begin()),
+                      slice.size());
+      }
+      data = joined;
     }
   }
-  if (!request->ParseFromString(data)) {
+  // gRPC's receive limit keeps a request far below 2 GiB (docs/limits.md).
+  if (data.size() > static_cast<size_t>(std::numeric_limits<int>::max()) ||
+      !request->ParseFromArray(data.data(), static_cast<int>(data.size()))) {
     return absl::InvalidArgumentError(absl::StrCat(
         "the request's ", data.size(), " bytes do not decode as ",
         request->GetTypeName(),
@@ -41,10 +55,13 @@ inline absl::Status ParseRequest(const grpc::ByteBuffer& bytes,
   return absl::OkStatus();
 }
 
+// Serializes straight into the one slice gRPC sends.
 inline absl::Status SerializeResponse(
     const google::protobuf::MessageLite& response, grpc::ByteBuffer* out) {
-  const std::string data = response.SerializeAsString();
-  grpc::Slice slice(data);
+  grpc::Slice slice(response.ByteSizeLong());
+  // The slice is new and ours alone until it is handed to the buffer.
+  response.SerializeWithCachedSizesToArray(
+      const_cast<uint8_t*>(slice.begin()));
   *out = grpc::ByteBuffer(&slice, 1);
   return absl::OkStatus();
 }

@@ -85,6 +85,10 @@ absl::StatusOr<std::unique_ptr<Match>> Match::Create(
   const std::vector<std::string>& invited = match->options_.invited_names;
   {
     absl::MutexLock lock(&match->mu_);
+    if (match->options_.listener != nullptr) {
+      match->options_.listener->StatusChanged(v1::MATCH_STATUS_UNSPECIFIED,
+                                              match->status_);
+    }
     const int64_t join_ms = match->options_.fault_policy.join_deadline_millis();
     if (join_ms > 0) {
       match->SetDeadlineLocked(match->created_ + absl::Milliseconds(join_ms));
@@ -213,7 +217,7 @@ absl::StatusOr<JoinResult> Match::Join(std::optional<int> seat,
 
 absl::Status Match::StartLocked() {
   RETURN_IF_ERROR(WriteHeaderLocked());
-  status_ = v1::MATCH_STATUS_IN_PROGRESS;
+  SetStatusLocked(v1::MATCH_STATUS_IN_PROGRESS);
   // Seats not joined by the join deadline (JoinDeadlineLocked): the header
   // shows them with no player name.
   for (int s = 0; s < static_cast<int>(seats_.size()); ++s) {
@@ -240,6 +244,14 @@ absl::Status Match::OpenLogLocked() {
                                                  options_.signing_key);
   log_->set_sync_policy(options_.log_sync);
   return absl::OkStatus();
+}
+
+void Match::SetStatusLocked(v1::MatchStatus status) {
+  const v1::MatchStatus from = status_;
+  status_ = status;
+  if (options_.listener != nullptr && from != status) {
+    options_.listener->StatusChanged(from, status);
+  }
 }
 
 void Match::SetDeadlineLocked(absl::Time deadline) {
@@ -365,7 +377,7 @@ absl::Status Match::AdvanceLocked() {
       if (!closed.ok()) {
         reporter_.Problem("log_sync_failed", std::string(closed.message()));
       }
-      status_ = v1::MATCH_STATUS_FINISHED;
+      SetStatusLocked(v1::MATCH_STATUS_FINISHED);
       SetDeadlineLocked(absl::InfiniteFuture());
       return absl::OkStatus();
     }
@@ -476,7 +488,7 @@ v1::LogRecord Match::SeedRevealRecord() const {
 
 void Match::AbortLocked(const std::string& reason, v1::AbortCause cause) {
   if (log_failed_) cause = v1::ABORT_CAUSE_LOG_WRITE_FAILED;
-  status_ = v1::MATCH_STATUS_ABORTED;
+  SetStatusLocked(v1::MATCH_STATUS_ABORTED);
   end_reason_ = reason;
   abort_cause_ = cause;
   ++version_;
@@ -548,7 +560,7 @@ absl::Status Match::Cancel(const std::string& reason) {
           ": only a match waiting for players can be cancelled",
           status_ == v1::MATCH_STATUS_IN_PROGRESS ? " (use AbortMatch)" : ""));
     }
-    status_ = v1::MATCH_STATUS_CANCELLED;
+    SetStatusLocked(v1::MATCH_STATUS_CANCELLED);
     end_reason_ = absl::StrCat("cancelled by the organiser",
                                reason.empty() ? "" : ": ", reason);
     ++version_;
@@ -629,6 +641,14 @@ absl::Status Match::CheckSeat(int seat, const std::string& token) const {
 
 v1::Observation Match::ObserveLocked(int seat, uint64_t since_version) const {
   v1::Observation obs;
+  ObserveIntoLocked(seat, since_version, &obs);
+  return obs;
+}
+
+void Match::ObserveIntoLocked(int seat, uint64_t since_version,
+                              v1::Observation* out) const {
+  out->Clear();
+  v1::Observation& obs = *out;
   obs.set_match_id(options_.match_id);
   obs.set_status(status_);
   obs.set_version(version_);
@@ -636,7 +656,7 @@ v1::Observation Match::ObserveLocked(int seat, uint64_t since_version) const {
     obs.set_game(std::string(game_->id()));
     obs.set_seat(seat);
     obs.set_seat_to_act(-1);
-    return obs;
+    return;
   }
   codec::FillObservation(*state_, seat, &obs);
   auto first = std::upper_bound(
@@ -661,12 +681,18 @@ v1::Observation Match::ObserveLocked(int seat, uint64_t since_version) const {
   obs.set_bank_remaining_millis(absl::ToInt64Milliseconds(
       clock_.BankRemaining(seat, options_.clock->Now())));
   for (int s : ForfeitedSeatsLocked()) obs.add_forfeited_seats(s);
-  return obs;
 }
 
 absl::StatusOr<v1::Observation> Match::Observe(int seat,
                                                const std::string& token,
                                                uint64_t since_version) {
+  v1::Observation obs;
+  RETURN_IF_ERROR(ObserveInto(seat, token, since_version, &obs));
+  return obs;
+}
+
+absl::Status Match::ObserveInto(int seat, const std::string& token,
+                                uint64_t since_version, v1::Observation* out) {
   absl::MutexLock lock(&mu_);
   RETURN_IF_ERROR(CheckSeat(seat, token));
   // The seat to act sees its decision now (for its stream or on request).
@@ -677,7 +703,8 @@ absl::StatusOr<v1::Observation> Match::Observe(int seat,
     // manager's deadline queue is told only then.
     if (clock_.deadline() != deadline_) SetDeadlineLocked(clock_.deadline());
   }
-  return ObserveLocked(seat, since_version);
+  ObserveIntoLocked(seat, since_version, out);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<v1::SubmitActionResponse> Match::Submit(
@@ -814,9 +841,11 @@ absl::StatusOr<v1::SubmitActionResponse> Match::SubmitLocked(
     return refused;
   }
   v1::SubmitActionResponse response;
-  *response.mutable_observation() = ObserveLocked(
-      seat, request.decision_version() != 0 ? request.decision_version()
-                                            : version_before);
+  if (!request.omit_observation()) {
+    *response.mutable_observation() = ObserveLocked(
+        seat, request.decision_version() != 0 ? request.decision_version()
+                                              : version_before);
+  }
   me.last_sequence = request.sequence();
   // Kept only for a retry, which needs a sequence number: copying every
   // response cost each decision an observation's worth (issue 12).

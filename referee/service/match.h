@@ -59,6 +59,12 @@ class MatchListener {
   // The match is over (finished, aborted or cancelled) and its log is
   // synced and closed.
   virtual void Ended(const std::string& match_id) = 0;
+  // The status went from `from` to `to` (`from` UNSPECIFIED: the match was
+  // just created, waiting for players). Exactly once per change, under the
+  // match's lock: leaf locks only. Lets the manager count matches by status
+  // without visiting them.
+  virtual void StatusChanged(v1::MatchStatus /*from*/,
+                             v1::MatchStatus /*to*/) {}
 };
 
 struct MatchOptions {
@@ -172,6 +178,11 @@ class Match {
   absl::StatusOr<v1::Observation> Observe(int seat, const std::string& token,
                                           uint64_t since_version = 0)
       ABSL_LOCKS_EXCLUDED(mu_);
+  // The same into `out` (cleared first; it may live on an arena, as a
+  // stream's do, so that building one allocates next to nothing).
+  absl::Status ObserveInto(int seat, const std::string& token,
+                           uint64_t since_version, v1::Observation* out)
+      ABSL_LOCKS_EXCLUDED(mu_);
 
   absl::StatusOr<v1::SubmitActionResponse> Submit(
       const v1::SubmitActionRequest& request) ABSL_LOCKS_EXCLUDED(mu_);
@@ -259,6 +270,9 @@ class Match {
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
   v1::Observation ObserveLocked(int seat, uint64_t since_version) const
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  void ObserveIntoLocked(int seat, uint64_t since_version,
+                         v1::Observation* out) const
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
   // Records an accepted action (already applied) in the log and the public
   // history.
   // `round` is the round the action was made in.
@@ -326,6 +340,9 @@ class Match {
   absl::Status OpenLogLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Sets deadline_ and tells the listener; once the match is over, tells
   // it the match ended instead.
+  // Every change of status_ after construction goes through here.
+  void SetStatusLocked(v1::MatchStatus status)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void SetDeadlineLocked(absl::Time deadline)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void NotifyWatchers();

@@ -278,5 +278,35 @@ TEST_F(MatchLimitsTest, MatchesInProgressAreCapped) {
   EXPECT_TRUE(Create().ok());
 }
 
+// The caps count matches as they change status (not by visiting them):
+// a cancelled match frees its waiting place, a started one moves from the
+// waiting count to the in-progress count, each exactly once.
+TEST_F(MatchLimitsTest, CapsFollowEveryChangeOfStatus) {
+  options_.limits.max_waiting_matches = 1;
+  options_.limits.max_matches_in_progress = 1;
+  absl::StatusOr<v1::CreateMatchResponse> first = Create();
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(Create().status().code(), absl::StatusCode::kResourceExhausted);
+  v1::EndMatchRequest cancel;
+  cancel.set_match_id(first->match_id());
+  ASSERT_TRUE(manager().CancelMatch(cancel).ok());
+  // Cancelling again is refused and must not free a second place.
+  EXPECT_FALSE(manager().CancelMatch(cancel).ok());
+  absl::StatusOr<v1::CreateMatchResponse> second = Create();
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(Create().status().code(), absl::StatusCode::kResourceExhausted);
+  Join(second->match_id());
+  Join(second->match_id());
+  // Now one in progress, none waiting.
+  absl::StatusOr<v1::CreateMatchResponse> refused = Create();
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("1 matches are in progress"));
+  ASSERT_TRUE((*manager().Find(second->match_id()))->Abort("done").ok());
+  ASSERT_TRUE(Create().ok());
+  refused = Create();
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("1 matches are waiting"));
+}
+
 }  // namespace
 }  // namespace cardref::service

@@ -116,6 +116,19 @@ void MatchManager::Listener::Ended(const std::string& match_id) {
       match_id, manager_->options_.clock->Now() + manager_->options_.evict_after);
 }
 
+void MatchManager::Listener::StatusChanged(v1::MatchStatus from,
+                                           v1::MatchStatus to) {
+  auto count = [this](v1::MatchStatus status) -> std::atomic<int64_t>* {
+    if (status == v1::MATCH_STATUS_WAITING_FOR_PLAYERS) {
+      return &manager_->waiting_;
+    }
+    if (status == v1::MATCH_STATUS_IN_PROGRESS) return &manager_->in_progress_;
+    return nullptr;
+  };
+  if (std::atomic<int64_t>* c = count(from)) c->fetch_sub(1);
+  if (std::atomic<int64_t>* c = count(to)) c->fetch_add(1);
+}
+
 std::string MatchManager::LogPath(const std::string& match_id) const {
   return absl::StrCat(options_.log_dir, "/", match_id, ".cardlog");
 }
@@ -280,15 +293,8 @@ absl::Status MatchManager::CheckMatchCaps() {
   if (limits.max_waiting_matches <= 0 && limits.max_matches_in_progress <= 0) {
     return absl::OkStatus();
   }
-  int waiting = 0, in_progress = 0;
-  {
-    absl::MutexLock lock(&mu_);
-    for (const auto& [id, match] : matches_) {
-      const v1::MatchStatus status = match->status();
-      waiting += status == v1::MATCH_STATUS_WAITING_FOR_PLAYERS;
-      in_progress += status == v1::MATCH_STATUS_IN_PROGRESS;
-    }
-  }
+  const int64_t waiting = waiting_.load(std::memory_order_relaxed);
+  const int64_t in_progress = in_progress_.load(std::memory_order_relaxed);
   if (limits.max_waiting_matches > 0 &&
       waiting >= limits.max_waiting_matches) {
     return absl::ResourceExhaustedError(absl::StrCat(

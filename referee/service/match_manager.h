@@ -10,6 +10,7 @@
 #ifndef CARDREF_REFEREE_SERVICE_MATCH_MANAGER_H_
 #define CARDREF_REFEREE_SERVICE_MATCH_MANAGER_H_
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "cardref/v1/referee.pb.h"
@@ -126,6 +128,7 @@ class MatchManager {
     void DeadlineChanged(const std::string& match_id,
                          absl::Time deadline) override;
     void Ended(const std::string& match_id) override;
+    void StatusChanged(v1::MatchStatus from, v1::MatchStatus to) override;
 
    private:
     MatchManager* manager_;
@@ -153,8 +156,17 @@ class MatchManager {
   DeadlineQueue evictions_;  // when each ended match leaves memory
   Listener listener_{this};
 
+  // Matches of this process waiting for players and in progress, kept by
+  // the listener, so the caps cost the same beside 10,000 held matches as
+  // beside none.
+  std::atomic<int64_t> waiting_{0};
+  std::atomic<int64_t> in_progress_{0};
+
   absl::Mutex mu_;
-  std::map<std::string, std::shared_ptr<Match>> matches_ ABSL_GUARDED_BY(mu_);
+  // Hashed: every call for a match finds it here, and with 10,000 held the
+  // tree's string comparisons showed in each decision's cost (issue 12).
+  absl::flat_hash_map<std::string, std::shared_ptr<Match>> matches_
+      ABSL_GUARDED_BY(mu_);
   // Every match of this process and every recovered one, in order: the
   // index of ListMatches, kept after eviction (an id each).
   std::vector<std::string> creation_order_ ABSL_GUARDED_BY(mu_);

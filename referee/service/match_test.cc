@@ -278,6 +278,35 @@ TEST_F(MatchTest, RetriesWithTheSameSequenceAreIdempotent) {
             first->observation().version());
 }
 
+// omit_observation (a streaming bot's choice): the answer is empty, the
+// action is applied all the same, and a retry gets the same empty answer.
+TEST_F(MatchTest, AnAnswerWithoutObservationAppliesTheActionAlike) {
+  std::shared_ptr<Match> match = StartCraits(2, 8);
+  for (int decision = 0; decision < 2; ++decision) {
+    const int seat = match->Observe(0, tokens_[0])->seat_to_act();
+    auto mine = match->Observe(seat, tokens_[seat]);
+    ASSERT_TRUE(mine.ok());
+    const bool omit = decision == 0;
+    v1::SubmitActionRequest r = Submission(seat, "");
+    *r.mutable_action() = mine->legal_actions(0);
+    r.set_decision_version(mine->version());
+    r.set_sequence(decision + 1);
+    r.set_omit_observation(omit);
+    auto first = match->Submit(r);
+    ASSERT_TRUE(first.ok()) << first.status();
+    EXPECT_EQ(first->has_observation(), !omit);
+    const uint64_t after = match->Observe(seat, tokens_[seat])->version();
+    EXPECT_GT(after, mine->version());  // applied
+    if (!omit) {
+      EXPECT_EQ(first->observation().version(), after);
+    }
+    auto again = match->Submit(r);
+    ASSERT_TRUE(again.ok()) << again.status();
+    EXPECT_EQ(again->SerializeAsString(), first->SerializeAsString());
+    EXPECT_EQ(match->Observe(seat, tokens_[seat])->version(), after);
+  }
+}
+
 TEST_F(MatchTest, ATimeoutPlaysTheNeutralActionAndLateAnswersAreRefused) {
   std::shared_ptr<Match> match = StartCraits(2, 21, /*limit_ms=*/50);
   auto obs = match->Observe(0, tokens_[0]);

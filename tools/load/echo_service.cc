@@ -221,7 +221,9 @@ grpc::ServerUnaryReactor* EchoService::SubmitAction(
     }
     step = ++match->step;
   }
-  ObservationAt(step, response->mutable_observation());
+  if (!request->omit_observation()) {
+    ObservationAt(step, response->mutable_observation());
+  }
   {
     absl::MutexLock lock(&match->watch_mu);
     for (auto& [id, watcher] : match->watchers) watcher();

@@ -63,6 +63,9 @@ ABSL_FLAG(std::string, organiser_token_file, "",
           "$CARDREF_ORGANISER_TOKEN)");
 ABSL_FLAG(std::string, format, "text", "text or json");
 ABSL_FLAG(uint64_t, seed, 1, "seed of the players' picks");
+ABSL_FLAG(bool, omit_observation, true,
+          "players ask SubmitAction for no observation in its answer, as a "
+          "streaming bot should (docs/bots.md); false: the full answer");
 ABSL_FLAG(int32_t, held_matches, 0,
           "also measure the referee while it holds this many waiting matches "
           "(created first, never joined): their memory and descriptors, and "
@@ -83,7 +86,7 @@ constexpr char kUsage[] =
     "                    [--decision_time_limit_ms=1000] [--format=json]\n"
     "                    [--attack=none|rejections|async_rejections|streams|"
     "connections]\n"
-    "                    [--held_matches=N]\n"
+    "                    [--held_matches=N] [--omit_observation=false]\n"
     "                    [--server=HOST:PORT --organiser_token_file=FILE]\n";
 
 // A server in a child process, forked before this process starts any
@@ -387,6 +390,7 @@ class LoadRun {
       *submit.mutable_action() = obs.legal_actions(
           static_cast<int>(rng.Uniform(obs.legal_actions_size())));
       submit.set_decision_version(obs.version());
+      submit.set_omit_observation(omit_observation_);
       v1::SubmitActionResponse response;
       grpc::ClientContext submit_context;
       const auto start = Clock::now();
@@ -422,6 +426,7 @@ class LoadRun {
   const std::string game_;
   const int64_t limit_ms_;
   const uint64_t seed_;
+  const bool omit_observation_ = absl::GetFlag(FLAGS_omit_observation);
   Clock::time_point end_;
   std::atomic<bool> stop_{false};
   std::mutex contexts_mu_;
@@ -603,7 +608,7 @@ int Main(int argc, char** argv) {
   if (format == "json") {
     std::cout << absl::StrFormat(
         "{\"game\": %s, \"matches\": %d, \"seconds\": %g, "
-        "\"decision_time_limit_ms\": %d, "
+        "\"decision_time_limit_ms\": %d, \"omit_observation\": %s, "
         "\"referee_decisions\": %d, \"referee_decisions_per_s\": %.1f, "
         "\"referee_p50_us\": %d, \"referee_p99_us\": %d, "
         "\"referee_cpu_us_per_decision\": %.2f, "
@@ -613,7 +618,8 @@ int Main(int argc, char** argv) {
         "\"ratio\": %.3f, \"cpu_ratio\": %.3f, \"timeouts\": %d, "
         "\"errors\": %d, \"first_error\": %s, \"attack\": %s%s%s}\n",
         JsonString(absl::GetFlag(FLAGS_game)), matches, seconds,
-        absl::GetFlag(FLAGS_decision_time_limit_ms), ref.decisions,
+        absl::GetFlag(FLAGS_decision_time_limit_ms),
+        absl::GetFlag(FLAGS_omit_observation) ? "true" : "false", ref.decisions,
         ref.decisions_per_s, ref.p50_us, ref.p99_us, ref.cpu_us_per_decision,
         bare.decisions, bare.decisions_per_s, bare.p50_us, bare.p99_us,
         bare.cpu_us_per_decision, ratio, cpu_ratio, ref.timeouts,
