@@ -346,9 +346,7 @@ absl::StatusOr<Action> LogReplay::LoggedAction(const v1::ActionEvent& event) {
     // The referee stores no typed action; a reader that derived it
     // (codec::DeriveTypedActions) must have derived it right.
     if (event.has_action()) {
-      ActionList legal;
-      state_->LegalActions(legal);
-      if (!legal.contains(action)) {
+      if (!state_->IsLegalAction(action)) {
         return Fail(ActionField(event), ActionText(event), "(illegal)",
                     "the engine refuses it");
       }
@@ -384,9 +382,7 @@ std::string LogReplay::ActionField(const v1::ActionEvent& event) {
 std::string LogReplay::ActionText(const v1::ActionEvent& event) const {
   if (!event.has_engine_action()) return Quoted(event.action().notation());
   // Only a legal action has a notation the engine can be trusted to write.
-  ActionList legal;
-  state_->LegalActions(legal);
-  if (!legal.contains(event.engine_action())) {
+  if (!state_->IsLegalAction(event.engine_action())) {
     return absl::StrCat(event.engine_action());
   }
   return absl::StrCat(event.engine_action(), " ",
@@ -565,9 +561,7 @@ absl::Status LogReplay::CheckRejected(const v1::RejectedSubmission& rejected) {
   absl::StatusOr<Action> action =
       codec::DecodeAction(*state_, rejected.action());
   if (!action.ok()) return absl::OkStatus();  // the engine refuses it too
-  ActionList legal;
-  state_->LegalActions(legal);
-  if (!legal.contains(*action)) return absl::OkStatus();
+  if (!state_->IsLegalAction(*action)) return absl::OkStatus();
   return Fail(
       "rejected.action",
       absl::StrCat("refused (INVALID_ARGUMENT: ", rejected.message(), ")"),

@@ -323,9 +323,8 @@ v1::GameSummary SummarizeFile(const std::string& path,
           const v1::LogRecord* shown = &record;
           if (action && record.action().has_engine_action() &&
               !record.action().has_action()) {
-            ActionList legal;
-            audit.state()->LegalActions(legal);
-            if (legal.contains(record.action().engine_action())) {
+            if (audit.state()->IsLegalAction(
+                    record.action().engine_action())) {
               derived = record;
               *derived.mutable_action()->mutable_action() = codec::EncodeAction(
                   *audit.state(), record.action().engine_action());

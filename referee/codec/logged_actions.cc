@@ -35,9 +35,7 @@ int64_t DeriveTypedActions(record::GameLog* log, const GameRegistry& registry) {
       break;
     }
     const Action action = event.engine_action();
-    ActionList legal;
-    state->LegalActions(legal);
-    if (!legal.contains(action)) break;
+    if (!state->IsLegalAction(action)) break;
     if (!event.has_action()) {
       *event.mutable_action() = EncodeAction(*state, action);
       ++derived;

@@ -21,15 +21,19 @@ absl::string_view ChanceKindName(ChanceKind kind) {
   return "unknown";
 }
 
+bool State::IsLegalAction(Action action) const {
+  ActionList legal;
+  LegalActions(legal);
+  return legal.contains(action);
+}
+
 absl::Status State::ApplyAction(Action action) {
   if (node_type() != NodeType::kDecision) {
     return absl::FailedPreconditionError(
         IsTerminal() ? "the game is over: no action is expected"
                      : "a chance event is pending: no action is expected");
   }
-  ActionList legal;
-  LegalActions(legal);
-  if (!legal.contains(action)) {
+  if (!IsLegalAction(action)) {
     absl::Status why = ExplainIllegal(action);
     if (why.ok()) {  // an engine bug; never accept an action not listed
       why = absl::InternalError(

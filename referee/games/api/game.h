@@ -114,6 +114,11 @@ class State {
   // what was expected, and leaves the state unchanged.
   [[nodiscard]] absl::Status ApplyAction(Action action);
 
+  // Whether `action` is in LegalActions(). Engines whose legal sets are
+  // large answer without listing them (the referee and the audit ask this
+  // for every action).
+  virtual bool IsLegalAction(Action action) const;
+
   // Precondition: `action` is in LegalActions(). No validation: for
   // playouts and for replaying actions already validated.
   virtual void ApplyLegalAction(Action action) = 0;

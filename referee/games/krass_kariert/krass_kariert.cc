@@ -309,6 +309,16 @@ void KrassKariertState::LegalActions(ActionList& out) const {
   }
 }
 
+// A play is looked for among the plays alone, stopping at it: the same
+// enumeration as LegalActions, without listing the rest (a hand of 20 cards
+// has dozens of plays; the referee and the audit check every action).
+bool KrassKariertState::IsLegalAction(Action action) const {
+  if (phase_ == Phase::kPlay && (action >> kTypeShift) == 0) {
+    return ForEachPlay(to_act_, [action](Action a) { return a == action; });
+  }
+  return State::IsLegalAction(action);
+}
+
 // ------------------------------------------------------- Applying
 
 void KrassKariertState::ApplyLegalAction(Action action) {

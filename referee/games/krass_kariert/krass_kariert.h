@@ -174,6 +174,7 @@ class KrassKariertState : public State {
   NodeType node_type() const override;
   int current_seat() const override;
   void LegalActions(ActionList& out) const override;
+  bool IsLegalAction(Action action) const override;
   void ApplyLegalAction(Action action) override;
   ChanceKind chance_kind() const override { return ChanceKind::kDeal; }
   int ChanceCards(absl::Span<Card> out) const override;

@@ -11,7 +11,8 @@
 //  - KK-15.3: Observe(i) holds no card hidden from seat i;
 //  - the notation round-trips every distinct legal action seen;
 //  - KK-16.5: random illegal actions are rejected naming a KK rule and
-//    leave the state unchanged (first 1,000 games).
+//    leave the state unchanged, and IsLegalAction agrees with the legal
+//    list on them and on every legal action (first 1,000 games).
 #include <algorithm>
 #include <numeric>
 #include <vector>
@@ -202,8 +203,12 @@ Action RandomNearAction(Rng& rng, int hand_length) {
 void CheckRejections(KrassKariertState& s, Rng& rng, const ActionList& legal,
                      int tries) {
   const int len = s.hand_length(s.current_seat());
+  // IsLegalAction (which finds a play without listing the others) agrees
+  // with the list on every legal action and on every near miss.
+  for (Action a : legal) ASSERT_TRUE(s.IsLegalAction(a)) << s.ActionToString(a);
   for (int t = 0; t < tries; ++t) {
     const Action a = RandomNearAction(rng, len);
+    ASSERT_EQ(s.IsLegalAction(a), legal.contains(a)) << a;
     if (legal.contains(a)) continue;
     auto before = s.Clone();
     absl::Status st = s.ApplyAction(a);
