@@ -86,7 +86,8 @@ absl::StatusOr<std::unique_ptr<Match>> Match::Create(
   {
     absl::MutexLock lock(&match->mu_);
     if (match->options_.listener != nullptr) {
-      match->options_.listener->StatusChanged(v1::MATCH_STATUS_UNSPECIFIED,
+      match->options_.listener->StatusChanged(match->seed_commitment_,
+                                              v1::MATCH_STATUS_UNSPECIFIED,
                                               match->status_);
     }
     const int64_t join_ms = match->options_.fault_policy.join_deadline_millis();
@@ -250,7 +251,7 @@ void Match::SetStatusLocked(v1::MatchStatus status) {
   const v1::MatchStatus from = status_;
   status_ = status;
   if (options_.listener != nullptr && from != status) {
-    options_.listener->StatusChanged(from, status);
+    options_.listener->StatusChanged(seed_commitment_, from, status);
   }
 }
 

@@ -59,11 +59,13 @@ class MatchListener {
   // The match is over (finished, aborted or cancelled) and its log is
   // synced and closed.
   virtual void Ended(const std::string& match_id) = 0;
-  // The status went from `from` to `to` (`from` UNSPECIFIED: the match was
-  // just created, waiting for players). Exactly once per change, under the
-  // match's lock: leaf locks only. Lets the manager count matches by status
-  // without visiting them.
-  virtual void StatusChanged(v1::MatchStatus /*from*/,
+  // The status of the match whose seed commitment (SHA-256 of its dealing
+  // seed, shared by duplicate-play twins) is `seed_commitment` went from
+  // `from` to `to` (`from` UNSPECIFIED: just created, waiting for players).
+  // Exactly once per change, under the match's lock: leaf locks only. Lets
+  // the manager count matches by status and by seed without visiting them.
+  virtual void StatusChanged(const std::string& /*seed_commitment*/,
+                             v1::MatchStatus /*from*/,
                              v1::MatchStatus /*to*/) {}
 };
 

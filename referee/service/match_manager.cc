@@ -66,6 +66,13 @@ absl::Status ShuttingDown() {
       "the referee is shutting down: it takes no new match and no join");
 }
 
+// Waiting for players or in progress: its seed must not be shown to anyone
+// while a twin dealt from the same seed is one of these.
+bool IsLive(v1::MatchStatus status) {
+  return status == v1::MATCH_STATUS_WAITING_FOR_PLAYERS ||
+         status == v1::MATCH_STATUS_IN_PROGRESS;
+}
+
 // The clock re-checks at least this often, so a deadline set after it went
 // to sleep is never missed by more than this.
 constexpr absl::Duration kClockTick = absl::Milliseconds(20);
@@ -116,7 +123,8 @@ void MatchManager::Listener::Ended(const std::string& match_id) {
       match_id, manager_->options_.clock->Now() + manager_->options_.evict_after);
 }
 
-void MatchManager::Listener::StatusChanged(v1::MatchStatus from,
+void MatchManager::Listener::StatusChanged(const std::string& seed_commitment,
+                                           v1::MatchStatus from,
                                            v1::MatchStatus to) {
   auto count = [this](v1::MatchStatus status) -> std::atomic<int64_t>* {
     if (status == v1::MATCH_STATUS_WAITING_FOR_PLAYERS) {
@@ -127,6 +135,21 @@ void MatchManager::Listener::StatusChanged(v1::MatchStatus from,
   };
   if (std::atomic<int64_t>* c = count(from)) c->fetch_sub(1);
   if (std::atomic<int64_t>* c = count(to)) c->fetch_add(1);
+  const bool was_live = IsLive(from), is_live = IsLive(to);
+  if (was_live == is_live) return;
+  absl::MutexLock lock(&manager_->live_mu_);
+  if (is_live) {
+    ++manager_->live_by_seed_[seed_commitment];
+  } else if (auto it = manager_->live_by_seed_.find(seed_commitment);
+             it != manager_->live_by_seed_.end() && --it->second <= 0) {
+    manager_->live_by_seed_.erase(it);
+  }
+}
+
+int MatchManager::LiveWithSeed(const std::string& seed_commitment) {
+  absl::MutexLock lock(&live_mu_);
+  auto it = live_by_seed_.find(seed_commitment);
+  return it == live_by_seed_.end() ? 0 : it->second;
 }
 
 std::string MatchManager::LogPath(const std::string& match_id) const {
@@ -359,16 +382,8 @@ absl::StatusOr<v1::MatchInfo> MatchManager::ArchivedInfo(
   }
   if (!info.ok()) return info.status();
   // Duplicate play: a twin dealt from the same seed may still be in play
-  // (it is in memory then).
-  absl::MutexLock lock(&mu_);
-  for (const auto& [id, other] : matches_) {
-    if (other->seed_commitment() != info->seed_commitment()) continue;
-    const v1::MatchStatus status = other->status();
-    if (status == v1::MATCH_STATUS_WAITING_FOR_PLAYERS ||
-        status == v1::MATCH_STATUS_IN_PROGRESS) {
-      info->clear_seed();
-    }
-  }
+  // (this one is over: it left memory).
+  if (LiveWithSeed(info->seed_commitment()) > 0) info->clear_seed();
   return info;
 }
 
@@ -382,18 +397,11 @@ absl::StatusOr<v1::MatchInfo> MatchManager::Info(const std::string& match_id,
     if (it != matches_.end()) match = it->second;
   }
   if (!match.ok()) return ArchivedInfo(match_id, for_organiser);
-  bool twin_in_play = false;
-  {
-    absl::MutexLock lock(&mu_);
-    for (const auto& [id, other] : matches_) {
-      if (other == *match || other->secret_seed() != (*match)->secret_seed()) {
-        continue;
-      }
-      const v1::MatchStatus status = other->status();
-      twin_in_play |= status == v1::MATCH_STATUS_WAITING_FOR_PLAYERS ||
-                      status == v1::MATCH_STATUS_IN_PROGRESS;
-    }
-  }
+  // Its own status first: if it ends in between, it is still counted
+  // below, and the seed is withheld once too often, never shown too soon.
+  const bool self_live = IsLive((*match)->status());
+  const bool twin_in_play =
+      LiveWithSeed((*match)->seed_commitment()) > (self_live ? 1 : 0);
   return (*match)->Info(for_organiser, /*withhold_seed=*/twin_in_play);
 }
 

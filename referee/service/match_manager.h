@@ -128,7 +128,8 @@ class MatchManager {
     void DeadlineChanged(const std::string& match_id,
                          absl::Time deadline) override;
     void Ended(const std::string& match_id) override;
-    void StatusChanged(v1::MatchStatus from, v1::MatchStatus to) override;
+    void StatusChanged(const std::string& seed_commitment,
+                       v1::MatchStatus from, v1::MatchStatus to) override;
 
    private:
     MatchManager* manager_;
@@ -161,6 +162,13 @@ class MatchManager {
   // beside none.
   std::atomic<int64_t> waiting_{0};
   std::atomic<int64_t> in_progress_{0};
+  // Waiting and in-progress matches per seed commitment: GetMatch withholds
+  // a match's seed while a twin dealt from the same seed is among them.
+  // A leaf lock: the listener takes it under a match's lock.
+  absl::Mutex live_mu_;
+  absl::flat_hash_map<std::string, int> live_by_seed_ ABSL_GUARDED_BY(live_mu_);
+  int LiveWithSeed(const std::string& seed_commitment)
+      ABSL_LOCKS_EXCLUDED(live_mu_);
 
   absl::Mutex mu_;
   // Hashed: every call for a match finds it here, and with 10,000 held the
