@@ -112,7 +112,9 @@ def play(stub, joined, strategy, rng):
                 match_id=joined.match_id, seat=joined.seat,
                 token=joined.token,
                 action=game_pb2.Action(notation=choice.notation),
-                decision_version=obs.version, sequence=sequence))
+                decision_version=obs.version, sequence=sequence,
+                # The stream brings the next decision (docs/bots.md).
+                omit_observation=True))
         except grpc.RpcError as e:
             # The message names the rule broken or what was expected.
             print(f"seat {joined.seat}: {choice.notation!r} refused: "
