@@ -50,7 +50,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "analyzer/known_fields_scan.h"
+#include "referee/codec/known_fields_scan.h"
 #include "cardref/v1/log.pb.h"
 #include "referee/games/api/game.h"
 #include "referee/games/api/registry.h"
@@ -172,7 +172,7 @@ class LogReplay {
   bool seed_revealed_ = false;
   std::string abort_reason_;
   std::optional<Discrepancy> discrepancy_;
-  KnownFieldsScan known_fields_;
+  codec::KnownFieldsScan known_fields_;
 
   // The record being applied.
   int64_t index_ = 0;

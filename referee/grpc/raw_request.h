@@ -23,30 +23,42 @@
 
 namespace cardref::grpc_service {
 
-// Parses `bytes` into `request` (whose type names the expectation). A
-// request of one slice (the usual case) is parsed where it lies.
-inline absl::Status ParseRequest(const grpc::ByteBuffer& bytes,
-                                 google::protobuf::MessageLite* request) {
-  std::vector<grpc::Slice> slices;
-  std::string joined;
-  absl::string_view data;
-  if (bytes.Dump(&slices).ok()) {
-    if (slices.size() == 1) {
-      data = absl::string_view(
-          reinterpret_cast<const char*>(slices[0].begin()), slices[0].size());
-    } else {
-      for (const grpc::Slice& slice : slices) {
-        joined.append(reinterpret_cast<const char*>(slice.begin()),
-                      slice.size());
-      }
-      data = joined;
+// The bytes of a unary request: its one slice where it lies (the usual
+// case), or its slices joined.
+class RequestBytes {
+ public:
+  explicit RequestBytes(const grpc::ByteBuffer& buffer) {
+    if (!buffer.Dump(&slices_).ok()) return;
+    if (slices_.size() == 1) {
+      view_ = absl::string_view(
+          reinterpret_cast<const char*>(slices_[0].begin()), slices_[0].size());
+      return;
     }
+    for (const grpc::Slice& slice : slices_) {
+      joined_.append(reinterpret_cast<const char*>(slice.begin()),
+                     slice.size());
+    }
+    view_ = joined_;
   }
+  RequestBytes(const RequestBytes&) = delete;
+  RequestBytes& operator=(const RequestBytes&) = delete;
+
+  absl::string_view view() const { return view_; }
+
+ private:
+  std::vector<grpc::Slice> slices_;
+  std::string joined_;
+  absl::string_view view_;
+};
+
+// Parses `bytes` into `request` (whose type names the expectation).
+inline absl::Status ParseRequest(absl::string_view bytes,
+                                 google::protobuf::MessageLite* request) {
   // gRPC's receive limit keeps a request far below 2 GiB (docs/limits.md).
-  if (data.size() > static_cast<size_t>(std::numeric_limits<int>::max()) ||
-      !request->ParseFromArray(data.data(), static_cast<int>(data.size()))) {
+  if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()) ||
+      !request->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "the request's ", data.size(), " bytes do not decode as ",
+        "the request's ", bytes.size(), " bytes do not decode as ",
         request->GetTypeName(),
         ": send that message, serialised by stubs generated from this "
         "referee's proto/cardref/v1 files, every string field valid UTF-8 "

@@ -49,7 +49,8 @@ class RefereeService final : public v1::Referee::CallbackService {
                 absl::Status (RefereeService::*handle)(
                     const grpc::ServerContextBase&, const Request&, Response*));
 
-  // The handlers behind the raw methods, on parsed requests.
+  // The handlers behind the raw methods, on parsed requests that have
+  // passed the call gate and the unknown-field check (Serve).
   absl::Status DoListGames(const grpc::ServerContextBase& context,
                            const v1::ListGamesRequest& request,
                            v1::ListGamesResponse* response);

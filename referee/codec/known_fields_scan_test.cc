@@ -1,4 +1,4 @@
-#include "analyzer/known_fields_scan.h"
+#include "referee/codec/known_fields_scan.h"
 
 #include <string>
 
@@ -7,7 +7,7 @@
 #include "referee/base/rng.h"
 #include "referee/codec/unknown_fields.h"
 
-namespace cardref::analyzer {
+namespace cardref::codec {
 namespace {
 
 const google::protobuf::Descriptor* Record() {
@@ -137,4 +137,4 @@ TEST(KnownFieldsScanTest, NeverCleanWhenReflectionFindsUnknownFields) {
 }
 
 }  // namespace
-}  // namespace cardref::analyzer
+}  // namespace cardref::codec

@@ -1,8 +1,8 @@
-#include "analyzer/known_fields_scan.h"
+#include "referee/codec/known_fields_scan.h"
 
 #include <algorithm>
 
-namespace cardref::analyzer {
+namespace cardref::codec {
 namespace {
 
 using google::protobuf::Descriptor;
@@ -158,4 +158,4 @@ bool KnownFieldsScan::Scan(const char* p, const char* end, const Table& table,
   return p == end;
 }
 
-}  // namespace cardref::analyzer
+}  // namespace cardref::codec
