@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/arena.h"
+#include "referee/codec/arena_message.h"
 #include "referee/codec/unknown_fields.h"
 #include "referee/record/record_stream.h"
 
@@ -257,26 +257,10 @@ namespace {
 
 // ParseGameLog's rules for one raw record: "" if it is a usable LogRecord
 // (parsed into *record), else what is wrong with it.
-// Each record is parsed onto this arena and dropped with it before the
-// next; the first block lives here, so parsing a small record allocates
-// nothing. A reused heap LogRecord was cleared twice per record (once by the
-// parse) and allocated its sub-messages anew each time (issue 12).
-class RecordArena {
- public:
-  RecordArena() = default;
-  RecordArena(const RecordArena&) = delete;
-  RecordArena& operator=(const RecordArena&) = delete;
-
-  // An empty record; the previous one is gone.
-  v1::LogRecord& Fresh() {
-    arena_.Reset();
-    return *google::protobuf::Arena::CreateMessage<v1::LogRecord>(&arena_);
-  }
-
- private:
-  alignas(8) char block_[4096];
-  google::protobuf::Arena arena_{block_, sizeof(block_)};
-};
+// Each record is parsed onto an arena, dropped before the next: a reused
+// heap LogRecord was cleared twice per record (once by the parse) and
+// allocated its sub-messages anew each time (issue 12).
+using RecordArena = codec::ArenaMessage<v1::LogRecord>;
 
 std::string ParsePayload(absl::string_view payload, bool first,
                          v1::LogRecord* record) {
