@@ -3,6 +3,7 @@
 #include <set>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "referee/base/rng.h"
@@ -18,6 +19,7 @@ namespace {
 using ::cardref::codec::proto_cards::CollectCards;
 using ::cardref::codec::round_trip::ExpectDecodesBack;
 using ::cardref::random_play::DealWhileChance;
+using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 
 TEST(CodecTest, EveryRegisteredGameHasACodec) {
@@ -122,6 +124,74 @@ TEST(CodecTest, CraitsObservationsNeverShowAHiddenCard) {
     EXPECT_EQ(result.scores_size(), players);
     EXPECT_FALSE(result.higher_score_is_better());
     EXPECT_EQ(result.craits().totals_size(), players);
+  }
+}
+
+// CR-15.1, CR-15.2: the codec builds the Craits view from the state's
+// accessors, not from CraitsState::Observe (issue 12); every field must
+// still be what Observe shows that seat, at every decision of random games
+// with 2 to 5 players, for every seat and for a spectator (no hand).
+TEST(CodecTest, CraitsViewIsWhatTheEngineObserves) {
+  for (int players = 2; players <= 5; ++players) {
+    std::unique_ptr<Game> game;
+    std::unique_ptr<State> state = DealtCraits(players, 300 + players, game);
+    Rng rng(players * 31);
+    int checked = 0;
+    for (;;) {
+      ASSERT_NO_FATAL_FAILURE(DealWhileChance(*state, rng));
+      if (state->IsTerminal()) break;
+      const auto& cs = static_cast<const craits::CraitsState&>(*state);
+      for (int seat = -1; seat < players; ++seat) {
+        const craits::CraitsObservation o = cs.Observe(seat);
+        v1::Observation obs;
+        FillObservation(*state, seat, &obs);
+        const v1::CraitsObservation& v = obs.craits();
+        SCOPED_TRACE(absl::StrCat("players ", players, " seat ", seat, "\n",
+                                  obs.DebugString()));
+        EXPECT_EQ(v.round(), o.round);
+        EXPECT_EQ(v.cards_per_hand(), o.hand_size_dealt);
+        EXPECT_EQ(v.dealer(), o.dealer);
+        EXPECT_EQ(v.direction(), o.dir);
+        EXPECT_EQ(v.has_top_card(), o.top_card >= 0);
+        if (o.top_card >= 0) EXPECT_EQ(v.top_card(), o.top_card);
+        EXPECT_EQ(v.crank_count(), o.count);
+        EXPECT_THAT(v.discard_pile(), ElementsAreArray(o.discard_pile));
+        EXPECT_EQ(v.stock_size(), o.stock_size);
+        ASSERT_EQ(v.seats_size(), players);
+        for (int s = 0; s < players; ++s) {
+          EXPECT_EQ(v.seats(s).hand_size(), o.seats[s].hand_size);
+          EXPECT_EQ(v.seats(s).missed_turn(), o.seats[s].missed_turn);
+          EXPECT_EQ(v.seats(s).total(), o.seats[s].total);
+        }
+        EXPECT_EQ(v.vulnerable_seat(), o.vulnerable);
+        EXPECT_THAT(v.hand(), ElementsAreArray(o.hand));
+        EXPECT_EQ(obs.legal_actions_size(),
+                  static_cast<int>(o.legal_actions.size()));
+        EXPECT_EQ(v.has_last_round(), !o.last_round_hands.empty());
+        if (!o.last_round_hands.empty()) {
+          ASSERT_EQ(v.last_round().hands_size(), players);
+          for (int s = 0; s < players; ++s) {
+            EXPECT_THAT(v.last_round().hands(s).cards(),
+                        ElementsAreArray(o.last_round_hands[s]));
+            EXPECT_EQ(v.last_round().scores(s),
+                      o.completed_rounds.back().scores[s]);
+          }
+        }
+        ASSERT_EQ(v.last_draws_size(), static_cast<int>(o.last_draws.size()));
+        for (size_t i = 0; i < o.last_draws.size(); ++i) {
+          const v1::CraitsDraw& d = v.last_draws(static_cast<int>(i));
+          EXPECT_EQ(d.seat(), o.last_draws[i].seat);
+          EXPECT_EQ(d.requested(), o.last_draws[i].requested);
+          EXPECT_EQ(d.drawn(), o.last_draws[i].drawn);
+          EXPECT_EQ(d.cause(), craits::DrawCauseName(o.last_draws[i].cause));
+        }
+        ++checked;
+      }
+      ActionList legal;
+      state->LegalActions(legal);
+      state->ApplyLegalAction(legal[rng.Uniform(legal.size())]);
+    }
+    EXPECT_GT(checked, 100);
   }
 }
 

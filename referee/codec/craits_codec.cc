@@ -120,47 +120,63 @@ const craits::CraitsState& AsCraits(const State& state) {
 
 void RoundToProto(const craits::CraitsRoundResult& result, int num_players,
                   v1::CraitsRoundResult* out) {
+  out->mutable_scores()->Reserve(num_players);
+  out->mutable_hands()->Reserve(num_players);
   for (int s = 0; s < num_players; ++s) {
     out->add_scores(result.scores[s]);
-    AddCards(result.hands[s], out->add_hands()->mutable_cards());
+    google::protobuf::RepeatedField<uint32_t>* hand =
+        out->add_hands()->mutable_cards();
+    hand->Reserve(craits::CountCards(result.hands[s]));
+    AddCards(result.hands[s], hand);
   }
   out->set_exhausted(result.exhausted);
 }
 
+// Straight from the state's public accessors, as CraitsState::Observe
+// would fill them: that struct also lists the legal actions, every
+// completed round and last round's hands as vectors, which the view does
+// not send (issue 12: it was two thirds of building an observation).
 void Codec::FillGameView(const State& state, int seat,
                          v1::Observation* out) const {
-  const craits::CraitsObservation obs = AsCraits(state).Observe(seat);
+  const craits::CraitsState& s = AsCraits(state);
+  const int n = state.game().num_seats();
   v1::CraitsObservation* view = out->mutable_craits();
-  view->set_round(obs.round);
-  view->set_cards_per_hand(obs.hand_size_dealt);
-  view->set_dealer(obs.dealer);
-  view->set_direction(obs.dir);
-  view->set_phase(PhaseToProto(obs.phase));
-  if (obs.top_card >= 0) view->set_top_card(obs.top_card);
-  view->set_active_suit(SuitToProto(obs.active_suit));
-  view->set_crank_count(obs.count);
-  for (Card c : obs.discard_pile) view->add_discard_pile(c);
-  view->set_stock_size(obs.stock_size);
-  for (const craits::CraitsSeatView& s : obs.seats) {
+  view->set_round(s.round());
+  view->set_cards_per_hand(craits::HandSizeForRound(s.round()));
+  view->set_dealer(s.dealer());
+  view->set_direction(s.dir());
+  view->set_phase(PhaseToProto(s.phase()));
+  if (s.top_card() >= 0) view->set_top_card(s.top_card());
+  view->set_active_suit(SuitToProto(s.active_suit()));
+  view->set_crank_count(s.crank_count());
+  const absl::Span<const Card> pile = s.discard_pile();
+  view->mutable_discard_pile()->Reserve(static_cast<int>(pile.size()));
+  for (Card c : pile) view->add_discard_pile(c);
+  view->set_stock_size(s.stock_size());
+  view->mutable_seats()->Reserve(n);
+  for (int p = 0; p < n; ++p) {
     v1::CraitsObservation::SeatView* sv = view->add_seats();
-    sv->set_hand_size(s.hand_size);
-    sv->set_missed_turn(s.missed_turn);
-    sv->set_total(s.total);
+    sv->set_hand_size(s.hand_size(p));
+    sv->set_missed_turn(s.missed_turn(p));
+    sv->set_total(s.totals()[p]);
   }
-  view->set_vulnerable_seat(obs.vulnerable);
-  for (Card c : obs.hand) view->add_hand(c);
-  absl::Span<const craits::CraitsRoundResult> rounds =
-      AsCraits(state).round_results();
+  view->set_vulnerable_seat(s.vulnerable());
+  if (seat >= 0 && seat < n) {  // a seat's own hand, ascending ids
+    view->mutable_hand()->Reserve(s.hand_size(seat));
+    AddCards(s.hand(seat), view->mutable_hand());
+  }
+  absl::Span<const craits::CraitsRoundResult> rounds = s.round_results();
   if (!rounds.empty()) {
-    RoundToProto(rounds.back(), obs.num_players, view->mutable_last_round());
+    RoundToProto(rounds.back(), n, view->mutable_last_round());
   }
-  view->set_actions_this_round(AsCraits(state).actions_this_round());
-  for (const craits::DrawRecord& d : obs.last_draws) {
+  view->set_actions_this_round(s.actions_this_round());
+  for (const craits::DrawRecord& d : s.last_draws()) {
     v1::CraitsDraw* draw = view->add_last_draws();
     draw->set_seat(d.seat);
     draw->set_requested(d.requested);
     draw->set_drawn(d.drawn);
-    draw->set_cause(std::string(craits::DrawCauseName(d.cause)));
+    const absl::string_view cause = craits::DrawCauseName(d.cause);
+    draw->set_cause(cause.data(), cause.size());
   }
 }
 

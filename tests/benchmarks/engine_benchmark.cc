@@ -19,6 +19,7 @@
 #include "benchmark/benchmark.h"
 #include "cardref/v1/game.pb.h"
 #include "referee/base/rng.h"
+#include "referee/codec/arena_message.h"
 #include "referee/codec/codec.h"
 #include "referee/games/all_games.h"
 #include "referee/games/api/game.h"
@@ -127,16 +128,16 @@ void BM_Clone(benchmark::State& bench, const std::string& id) {
   }
 }
 
-// The observation of the seat to act, into a reused message as the referee
-// builds them.
+// The observation of the seat to act, on a reused arena as the referee's
+// stream writer builds them (ObservationWriter).
 void BM_Observation(benchmark::State& bench, const std::string& id) {
   const Recorded& r = RecordedGames(id);
-  v1::Observation obs;
+  codec::ArenaMessage<v1::Observation> message;
   size_t i = 0;
   int64_t bytes = 0;
   for (auto _ : bench) {
     const State& state = *r.decisions[i];
-    obs.Clear();
+    v1::Observation& obs = message.Fresh();
     codec::FillObservation(state, state.current_seat(), &obs);
     bytes += static_cast<int64_t>(obs.ByteSizeLong());
     if (++i == r.decisions.size()) i = 0;
