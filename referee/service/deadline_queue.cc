@@ -1,73 +1,88 @@
 #include "referee/service/deadline_queue.h"
 
-#include <algorithm>
+#include <utility>
 
 namespace cardref::service {
 
-namespace {
-// Rebuild once stale entries exceed the live ones by this factor (plus a
-// floor, so a small heap is never rebuilt on every Set).
-constexpr size_t kStaleFactor = 2;
-constexpr size_t kMinHeapForRebuild = 64;
-}  // namespace
+void DeadlineQueue::PlaceLocked(size_t i, Entry e) {
+  e.node->second = i;
+  heap_[i] = e;
+}
 
-bool DeadlineQueue::IsCurrentLocked(const Entry& e) const {
-  auto it = current_.find(e.match_id);
-  return it != current_.end() && it->second.generation == e.generation;
+void DeadlineQueue::SiftLocked(size_t i) {
+  Entry e = heap_[i];
+  // Up, while earlier than its parent.
+  while (i > 0) {
+    const size_t parent = (i - 1) / 2;
+    if (!(e.deadline < heap_[parent].deadline)) break;
+    PlaceLocked(i, heap_[parent]);
+    i = parent;
+  }
+  // Down, while a child is earlier.
+  for (;;) {
+    const size_t left = 2 * i + 1;
+    if (left >= heap_.size()) break;
+    size_t child = left;
+    if (left + 1 < heap_.size() &&
+        heap_[left + 1].deadline < heap_[left].deadline) {
+      child = left + 1;
+    }
+    if (!(heap_[child].deadline < e.deadline)) break;
+    PlaceLocked(i, heap_[child]);
+    i = child;
+  }
+  PlaceLocked(i, e);
+}
+
+void DeadlineQueue::RemoveAtLocked(size_t i) {
+  const Entry last = heap_.back();
+  heap_.pop_back();
+  if (i == heap_.size()) return;  // it was the last
+  PlaceLocked(i, last);
+  SiftLocked(i);
 }
 
 void DeadlineQueue::Set(const std::string& match_id, absl::Time deadline) {
   absl::MutexLock lock(&mu_);
   if (deadline == absl::InfiniteFuture()) {
-    current_.erase(match_id);  // its heap entries are stale now
-  } else {
-    auto [it, inserted] = current_.try_emplace(match_id);
-    if (!inserted && it->second.deadline == deadline) return;  // no change
-    it->second = Current{deadline, next_generation_++};
-    heap_.push_back(Entry{deadline, it->second.generation, match_id});
-    std::push_heap(heap_.begin(), heap_.end(), Later);
+    auto it = positions_.find(match_id);
+    if (it == positions_.end()) return;
+    RemoveAtLocked(it->second);
+    positions_.erase(it);
+    return;
   }
-  if (heap_.size() > kMinHeapForRebuild &&
-      heap_.size() > kStaleFactor * (current_.size() + 1)) {
-    std::vector<Entry> live;
-    live.reserve(current_.size());
-    for (Entry& e : heap_) {
-      if (IsCurrentLocked(e)) live.push_back(std::move(e));
-    }
-    heap_ = std::move(live);
-    std::make_heap(heap_.begin(), heap_.end(), Later);
+  auto [it, inserted] = positions_.try_emplace(match_id, heap_.size());
+  if (inserted) {
+    heap_.push_back(Entry{deadline, &*it});
+    SiftLocked(heap_.size() - 1);
+    return;
   }
-}
-
-void DeadlineQueue::DropStaleTopLocked() {
-  while (!heap_.empty() && !IsCurrentLocked(heap_.front())) {
-    std::pop_heap(heap_.begin(), heap_.end(), Later);
-    heap_.pop_back();
-  }
+  Entry& e = heap_[it->second];
+  if (e.deadline == deadline) return;  // no change
+  e.deadline = deadline;
+  SiftLocked(it->second);
 }
 
 std::vector<std::string> DeadlineQueue::PopDue(absl::Time now) {
   absl::MutexLock lock(&mu_);
   std::vector<std::string> due;
-  for (DropStaleTopLocked(); !heap_.empty() && heap_.front().deadline <= now;
-       DropStaleTopLocked()) {
-    std::pop_heap(heap_.begin(), heap_.end(), Later);
-    current_.erase(heap_.back().match_id);
-    due.push_back(std::move(heap_.back().match_id));
-    heap_.pop_back();
+  while (!heap_.empty() && heap_.front().deadline <= now) {
+    Positions::value_type* node = heap_.front().node;
+    due.push_back(node->first);
+    RemoveAtLocked(0);
+    positions_.erase(due.back());
   }
   return due;
 }
 
 absl::Time DeadlineQueue::Next() {
   absl::MutexLock lock(&mu_);
-  DropStaleTopLocked();
   return heap_.empty() ? absl::InfiniteFuture() : heap_.front().deadline;
 }
 
 size_t DeadlineQueue::size() const {
   absl::MutexLock lock(&mu_);
-  return current_.size();
+  return positions_.size();
 }
 
 size_t DeadlineQueue::heap_size() const {

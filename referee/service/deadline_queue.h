@@ -2,23 +2,23 @@
 // thread visits only the matches whose deadline has come instead of
 // scanning every match (issue 8).
 //
-// A min-heap of (deadline, match id) with lazy invalidation: Set pushes a
-// new entry and marks the match's older ones stale; stale entries are
-// dropped when they reach the top, and the heap is rebuilt without them
-// once they outnumber the live ones, so its size stays within a constant
-// factor of the number of matches with a deadline.
+// An indexed min-heap: each match has exactly one entry, and the map from
+// match id to entry knows where it is, so moving a deadline (once per
+// decision) sifts the entry in place: no entry to allocate, none left
+// stale to drop later (issue 12: the stale-entry heap copied the match id
+// and popped a dead entry for every decision).
 //
 // Thread-safe. Its lock is a leaf: matches call Set with their own lock
 // held, so nothing here calls out.
 #ifndef CARDREF_REFEREE_SERVICE_DEADLINE_QUEUE_H_
 #define CARDREF_REFEREE_SERVICE_DEADLINE_QUEUE_H_
 
-#include <cstdint>
+#include <cstddef>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/container/node_hash_map.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 
@@ -37,30 +37,28 @@ class DeadlineQueue {
   absl::Time Next() ABSL_LOCKS_EXCLUDED(mu_);
   // Matches with a deadline.
   size_t size() const ABSL_LOCKS_EXCLUDED(mu_);
-  // Heap entries, stale ones included (for tests of the bound).
+  // Heap entries: one per match with a deadline (for tests of the bound).
   size_t heap_size() const ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
+  // Node-based, so an entry can point at its map node: the key is the
+  // match id, the value the entry's index in heap_.
+  using Positions = absl::node_hash_map<std::string, size_t>;
   struct Entry {
     absl::Time deadline;
-    uint64_t generation;  // current iff it equals current_[id].generation
-    std::string match_id;
+    Positions::value_type* node;
   };
-  struct Current {
-    absl::Time deadline;
-    uint64_t generation;
-  };
-  // std::push_heap keeps the largest on top; this puts the earliest there.
-  static bool Later(const Entry& a, const Entry& b) {
-    return a.deadline > b.deadline;
-  }
-  bool IsCurrentLocked(const Entry& e) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
-  void DropStaleTopLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  // Puts `e` at heap_[i] and records where it is.
+  void PlaceLocked(size_t i, Entry e) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Restores the heap order around heap_[i] after its deadline changed.
+  void SiftLocked(size_t i) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Removes heap_[i]; its map node stays (the caller erases it).
+  void RemoveAtLocked(size_t i) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   mutable absl::Mutex mu_;
-  std::vector<Entry> heap_ ABSL_GUARDED_BY(mu_);
-  std::unordered_map<std::string, Current> current_ ABSL_GUARDED_BY(mu_);
-  uint64_t next_generation_ ABSL_GUARDED_BY(mu_) = 1;
+  std::vector<Entry> heap_ ABSL_GUARDED_BY(mu_);  // earliest at [0]
+  Positions positions_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace cardref::service

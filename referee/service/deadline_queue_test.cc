@@ -1,11 +1,19 @@
 // The timer heap: earliest first, replaced and removed deadlines never
-// fire, and stale entries do not pile up. Times come from a FakeClock.
+// fire, one entry per match however often its deadline moves, and random
+// sequences of moves agree with a plain map. Times come from a FakeClock.
 #include "referee/service/deadline_queue.h"
 
+#include <algorithm>
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "referee/base/rng.h"
 #include "referee/service/clock.h"
 
 namespace cardref::service {
@@ -51,7 +59,7 @@ TEST(DeadlineQueueTest, ReplacedAndRemovedDeadlinesNeverFire) {
   EXPECT_EQ(q.size(), 0u);
 }
 
-TEST(DeadlineQueueTest, StaleEntriesStayBounded) {
+TEST(DeadlineQueueTest, OneEntryPerMatchHoweverOftenItMoves) {
   FakeClock clock;
   const absl::Time t0 = clock.Now();
   DeadlineQueue q;
@@ -62,7 +70,7 @@ TEST(DeadlineQueueTest, StaleEntriesStayBounded) {
     }
   }
   EXPECT_EQ(q.size(), 10u);
-  EXPECT_LE(q.heap_size(), 100u);
+  EXPECT_EQ(q.heap_size(), 10u);
   clock.Advance(absl::Hours(1));
   EXPECT_EQ(q.PopDue(clock.Now()).size(), 10u);
 }
@@ -73,6 +81,59 @@ TEST(DeadlineQueueTest, AnUnchangedDeadlineAddsNoEntry) {
   q.Set("a", t);
   q.Set("a", t);
   EXPECT_EQ(q.heap_size(), 1u);
+}
+
+// Random moves, removals and pops of 200 matches against a map of each
+// match's current deadline: the same matches fall due, earliest first.
+TEST(DeadlineQueueTest, AgreesWithAMapOfCurrentDeadlines) {
+  const absl::Time t0 = absl::FromUnixSeconds(1'000'000);
+  DeadlineQueue q;
+  std::map<std::string, absl::Time> model;
+  Rng rng(12);
+  absl::Time now = t0;
+  for (int step = 0; step < 50'000; ++step) {
+    const std::string id = absl::StrCat("m", rng.Uniform(200));
+    const uint64_t op = rng.Uniform(10);
+    if (op < 7) {  // move (often to the same few instants: ties)
+      const absl::Time t = now + absl::Milliseconds(rng.Uniform(50) * 10);
+      q.Set(id, t);
+      model[id] = t;
+    } else if (op < 9) {
+      q.Set(id, absl::InfiniteFuture());
+      model.erase(id);
+    } else {
+      now += absl::Milliseconds(rng.Uniform(100));
+      std::vector<std::pair<absl::Time, std::string>> expected;
+      for (auto it = model.begin(); it != model.end();) {
+        if (it->second <= now) {
+          expected.emplace_back(it->second, it->first);
+          it = model.erase(it);
+        } else {
+          ++it;
+        }
+      }
+      std::vector<std::string> due = q.PopDue(now);
+      ASSERT_EQ(due.size(), expected.size()) << "step " << step;
+      std::sort(expected.begin(), expected.end());
+      absl::Time previous = absl::InfinitePast();
+      for (const std::string& d : due) {
+        ASSERT_TRUE(std::any_of(expected.begin(), expected.end(),
+                                [&](const auto& e) { return e.second == d; }))
+            << d << " fell due at step " << step;
+        const absl::Time at = std::find_if(expected.begin(), expected.end(),
+                                           [&](const auto& e) {
+                                             return e.second == d;
+                                           })->first;
+        EXPECT_LE(previous, at) << "not earliest first at step " << step;
+        previous = at;
+      }
+    }
+    ASSERT_EQ(q.size(), model.size());
+    ASSERT_EQ(q.heap_size(), model.size());
+    absl::Time earliest = absl::InfiniteFuture();
+    for (const auto& [m, t] : model) earliest = std::min(earliest, t);
+    ASSERT_EQ(q.Next(), earliest) << "step " << step;
+  }
 }
 
 }  // namespace

@@ -3,6 +3,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "referee/base/rng.h"
 #include "referee/codec/codec.h"
@@ -17,11 +20,17 @@ absl::StatusOr<std::unique_ptr<EchoService>> EchoService::Create(
     return absl::InvalidArgumentError(
         absl::StrCat("--game: ", game.status().message()));
   }
-  std::unique_ptr<EchoService> echo(new EchoService((*game)->num_seats()));
+  std::unique_ptr<EchoService> echo(
+      new EchoService(game_id, (*game)->num_seats()));
   std::unique_ptr<State> state = (*game)->NewInitialState();
   Rng rng(seed);
   Card cards[64];
   ActionList legal;
+  // What the referee's stream adds to each observation: the actions since
+  // the seat's previous one (Match::ObserveIntoLocked), so the messages
+  // have the referee's sizes, not only the game view's.
+  std::vector<v1::ActionRecord> history;
+  std::vector<size_t> shown((*game)->num_seats(), 0);
   while (!state->IsTerminal()) {
     if (state->node_type() == NodeType::kChance) {
       const int n = state->ChanceCards(absl::MakeSpan(cards));
@@ -33,10 +42,22 @@ absl::StatusOr<std::unique_ptr<EchoService>> EchoService::Create(
       }
       continue;
     }
+    const int seat = state->current_seat();
     v1::Observation& obs = echo->script_.emplace_back();
-    codec::FillObservation(*state, state->current_seat(), &obs);
+    obs.set_status(v1::MATCH_STATUS_IN_PROGRESS);
+    codec::FillObservation(*state, seat, &obs);
+    for (size_t i = shown[seat]; i < history.size(); ++i) {
+      *obs.add_recent_actions() = history[i];
+    }
+    shown[seat] = history.size();
     state->LegalActions(legal);
-    state->ApplyLegalAction(legal[rng.Uniform(legal.size())]);
+    const Action action = legal[rng.Uniform(legal.size())];
+    v1::ActionRecord& record = history.emplace_back();
+    record.set_version(echo->script_.size());
+    record.set_seat(seat);
+    *record.mutable_action() = codec::EncodeAction(*state, action);
+    record.set_round(state->round());
+    state->ApplyLegalAction(action);
   }
   return echo;
 }
@@ -51,17 +72,26 @@ int EchoService::SeatAt(size_t step) const {
   return step < script_.size() ? script_[step].seat_to_act() : -1;
 }
 
-void EchoService::ObservationAt(size_t step, v1::Observation* out) const {
+void EchoService::ObservationAt(const Match& match, size_t step,
+                                v1::Observation* out) const {
   if (step >= script_.size()) {
     out->Clear();
     out->set_seat_to_act(-1);
   } else {
     *out = script_[step];
+    if (match.limit_ms > 0) {  // as the referee shows the seat to act
+      out->set_deadline_unix_millis(absl::ToUnixMillis(absl::Now()) +
+                                    match.limit_ms);
+    }
   }
+  out->set_match_id(match.id);
   out->set_version(step + 1);
 }
 
 namespace {
+
+// As long as the referee's seat tokens (token.cc: 32 hex digits).
+constexpr char kToken[] = "0123456789abcdef0123456789abcdef";
 
 grpc::ServerUnaryReactor* Done(grpc::CallbackServerContext* context,
                                grpc::Status status) {
@@ -135,7 +165,7 @@ class EchoWriter : public grpc::ServerWriteReactor<v1::Observation> {
     if (!(over || echo_->SeatAt(step) == seat_) || step + 1 == last_version_) {
       return;
     }
-    echo_->ObservationAt(step, &pending_);
+    echo_->ObservationAt(*match_, step, &pending_);
     last_version_ = step + 1;
     final_sent_ = over;
     writing_ = true;
@@ -170,11 +200,20 @@ class ErrorWriter : public grpc::ServerWriteReactor<v1::Observation> {
 }  // namespace
 
 grpc::ServerUnaryReactor* EchoService::CreateMatch(
-    grpc::CallbackServerContext* context, const v1::CreateMatchRequest*,
+    grpc::CallbackServerContext* context, const v1::CreateMatchRequest* request,
     v1::CreateMatchResponse* response) {
   absl::MutexLock lock(&mu_);
-  const std::string id = absl::StrCat("echo-", next_id_++);
-  matches_[id] = std::make_shared<Match>();
+  // Ids in the referee's shape (match_manager.cc), so requests and
+  // observations carry as many bytes.
+  const int64_t serial = next_id_++;
+  const std::string id = absl::StrFormat(
+      "%s-%s-%04d-%04x", game_id_,
+      absl::FormatTime("%Y%m%d-%H%M%S", absl::Now(), absl::UTCTimeZone()),
+      serial, (serial * 40503) & 0xffff);
+  auto match = std::make_shared<Match>();
+  match->id = id;
+  match->limit_ms = request->decision_time_limit_millis();
+  matches_[id] = std::move(match);
   response->set_match_id(id);
   response->set_num_seats(num_seats_);
   return Done(context, grpc::Status::OK);
@@ -186,7 +225,7 @@ grpc::ServerUnaryReactor* EchoService::JoinMatch(
   if (Find(request->match_id()) == nullptr) return Done(context, NoSuchMatch());
   response->set_match_id(request->match_id());
   response->set_seat(request->has_seat() ? request->seat() : 0);
-  response->set_token("echo");
+  response->set_token(kToken);
   response->set_num_seats(num_seats_);
   return Done(context, grpc::Status::OK);
 }
@@ -201,7 +240,7 @@ grpc::ServerUnaryReactor* EchoService::GetObservation(
     absl::MutexLock lock(&match->mu);
     step = match->step;
   }
-  ObservationAt(step, response);
+  ObservationAt(*match, step, response);
   return Done(context, grpc::Status::OK);
 }
 
@@ -222,7 +261,7 @@ grpc::ServerUnaryReactor* EchoService::SubmitAction(
     step = ++match->step;
   }
   if (!request->omit_observation()) {
-    ObservationAt(step, response->mutable_observation());
+    ObservationAt(*match, step, response->mutable_observation());
   }
   {
     absl::MutexLock lock(&match->watch_mu);

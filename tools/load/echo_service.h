@@ -5,8 +5,12 @@
 // stream that writes only when its seat is to act and once at the end, as
 // referee/grpc/referee_service.cc's does). Each match replays observations
 // recorded once from a random game of the same game
-// (codec::FillObservation), so the messages have the sizes the referee's
-// have; a submission for the current decision advances the match one step.
+// (codec::FillObservation plus the actions since the seat's previous
+// observation, as the referee's stream sends them), with match ids and
+// tokens of the referee's length, so requests and observations have the
+// sizes the referee's have (cardref_load prints both sides' observation
+// bytes); a submission for the current decision advances the match one
+// step.
 #ifndef CARDREF_TOOLS_LOAD_ECHO_SERVICE_H_
 #define CARDREF_TOOLS_LOAD_ECHO_SERVICE_H_
 
@@ -51,6 +55,8 @@ class EchoService final : public v1::Referee::CallbackService {
 
   // One match: its step, and the streams watching it.
   struct Match {
+    std::string id;
+    int64_t limit_ms = 0;  // the decision time limit it was created with
     absl::Mutex mu;
     size_t step ABSL_GUARDED_BY(mu) = 0;  // into the script; size(): over
     // Held while watchers run, so removing one waits for its call to end.
@@ -62,13 +68,16 @@ class EchoService final : public v1::Referee::CallbackService {
   size_t steps() const { return script_.size(); }
   // The seat to act at `step`; -1 once over.
   int SeatAt(size_t step) const;
-  // The observation of step `step` (version step + 1).
-  void ObservationAt(size_t step, v1::Observation* out) const;
+  // `match`'s observation of step `step` (version step + 1).
+  void ObservationAt(const Match& match, size_t step,
+                     v1::Observation* out) const;
 
  private:
-  explicit EchoService(int num_seats) : num_seats_(num_seats) {}
+  EchoService(std::string game_id, int num_seats)
+      : game_id_(std::move(game_id)), num_seats_(num_seats) {}
   std::shared_ptr<Match> Find(const std::string& id);
 
+  const std::string game_id_;
   const int num_seats_;
   std::vector<v1::Observation> script_;  // one per decision, in order
 

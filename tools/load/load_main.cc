@@ -264,6 +264,8 @@ struct Totals {
   int64_t decisions = 0;
   int64_t timeouts = 0;
   int64_t errors = 0;
+  int64_t observations = 0;       // read from the seats' streams
+  int64_t observation_bytes = 0;  // their serialized size
   std::string first_error;
 };
 
@@ -376,8 +378,10 @@ class LoadRun {
     v1::Observation obs;
     uint64_t answered = 0;
     std::vector<int64_t> latencies;
-    int64_t decisions = 0, timeouts = 0;
+    int64_t decisions = 0, timeouts = 0, observations = 0, bytes = 0;
     while (!stop_ && stream->Read(&obs)) {
+      ++observations;
+      bytes += static_cast<int64_t>(obs.ByteSizeLong());
       if (obs.seat_to_act() != seat || obs.version() == answered ||
           obs.legal_actions_size() == 0) {
         continue;
@@ -417,6 +421,8 @@ class LoadRun {
     std::lock_guard<std::mutex> lock(totals_.mu);
     totals_.decisions += decisions;
     totals_.timeouts += timeouts;
+    totals_.observations += observations;
+    totals_.observation_bytes += bytes;
     totals_.latencies_us.insert(totals_.latencies_us.end(), latencies.begin(),
                                 latencies.end());
   }
@@ -442,6 +448,7 @@ struct Figures {
   double cpu_us_per_decision = -1;  // -1: not measured (--server)
   int64_t timeouts = 0;
   int64_t errors = 0;
+  double observation_bytes = 0;  // mean size of a streamed observation
   std::string first_error;
 };
 
@@ -472,6 +479,10 @@ Figures Measure(const std::string& address, const std::string& token,
   }
   f.timeouts = totals.timeouts;
   f.errors = totals.errors;
+  if (totals.observations > 0) {
+    f.observation_bytes = static_cast<double>(totals.observation_bytes) /
+                          static_cast<double>(totals.observations);
+  }
   f.first_error = totals.first_error;
   return f;
 }
@@ -615,6 +626,8 @@ int Main(int argc, char** argv) {
         "\"echo_decisions\": %d, \"echo_decisions_per_s\": %.1f, "
         "\"echo_p50_us\": %d, \"echo_p99_us\": %d, "
         "\"echo_cpu_us_per_decision\": %.2f, "
+        "\"referee_observation_bytes\": %.1f, "
+        "\"echo_observation_bytes\": %.1f, "
         "\"ratio\": %.3f, \"cpu_ratio\": %.3f, \"timeouts\": %d, "
         "\"errors\": %d, \"first_error\": %s, \"attack\": %s%s%s}\n",
         JsonString(absl::GetFlag(FLAGS_game)), matches, seconds,
@@ -622,7 +635,8 @@ int Main(int argc, char** argv) {
         absl::GetFlag(FLAGS_omit_observation) ? "true" : "false", ref.decisions,
         ref.decisions_per_s, ref.p50_us, ref.p99_us, ref.cpu_us_per_decision,
         bare.decisions, bare.decisions_per_s, bare.p50_us, bare.p99_us,
-        bare.cpu_us_per_decision, ratio, cpu_ratio, ref.timeouts,
+        bare.cpu_us_per_decision, ref.observation_bytes,
+        bare.observation_bytes, ratio, cpu_ratio, ref.timeouts,
         ref.errors + bare.errors,
         JsonString(ref.first_error.empty() ? bare.first_error
                                            : ref.first_error),
@@ -662,9 +676,9 @@ int Main(int argc, char** argv) {
     auto line = [](const char* name, const Figures& f) {
       return absl::StrFormat(
           "%-8s %10.1f decisions/s  p50 %6d us  p99 %7d us  server CPU "
-          "%7.2f us/decision  timeouts %d\n",
+          "%7.2f us/decision  timeouts %d  observation %.0f B\n",
           name, f.decisions_per_s, f.p50_us, f.p99_us, f.cpu_us_per_decision,
-          f.timeouts);
+          f.timeouts, f.observation_bytes);
     };
     std::cout << line("referee", ref);
     if (held_wanted > 0) {
