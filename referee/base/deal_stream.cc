@@ -25,10 +25,14 @@ DealStream::DealStream(absl::string_view seed, ChanceLabel label) {
 }
 
 void DealStream::Refill() {
-  std::string input = prefix_;
-  AppendLe(&input, counter_++, 8);
-  const std::string digest = crypto::Sha256(input);
-  std::copy(digest.begin(), digest.end(), block_);
+  char counter[8];
+  for (int i = 0; i < 8; ++i) {
+    counter[i] = static_cast<char>((counter_ >> (8 * i)) & 0xff);
+  }
+  ++counter_;
+  hasher_.Update(prefix_);
+  hasher_.Update(absl::string_view(counter, sizeof(counter)));
+  hasher_.FinishInto(block_);
   used_ = 0;
 }
 

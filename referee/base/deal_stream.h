@@ -29,6 +29,7 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "referee/base/sha256.h"
 
 namespace cardref {
 
@@ -56,7 +57,10 @@ class DealStream {
 
   std::string prefix_;  // the hash input before the counter
   uint64_t counter_ = 0;
-  unsigned char block_[32];
+  // One context for every block (issue 12: a context made, fetched and
+  // freed per block, and two strings, were most of re-deriving a deal).
+  crypto::Sha256Hasher hasher_;
+  unsigned char block_[crypto::kSha256Size];
   size_t used_ = sizeof(block_);  // bytes of block_ consumed
 };
 

@@ -55,10 +55,15 @@ void Sha256Hasher::Update(absl::string_view data) {
 
 std::string Sha256Hasher::Finish() {
   unsigned char digest[kSha256Size];
+  FinishInto(digest);
+  return std::string(reinterpret_cast<const char*>(digest), kSha256Size);
+}
+
+void Sha256Hasher::FinishInto(unsigned char (&out)[kSha256Size]) {
   unsigned int size = 0;
-  CheckOk(EVP_DigestFinal_ex(context_->md, digest, &size));
+  CheckOk(EVP_DigestFinal_ex(context_->md, out, &size));
+  if (size != kSha256Size) std::abort();
   CheckOk(EVP_DigestInit_ex(context_->md, Sha256Md(), nullptr));
-  return std::string(reinterpret_cast<const char*>(digest), size);
 }
 
 std::string Sha256Hasher::Digest() const {

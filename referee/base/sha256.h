@@ -28,6 +28,8 @@ class Sha256Hasher {
   // The digest of everything given since construction or the last Finish;
   // the hasher then starts over.
   std::string Finish();
+  // Finish, into `out` instead of a new string.
+  void FinishInto(unsigned char (&out)[kSha256Size]);
   // The digest of everything given so far; the hasher goes on from there.
   std::string Digest() const;
 

@@ -2,7 +2,8 @@
 // service layer while random bots play: analyzer/test_logs.h): writing them
 // (GameLogWriter into memory: framing, hash chain, signature), reading them
 // (framing plus parse, the floor any audit stands on), and auditing them
-// (AuditFile) next to that floor on the same files. Built by default, not
+// (AuditFile) next to that floor on the same files, and re-deriving a deck
+// order from a seed (what an audit does for each deal). Built by default, not
 // run by ctest; figures in BENCHMARKS.md.
 //
 //   build/tests/log_benchmark [--benchmark_filter=Audit]
@@ -23,6 +24,8 @@
 #include "analyzer/test_logs.h"
 #include "benchmark/benchmark.h"
 #include "cardref/v1/log.pb.h"
+#include "absl/types/span.h"
+#include "referee/base/deal_stream.h"
 #include "referee/games/all_games.h"
 #include "referee/record/game_log.h"
 #include "referee/record/record_io.h"
@@ -177,6 +180,20 @@ void BM_Audit(benchmark::State& bench, const std::string& game) {
   bench.counters["audit_vs_parse"] = parse_cpu / audit_cpu;
 }
 
+// Re-deriving one 52-card deck order from a revealed seed
+// (cardref-deal-v1), which an audit does for every deal of a log.
+void BM_DeriveDeal(benchmark::State& bench) {
+  const std::string seed(kDealSeedSize, '\x5a');
+  uint8_t cards[52];
+  uint32_t round = 0;
+  for (auto _ : bench) {
+    for (int c = 0; c < 52; ++c) cards[c] = static_cast<uint8_t>(c);
+    DeriveDealOrder(seed, ChanceLabel{1, round++, 0}, absl::MakeSpan(cards));
+    benchmark::DoNotOptimize(cards);
+  }
+  bench.SetItemsProcessed(bench.iterations());
+}
+
 }  // namespace
 }  // namespace cardref::analyzer
 
@@ -193,6 +210,8 @@ int main(int argc, char** argv) {
                                  cardref::analyzer::BM_Audit, id)
         ->Unit(benchmark::kMicrosecond);
   }
+  benchmark::RegisterBenchmark("BM_DeriveDeal",
+                               cardref::analyzer::BM_DeriveDeal);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();
