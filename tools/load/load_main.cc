@@ -62,6 +62,10 @@ ABSL_FLAG(std::string, organiser_token_file, "",
           "file holding the organiser token for --server (else "
           "$CARDREF_ORGANISER_TOKEN)");
 ABSL_FLAG(std::string, format, "text", "text or json");
+ABSL_FLAG(std::string, log_dir, "",
+          "where the referee it starts writes its logs, kept afterwards (to "
+          "measure a disk: a tmpfs shows the cost of the log write); empty: "
+          "a temporary directory, removed at the end");
 ABSL_FLAG(uint64_t, seed, 1, "seed of the players' picks");
 ABSL_FLAG(bool, omit_observation, true,
           "players ask SubmitAction for no observation in its answer, as a "
@@ -87,6 +91,7 @@ constexpr char kUsage[] =
     "                    [--attack=none|rejections|async_rejections|streams|"
     "connections]\n"
     "                    [--held_matches=N] [--omit_observation=false]\n"
+    "                    [--log_dir=DIR]\n"
     "                    [--server=HOST:PORT --organiser_token_file=FILE]\n";
 
 // A server in a child process, forked before this process starts any
@@ -99,7 +104,7 @@ struct Child {
 
 void ServeUntilClosed(int control, int port_pipe, bool echo,
                       const std::string& game, int64_t limit_ms,
-                      int held_matches) {
+                      int held_matches, const std::string& log_dir) {
   // As cardref_referee runs: Debian's Abseil checks every lock for deadlock
   // cycles otherwise (issue 12: 11% of the referee's instructions).
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
@@ -121,10 +126,8 @@ void ServeUntilClosed(int control, int port_pipe, bool echo,
     builder.RegisterService(echo_service.get());
     echo_server = builder.BuildAndStart();
   } else {
-    char dir[] = "/tmp/cardref_load_XXXXXX";
-    if (mkdtemp(dir) == nullptr) _exit(1);
     grpc_service::ServerOptions options;
-    options.manager.log_dir = dir;
+    options.manager.log_dir = log_dir;
     options.manager.default_decision_time_limit_millis = limit_ms;
     options.manager.limits.max_waiting_matches =
         std::max(options.manager.limits.max_waiting_matches,
@@ -148,7 +151,7 @@ void ServeUntilClosed(int control, int port_pipe, bool echo,
 }
 
 Child StartChild(bool echo, const std::string& game, int64_t limit_ms,
-                 int held_matches = 0) {
+                 int held_matches = 0, const std::string& log_dir = "") {
   int control[2], port_pipe[2];
   if (pipe(control) != 0 || pipe(port_pipe) != 0) std::abort();
   Child child;
@@ -160,7 +163,7 @@ Child StartChild(bool echo, const std::string& game, int64_t limit_ms,
       if (fd != control[0] && fd != port_pipe[1]) close(fd);
     }
     ServeUntilClosed(control[0], port_pipe[1], echo, game, limit_ms,
-                     held_matches);
+                     held_matches, log_dir);
   }
   close(control[0]);
   close(port_pipe[1]);
@@ -179,6 +182,16 @@ void StopChild(Child& child) {
   waitpid(child.pid, &status, 0);
   child.pid = -1;
 }
+
+// Removes a directory when it goes out of scope (empty: nothing).
+struct TemporaryDir {
+  std::string path;
+  ~TemporaryDir() {
+    if (path.empty()) return;
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
 
 // utime + stime of `pid` in seconds; -1 if it cannot be read.
 double CpuSeconds(pid_t pid) {
@@ -523,11 +536,25 @@ int Main(int argc, char** argv) {
   // The servers are forked first, while this process has no thread.
   const std::string server = absl::GetFlag(FLAGS_server);
   Child referee;
+  // The referee's logs: the given directory, or a temporary one this
+  // process removes once the referee has stopped.
+  std::string log_dir = absl::GetFlag(FLAGS_log_dir);
+  std::string temporary_log_dir;
+  if (server.empty() && log_dir.empty()) {
+    char dir[] = "/tmp/cardref_load_XXXXXX";
+    if (mkdtemp(dir) == nullptr) {
+      std::cerr << "cardref_load: cannot make a temporary log directory\n";
+      return 1;
+    }
+    log_dir = temporary_log_dir = dir;
+  }
   if (server.empty()) {
     referee = StartChild(false, absl::GetFlag(FLAGS_game),
                          absl::GetFlag(FLAGS_decision_time_limit_ms),
-                         absl::GetFlag(FLAGS_held_matches));
+                         absl::GetFlag(FLAGS_held_matches), log_dir);
   }
+  // Every return below stops the referee first.
+  const TemporaryDir temporary_logs{temporary_log_dir};
   Child echo = StartChild(true, absl::GetFlag(FLAGS_game), 0);
   if ((server.empty() && referee.port == 0) || echo.port == 0) {
     std::cerr << "cardref_load: a server did not start\n";

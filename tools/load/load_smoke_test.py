@@ -3,13 +3,20 @@
 figures are present and sane (both servers made decisions, a ratio > 0);
 a run with --attack=rejections or async_rejections also reports the healthy matches' latency
 under attack against the unattacked run; --held_matches reports what
-waiting matches cost; an unknown --attack is a usage
-error naming the kinds. No timing is asserted."""
+waiting matches cost; the echo's observations are the referee's size
+(the baseline sends what the referee sends); the referee's logs go to a
+temporary directory that is removed, or to --log_dir, where they stay; an
+unknown --attack is a usage error naming the kinds. No timing is
+asserted."""
+import glob
 import json
+import os
 import subprocess
 import sys
+import tempfile
 
 binary = sys.argv[1]
+temporary_before = set(glob.glob("/tmp/cardref_load_*"))
 run = subprocess.run(
     [binary, "--matches=2", "--seconds=1.5", "--format=json",
      "--decision_time_limit_ms=5000"],
@@ -19,7 +26,8 @@ if run.returncode != 0:
 report = json.loads(run.stdout)
 for field in ("referee_decisions_per_s", "echo_decisions_per_s", "ratio",
               "referee_p99_us", "echo_p99_us", "timeouts",
-              "referee_cpu_us_per_decision", "echo_cpu_us_per_decision"):
+              "referee_cpu_us_per_decision", "echo_cpu_us_per_decision",
+              "referee_observation_bytes", "echo_observation_bytes"):
     if field not in report:
         sys.exit(f"missing field {field}: {run.stdout}")
 problems = []
@@ -37,6 +45,14 @@ if report["referee_cpu_us_per_decision"] <= 0:
     problems.append("no referee server CPU measured")
 if report["errors"] != 0:
     problems.append(f"errors: {report['first_error']}")
+ref_bytes = report["referee_observation_bytes"]
+echo_bytes = report["echo_observation_bytes"]
+if not (ref_bytes > 0 and abs(echo_bytes - ref_bytes) <= 0.1 * ref_bytes):
+    problems.append(f"echo observations ({echo_bytes} B) are not the "
+                    f"referee's size ({ref_bytes} B) within 10%")
+left = set(glob.glob("/tmp/cardref_load_*")) - temporary_before
+if left:
+    problems.append(f"temporary log directories left behind: {sorted(left)}")
 if problems:
     sys.exit("; ".join(problems) + ": " + run.stdout)
 print(run.stdout, end="")
@@ -108,6 +124,18 @@ if not problems:
 if problems:
     sys.exit("; ".join(problems) + ": " + held.stdout)
 print(held.stdout, end="")
+
+# --log_dir: the referee's logs are kept there.
+with tempfile.TemporaryDirectory() as log_dir:
+    kept = subprocess.run(
+        [binary, "--matches=1", "--seconds=0.5", "--format=json",
+         f"--log_dir={log_dir}"],
+        capture_output=True, text=True, timeout=120)
+    if kept.returncode != 0:
+        sys.exit(f"cardref_load --log_dir exited {kept.returncode}: "
+                 f"{kept.stderr}{kept.stdout}")
+    if not glob.glob(os.path.join(log_dir, "*")):
+        sys.exit(f"--log_dir={log_dir}: no log kept")
 
 bad = subprocess.run([binary, "--attack=juggle"], capture_output=True,
                      text=True, timeout=60)
