@@ -62,6 +62,10 @@ ABSL_FLAG(std::string, organiser_token_file, "",
           "file holding the organiser token for --server (else "
           "$CARDREF_ORGANISER_TOKEN)");
 ABSL_FLAG(std::string, format, "text", "text or json");
+ABSL_FLAG(int32_t, rounds, 1,
+          "measure referee then echo this many times, interleaved, and "
+          "report the median of each figure and of the per-round ratios "
+          "(with their range): on a shared machine one pair is noise");
 ABSL_FLAG(std::string, log_dir, "",
           "where the referee it starts writes its logs, kept afterwards (to "
           "measure a disk: a tmpfs shows the cost of the log write); empty: "
@@ -91,7 +95,7 @@ constexpr char kUsage[] =
     "                    [--attack=none|rejections|async_rejections|streams|"
     "connections]\n"
     "                    [--held_matches=N] [--omit_observation=false]\n"
-    "                    [--log_dir=DIR]\n"
+    "                    [--log_dir=DIR] [--rounds=N]\n"
     "                    [--server=HOST:PORT --organiser_token_file=FILE]\n";
 
 // A server in a child process, forked before this process starts any
@@ -472,6 +476,36 @@ int64_t Percentile(std::vector<int64_t>& v, double p) {
   return v[k];
 }
 
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Each figure's median over the rounds; counts (decisions, timeouts,
+// errors) summed.
+Figures MedianFigures(const std::vector<Figures>& rounds) {
+  Figures m;
+  auto median_of = [&rounds](auto field) {
+    std::vector<double> v;
+    for (const Figures& f : rounds) v.push_back(static_cast<double>(f.*field));
+    return Median(std::move(v));
+  };
+  m.decisions_per_s = median_of(&Figures::decisions_per_s);
+  m.p50_us = static_cast<int64_t>(median_of(&Figures::p50_us));
+  m.p99_us = static_cast<int64_t>(median_of(&Figures::p99_us));
+  m.cpu_us_per_decision = median_of(&Figures::cpu_us_per_decision);
+  m.observation_bytes = median_of(&Figures::observation_bytes);
+  for (const Figures& f : rounds) {
+    m.decisions += f.decisions;
+    m.timeouts += f.timeouts;
+    m.errors += f.errors;
+    if (m.first_error.empty()) m.first_error = f.first_error;
+  }
+  return m;
+}
+
 Figures Measure(const std::string& address, const std::string& token,
                 pid_t server_pid, int matches, double seconds) {
   LoadRun run(address, token, absl::GetFlag(FLAGS_game),
@@ -520,9 +554,11 @@ int Main(int argc, char** argv) {
   const std::string format = absl::GetFlag(FLAGS_format);
   if (matches < 1 || !(seconds > 0) ||
       (format != "text" && format != "json") ||
-      absl::GetFlag(FLAGS_decision_time_limit_ms) < 0) {
+      absl::GetFlag(FLAGS_decision_time_limit_ms) < 0 ||
+      absl::GetFlag(FLAGS_rounds) < 1) {
     std::cerr << "cardref_load: expected --matches >= 1, --seconds > 0, "
-                 "--decision_time_limit_ms >= 0 and --format=text or json\n"
+                 "--decision_time_limit_ms >= 0, --rounds >= 1 and "
+                 "--format=text or json\n"
               << kUsage;
     return cli::kExitUsage;
   }
@@ -581,8 +617,28 @@ int Main(int argc, char** argv) {
   }
   const std::string referee_address =
       server.empty() ? absl::StrCat("localhost:", referee.port) : server;
-  const Figures ref =
-      Measure(referee_address, token, referee.pid, matches, seconds);
+  // Referee and echo in turns, so both see the same machine.
+  const std::string echo_address = absl::StrCat("localhost:", echo.port);
+  const int rounds = absl::GetFlag(FLAGS_rounds);
+  std::vector<Figures> ref_rounds, bare_rounds;
+  std::vector<double> ratios, cpu_ratios;
+  for (int r = 0; r < rounds; ++r) {
+    ref_rounds.push_back(
+        Measure(referee_address, token, referee.pid, matches, seconds));
+    bare_rounds.push_back(
+        Measure(echo_address, "", echo.pid, matches, seconds));
+    const Figures& a = ref_rounds.back();
+    const Figures& b = bare_rounds.back();
+    ratios.push_back(b.decisions_per_s > 0
+                         ? a.decisions_per_s / b.decisions_per_s
+                         : 0);
+    cpu_ratios.push_back(a.cpu_us_per_decision > 0 &&
+                                 b.cpu_us_per_decision > 0
+                             ? a.cpu_us_per_decision / b.cpu_us_per_decision
+                             : -1);
+  }
+  const Figures ref = MedianFigures(ref_rounds);
+  const Figures bare = MedianFigures(bare_rounds);
   // The same load again beside matches that wait (issue 12: what holding
   // matches costs everyone).
   const int held_wanted = absl::GetFlag(FLAGS_held_matches);
@@ -634,15 +690,13 @@ int Main(int argc, char** argv) {
                                       : static_cast<double>(attack_count) /
                                             seconds;
   const bool attacking = *attack != AttackKind::kNone;
-  const Figures bare = Measure(absl::StrCat("localhost:", echo.port), "",
-                               echo.pid, matches, seconds);
   StopChild(echo);
-  const double ratio =
-      bare.decisions_per_s > 0 ? ref.decisions_per_s / bare.decisions_per_s : 0;
-  const double cpu_ratio =
-      ref.cpu_us_per_decision > 0 && bare.cpu_us_per_decision > 0
-          ? ref.cpu_us_per_decision / bare.cpu_us_per_decision
-          : -1;
+  const double ratio = Median(ratios);
+  const double cpu_ratio = Median(cpu_ratios);
+  const auto [ratio_min, ratio_max] =
+      std::minmax_element(ratios.begin(), ratios.end());
+  const auto [cpu_ratio_min, cpu_ratio_max] =
+      std::minmax_element(cpu_ratios.begin(), cpu_ratios.end());
   if (format == "json") {
     std::cout << absl::StrFormat(
         "{\"game\": %s, \"matches\": %d, \"seconds\": %g, "
@@ -655,7 +709,10 @@ int Main(int argc, char** argv) {
         "\"echo_cpu_us_per_decision\": %.2f, "
         "\"referee_observation_bytes\": %.1f, "
         "\"echo_observation_bytes\": %.1f, "
-        "\"ratio\": %.3f, \"cpu_ratio\": %.3f, \"timeouts\": %d, "
+        "\"rounds\": %d, \"ratio\": %.3f, \"ratio_min\": %.3f, "
+        "\"ratio_max\": %.3f, \"cpu_ratio\": %.3f, "
+        "\"cpu_ratio_min\": %.3f, \"cpu_ratio_max\": %.3f, "
+        "\"timeouts\": %d, "
         "\"errors\": %d, \"first_error\": %s, \"attack\": %s%s%s}\n",
         JsonString(absl::GetFlag(FLAGS_game)), matches, seconds,
         absl::GetFlag(FLAGS_decision_time_limit_ms),
@@ -663,7 +720,8 @@ int Main(int argc, char** argv) {
         ref.decisions_per_s, ref.p50_us, ref.p99_us, ref.cpu_us_per_decision,
         bare.decisions, bare.decisions_per_s, bare.p50_us, bare.p99_us,
         bare.cpu_us_per_decision, ref.observation_bytes,
-        bare.observation_bytes, ratio, cpu_ratio, ref.timeouts,
+        bare.observation_bytes, rounds, ratio, *ratio_min, *ratio_max,
+        cpu_ratio, *cpu_ratio_min, *cpu_ratio_max, ref.timeouts,
         ref.errors + bare.errors,
         JsonString(ref.first_error.empty() ? bare.first_error
                                            : ref.first_error),
@@ -737,6 +795,12 @@ int Main(int argc, char** argv) {
                      "ratio (referee / echo decisions/s) %.3f, server CPU "
                      "per decision %.3fx echo\n",
                      ratio, cpu_ratio);
+    if (rounds > 1) {
+      std::cout << absl::StrFormat(
+          "medians of %d interleaved rounds; ratio %.3f to %.3f, CPU "
+          "ratio %.3f to %.3f\n",
+          rounds, *ratio_min, *ratio_max, *cpu_ratio_min, *cpu_ratio_max);
+    }
     if (ref.errors + bare.errors > 0) {
       std::cout << "errors: " << ref.errors + bare.errors << " (first: "
                 << (ref.first_error.empty() ? bare.first_error

@@ -5,7 +5,8 @@ a run with --attack=rejections or async_rejections also reports the healthy matc
 under attack against the unattacked run; --held_matches reports what
 waiting matches cost; the echo's observations are the referee's size
 (the baseline sends what the referee sends); the referee's logs go to a
-temporary directory that is removed, or to --log_dir, where they stay; an
+temporary directory that is removed, or to --log_dir, where they stay;
+--rounds reports medians inside their ranges; an
 unknown --attack is a usage error naming the kinds. No timing is
 asserted."""
 import glob
@@ -124,6 +125,25 @@ if not problems:
 if problems:
     sys.exit("; ".join(problems) + ": " + held.stdout)
 print(held.stdout, end="")
+
+# --rounds: referee and echo measured in turns; medians, with the range.
+rounds = subprocess.run(
+    [binary, "--matches=1", "--seconds=0.5", "--format=json", "--rounds=3"],
+    capture_output=True, text=True, timeout=120)
+if rounds.returncode != 0:
+    sys.exit(f"cardref_load --rounds exited {rounds.returncode}: "
+             f"{rounds.stderr}{rounds.stdout}")
+report = json.loads(rounds.stdout)
+if report.get("rounds") != 3:
+    sys.exit(f"--rounds=3 not reported: {rounds.stdout}")
+if not (report["ratio_min"] <= report["ratio"] <= report["ratio_max"] and
+        report["cpu_ratio_min"] <= report["cpu_ratio"] <=
+        report["cpu_ratio_max"]):
+    sys.exit(f"medians outside their ranges: {rounds.stdout}")
+zero = subprocess.run([binary, "--rounds=0"], capture_output=True, text=True,
+                      timeout=60)
+if zero.returncode != 2 or "--rounds >= 1" not in zero.stderr:
+    sys.exit(f"--rounds=0: exit {zero.returncode}, {zero.stderr}")
 
 # --log_dir: the referee's logs are kept there.
 with tempfile.TemporaryDirectory() as log_dir:
