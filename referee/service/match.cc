@@ -530,6 +530,7 @@ void Match::ShutDown(const std::string& reason) {
 }
 
 void Match::ReportStatusLocked() {
+  if (!reporter_.Changes(status_)) return;
   MatchReporter::Snapshot now;
   now.status = status_;
   for (const Seat& s : seats_) now.players.push_back(s.player_name);

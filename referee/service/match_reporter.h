@@ -42,6 +42,9 @@ class MatchReporter {
   };
   // The match is now as `now` says; a changed status is reported.
   void Status(const Snapshot& now);
+  // Whether Status(now) with this status would report anything (so the
+  // caller builds a snapshot only then: every change asks, few report).
+  bool Changes(v1::MatchStatus status) const { return status != reported_; }
 
   // A problem an operator should see that no record shows (e.g. a log that
   // could not be synced): an event=`event` line.

@@ -1,5 +1,6 @@
 #include "referee/service/text_limits.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "absl/strings/str_cat.h"
@@ -70,6 +71,14 @@ std::string QuotePrefix(absl::string_view value) {
 
 absl::Status CheckText(absl::string_view field, absl::string_view value,
                        size_t max_chars) {
+  // Printable ASCII is one allowed character per byte: the common case
+  // (every match id and token) without decoding code points.
+  if (value.size() <= max_chars &&
+      std::all_of(value.begin(), value.end(), [](char c) {
+        return c >= 0x20 && c < 0x7f;
+      })) {
+    return absl::OkStatus();
+  }
   size_t chars = 0;
   for (size_t i = 0; i < value.size();) {
     const size_t at = i;

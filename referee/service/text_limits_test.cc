@@ -19,6 +19,13 @@ TEST(CheckTextTest, AcceptsPrintableUtf8UpToTheLimit) {
   for (int i = 0; i < 64; ++i) umlauts += "\xc3\xbc";
   EXPECT_TRUE(CheckText("player_name", umlauts, 64).ok());
   EXPECT_FALSE(CheckText("player_name", umlauts + "u", 64).ok());
+  // Printable ASCII (the fast path): the same limit, at the same place.
+  const std::string ascii(64, 'a');
+  EXPECT_TRUE(CheckText("match_id", ascii, 64).ok());
+  absl::Status st = CheckText("match_id", ascii + "a", 64);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(st.message(), HasSubstr("longer than 64 characters"));
+  EXPECT_TRUE(CheckText("match_id", " ~", 64).ok());  // 0x20 and 0x7e
 }
 
 TEST(CheckTextTest, RefusesControlCharactersAndEscapes) {
