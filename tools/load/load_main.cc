@@ -50,6 +50,7 @@
 #include "tools/cli_flags.h"
 #include "tools/load/attacker.h"
 #include "tools/load/echo_service.h"
+#include "tools/load/players.h"
 
 ABSL_FLAG(int, matches, 16, "concurrent matches (>= 1)");
 ABSL_FLAG(double, seconds, 5, "seconds of load against each server (> 0)");
@@ -62,6 +63,12 @@ ABSL_FLAG(std::string, organiser_token_file, "",
           "file holding the organiser token for --server (else "
           "$CARDREF_ORGANISER_TOKEN)");
 ABSL_FLAG(std::string, format, "text", "text or json");
+ABSL_FLAG(double, ramp_seconds, 0,
+          "start the matches' first games spread over this many seconds of "
+          "the run (0: all at once)");
+ABSL_FLAG(std::string, client, "callbacks",
+          "the players' client: callbacks (gRPC's callback API, no thread "
+          "per seat) or threads (a thread per seat, blocking calls)");
 ABSL_FLAG(int32_t, rounds, 1,
           "measure referee then echo this many times, interleaved, and "
           "report the median of each figure and of the per-round ratios "
@@ -96,6 +103,7 @@ constexpr char kUsage[] =
     "connections]\n"
     "                    [--held_matches=N] [--omit_observation=false]\n"
     "                    [--log_dir=DIR] [--rounds=N]\n"
+    "                    [--client=callbacks|threads] [--ramp_seconds=S]\n"
     "                    [--server=HOST:PORT --organiser_token_file=FILE]\n";
 
 // A server in a child process, forked before this process starts any
@@ -275,19 +283,6 @@ int CreateWaitingMatches(const std::string& address, const std::string& token,
   return created.load();
 }
 
-struct Totals {
-  std::mutex mu;
-  std::vector<int64_t> latencies_us;
-  int64_t decisions = 0;
-  int64_t timeouts = 0;
-  int64_t errors = 0;
-  int64_t observations = 0;       // read from the seats' streams
-  int64_t observation_bytes = 0;  // their serialized size
-  std::string first_error;
-};
-
-using Clock = std::chrono::steady_clock;
-
 class LoadRun {
  public:
   LoadRun(const std::string& address, std::string token, std::string game,
@@ -304,8 +299,15 @@ class LoadRun {
                               static_cast<int64_t>(seconds * 1e6));
     std::vector<std::thread> slots;
     slots.reserve(matches);
+    const double ramp_us = absl::GetFlag(FLAGS_ramp_seconds) * 1e6;
     for (int m = 0; m < matches; ++m) {
-      slots.emplace_back([this, m] { Slot(m); });
+      const auto first = Clock::now() + std::chrono::microseconds(
+                                            static_cast<int64_t>(
+                                                ramp_us * m / matches));
+      slots.emplace_back([this, m, first] {
+        std::this_thread::sleep_until(first);
+        Slot(m);
+      });
     }
     std::this_thread::sleep_until(end_);
     stop_ = true;
@@ -508,11 +510,27 @@ Figures MedianFigures(const std::vector<Figures>& rounds) {
 
 Figures Measure(const std::string& address, const std::string& token,
                 pid_t server_pid, int matches, double seconds) {
-  LoadRun run(address, token, absl::GetFlag(FLAGS_game),
-              absl::GetFlag(FLAGS_decision_time_limit_ms),
-              absl::GetFlag(FLAGS_seed));
   const double cpu_before = server_pid > 0 ? CpuSeconds(server_pid) : -1;
-  Totals& totals = run.Run(matches, seconds);
+  Totals callback_totals;
+  std::unique_ptr<LoadRun> threaded;
+  Totals* played = &callback_totals;
+  if (absl::GetFlag(FLAGS_client) == "threads") {
+    threaded = std::make_unique<LoadRun>(
+        address, token, absl::GetFlag(FLAGS_game),
+        absl::GetFlag(FLAGS_decision_time_limit_ms), absl::GetFlag(FLAGS_seed));
+    played = &threaded->Run(matches, seconds);
+  } else {
+    PlayOptions options;
+    options.address = address;
+    options.token = token;
+    options.game = absl::GetFlag(FLAGS_game);
+    options.limit_ms = absl::GetFlag(FLAGS_decision_time_limit_ms);
+    options.seed = absl::GetFlag(FLAGS_seed);
+    options.omit_observation = absl::GetFlag(FLAGS_omit_observation);
+    options.ramp_seconds = absl::GetFlag(FLAGS_ramp_seconds);
+    PlayWithCallbacks(options, matches, seconds, &callback_totals);
+  }
+  Totals& totals = *played;
   const double cpu_after = server_pid > 0 ? CpuSeconds(server_pid) : -1;
   Figures f;
   f.decisions = totals.decisions;
@@ -555,10 +573,15 @@ int Main(int argc, char** argv) {
   if (matches < 1 || !(seconds > 0) ||
       (format != "text" && format != "json") ||
       absl::GetFlag(FLAGS_decision_time_limit_ms) < 0 ||
-      absl::GetFlag(FLAGS_rounds) < 1) {
+      absl::GetFlag(FLAGS_rounds) < 1 ||
+      !(absl::GetFlag(FLAGS_ramp_seconds) >= 0 &&
+        absl::GetFlag(FLAGS_ramp_seconds) < seconds) ||
+      (absl::GetFlag(FLAGS_client) != "callbacks" &&
+       absl::GetFlag(FLAGS_client) != "threads")) {
     std::cerr << "cardref_load: expected --matches >= 1, --seconds > 0, "
-                 "--decision_time_limit_ms >= 0, --rounds >= 1 and "
-                 "--format=text or json\n"
+                 "--decision_time_limit_ms >= 0, --rounds >= 1, "
+                 "0 <= --ramp_seconds < --seconds, "
+                 "--client=callbacks or threads and --format=text or json\n"
               << kUsage;
     return cli::kExitUsage;
   }
@@ -701,6 +724,7 @@ int Main(int argc, char** argv) {
     std::cout << absl::StrFormat(
         "{\"game\": %s, \"matches\": %d, \"seconds\": %g, "
         "\"decision_time_limit_ms\": %d, \"omit_observation\": %s, "
+        "\"client\": %s, \"ramp_seconds\": %g, "
         "\"referee_decisions\": %d, \"referee_decisions_per_s\": %.1f, "
         "\"referee_p50_us\": %d, \"referee_p99_us\": %d, "
         "\"referee_cpu_us_per_decision\": %.2f, "
@@ -716,7 +740,9 @@ int Main(int argc, char** argv) {
         "\"errors\": %d, \"first_error\": %s, \"attack\": %s%s%s}\n",
         JsonString(absl::GetFlag(FLAGS_game)), matches, seconds,
         absl::GetFlag(FLAGS_decision_time_limit_ms),
-        absl::GetFlag(FLAGS_omit_observation) ? "true" : "false", ref.decisions,
+        absl::GetFlag(FLAGS_omit_observation) ? "true" : "false",
+        JsonString(absl::GetFlag(FLAGS_client)),
+        absl::GetFlag(FLAGS_ramp_seconds), ref.decisions,
         ref.decisions_per_s, ref.p50_us, ref.p99_us, ref.cpu_us_per_decision,
         bare.decisions, bare.decisions_per_s, bare.p50_us, bare.p99_us,
         bare.cpu_us_per_decision, ref.observation_bytes,

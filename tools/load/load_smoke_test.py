@@ -6,7 +6,8 @@ under attack against the unattacked run; --held_matches reports what
 waiting matches cost; the echo's observations are the referee's size
 (the baseline sends what the referee sends); the referee's logs go to a
 temporary directory that is removed, or to --log_dir, where they stay;
---rounds reports medians inside their ranges; an
+--rounds reports medians inside their ranges; both clients (threads and
+callbacks) play, with their starts ramped; an
 unknown --attack is a usage error naming the kinds. No timing is
 asserted."""
 import glob
@@ -144,6 +145,26 @@ zero = subprocess.run([binary, "--rounds=0"], capture_output=True, text=True,
                       timeout=60)
 if zero.returncode != 2 or "--rounds >= 1" not in zero.stderr:
     sys.exit(f"--rounds=0: exit {zero.returncode}, {zero.stderr}")
+
+# Both clients play the same pattern; --ramp_seconds spreads the starts.
+for client in ("threads", "callbacks"):
+    played = subprocess.run(
+        [binary, "--matches=3", "--seconds=1", "--format=json",
+         f"--client={client}", "--ramp_seconds=0.5"],
+        capture_output=True, text=True, timeout=120)
+    if played.returncode != 0:
+        sys.exit(f"cardref_load --client={client} exited "
+                 f"{played.returncode}: {played.stderr}{played.stdout}")
+    report = json.loads(played.stdout)
+    if (report.get("client") != client or report.get("ramp_seconds") != 0.5 or
+            not report["referee_decisions"] > 0 or
+            not report["echo_decisions"] > 0 or report["errors"] != 0):
+        sys.exit(f"--client={client}: {played.stdout}")
+for bad_flag in ("--client=carrier-pigeon", "--ramp_seconds=5"):
+    bad = subprocess.run([binary, "--seconds=2", bad_flag],
+                         capture_output=True, text=True, timeout=60)
+    if bad.returncode != 2 or "--client=callbacks or threads" not in bad.stderr:
+        sys.exit(f"{bad_flag}: exit {bad.returncode}, {bad.stderr}")
 
 # --log_dir: the referee's logs are kept there.
 with tempfile.TemporaryDirectory() as log_dir:
