@@ -150,6 +150,7 @@ class Slot {
   std::unique_ptr<v1::Referee::Stub> stub_;
   uint64_t round_ = 0;
   std::atomic<int> seats_left_{0};
+  std::string match_id_;  // the current (last) match
 };
 
 // One seat's stream: answers each of its decisions at once.
@@ -259,6 +260,10 @@ class SeatPlayer : public grpc::ClientReadReactor<v1::Observation> {
 
 void Slot::NextMatch() {
   if (run_->stopping()) {
+    if (!match_id_.empty()) {
+      std::lock_guard<std::mutex> lock(run_->totals().mu);
+      run_->totals().left_matches.push_back(match_id_);
+    }
     run_->Release();
     return;
   }
@@ -296,6 +301,7 @@ void Slot::Created(std::unique_ptr<CreateCall> call,
     return;
   }
   seats_left_.store(seats);
+  match_id_ = call->response.match_id();
   for (int s = 0; s < seats; ++s) Join(call->response.match_id(), s);
   ++round_;
 }

@@ -28,6 +28,9 @@ struct Totals {
   int64_t observations = 0;       // read from the seats' streams
   int64_t observation_bytes = 0;  // their serialized size
   std::string first_error;
+  // The matches the players were in when the run stopped: still in
+  // progress at the referee until aborted (AbortLeftovers).
+  std::vector<std::string> left_matches;
 };
 
 struct PlayOptions {
