@@ -103,16 +103,8 @@ class Run {
 SeatCounts::SeatCounts(Run* run) : run_(run) { run_->Hold(); }
 
 SeatCounts::~SeatCounts() {
-  {
-    Totals& t = run_->totals();
-    std::lock_guard<std::mutex> lock(t.mu);
-    t.decisions += decisions;
-    t.timeouts += timeouts;
-    t.observations += observations;
-    t.observation_bytes += bytes;
-    t.latencies_us.insert(t.latencies_us.end(), latencies_us.begin(),
-                          latencies_us.end());
-  }
+  run_->totals().AddSeat(decisions, timeouts, observations, bytes,
+                         latencies_us);
   run_->Release();
 }
 

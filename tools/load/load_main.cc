@@ -441,13 +441,7 @@ class LoadRun {
     }
     context.TryCancel();
     stream->Finish();
-    std::lock_guard<std::mutex> lock(totals_.mu);
-    totals_.decisions += decisions;
-    totals_.timeouts += timeouts;
-    totals_.observations += observations;
-    totals_.observation_bytes += bytes;
-    totals_.latencies_us.insert(totals_.latencies_us.end(), latencies.begin(),
-                                latencies.end());
+    totals_.AddSeat(decisions, timeouts, observations, bytes, latencies);
   }
 
   const std::string address_;

@@ -31,6 +31,19 @@ struct Totals {
   // The matches the players were in when the run stopped: still in
   // progress at the referee until aborted (AbortLeftovers).
   std::vector<std::string> left_matches;
+
+  // Adds one seat's counts.
+  void AddSeat(int64_t seat_decisions, int64_t seat_timeouts,
+               int64_t seat_observations, int64_t seat_bytes,
+               const std::vector<int64_t>& seat_latencies_us) {
+    std::lock_guard<std::mutex> lock(mu);
+    decisions += seat_decisions;
+    timeouts += seat_timeouts;
+    observations += seat_observations;
+    observation_bytes += seat_bytes;
+    latencies_us.insert(latencies_us.end(), seat_latencies_us.begin(),
+                        seat_latencies_us.end());
+  }
 };
 
 struct PlayOptions {
