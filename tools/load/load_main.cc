@@ -82,9 +82,10 @@ ABSL_FLAG(bool, omit_observation, true,
           "players ask SubmitAction for no observation in its answer, as a "
           "streaming bot should (docs/bots.md); false: the full answer");
 ABSL_FLAG(int32_t, held_matches, 0,
-          "also measure the referee while it holds this many waiting matches "
-          "(created first, never joined): their memory and descriptors, and "
-          "the load's throughput beside them");
+          "also measure a referee while it holds this many waiting matches "
+          "(created first, never joined; on a second, fresh referee unless "
+          "--server): their memory and descriptors, and the load's "
+          "throughput beside them");
 ABSL_FLAG(std::string, attack, "none",
           "none, rejections, async_rejections, streams or connections: "
           "also measure the "
@@ -651,17 +652,31 @@ int Main(int argc, char** argv) {
     }
     log_dir = temporary_log_dir = dir;
   }
+  // --held_matches gets a referee of its own, so the waiting matches'
+  // memory is what a fresh heap grows by, not room the other runs left.
+  Child held_referee;
+  const int held_wanted = absl::GetFlag(FLAGS_held_matches);
   if (server.empty()) {
     referee = StartChild(false, absl::GetFlag(FLAGS_game),
-                         absl::GetFlag(FLAGS_decision_time_limit_ms),
-                         absl::GetFlag(FLAGS_held_matches), log_dir);
+                         absl::GetFlag(FLAGS_decision_time_limit_ms), 0,
+                         log_dir);
+    if (held_wanted > 0) {
+      const std::string held_logs = absl::StrCat(log_dir, "/held");
+      std::error_code ignored;
+      std::filesystem::create_directories(held_logs, ignored);
+      held_referee = StartChild(false, absl::GetFlag(FLAGS_game),
+                                absl::GetFlag(FLAGS_decision_time_limit_ms),
+                                held_wanted, held_logs);
+    }
   }
   // Every return below stops the referee first.
   const TemporaryDir temporary_logs{temporary_log_dir};
   Child echo = StartChild(true, absl::GetFlag(FLAGS_game), 0);
-  if ((server.empty() && referee.port == 0) || echo.port == 0) {
+  if ((server.empty() && referee.port == 0) || echo.port == 0 ||
+      (held_referee.pid > 0 && held_referee.port == 0)) {
     std::cerr << "cardref_load: a server did not start\n";
     StopChild(referee);
+    StopChild(held_referee);
     StopChild(echo);
     return 1;
   }
@@ -673,6 +688,8 @@ int Main(int argc, char** argv) {
       if (!in) {
         std::cerr << "cardref_load: cannot read --organiser_token_file "
                   << file << "\n";
+        StopChild(referee);
+        StopChild(held_referee);
         StopChild(echo);
         return cli::kExitUsage;
       }
@@ -711,27 +728,32 @@ int Main(int argc, char** argv) {
   const Figures bare = MedianFigures(bare_rounds);
   // The same load again beside matches that wait (issue 12: what holding
   // matches costs everyone).
-  const int held_wanted = absl::GetFlag(FLAGS_held_matches);
   Figures held;
   int held_created = 0;
   double held_seconds = 0;
   double held_kib_per_match = 0, held_fds_per_match = 0;
   std::string held_error;
   if (held_wanted > 0) {
-    const int64_t rss_before = referee.pid > 0 ? RssKib(referee.pid) : -1;
-    const int64_t fds_before = referee.pid > 0 ? OpenFds(referee.pid) : -1;
+    // Its own referee when this process started one (--server: that one).
+    const pid_t held_pid = server.empty() ? held_referee.pid : referee.pid;
+    const std::string held_address =
+        server.empty() ? absl::StrCat("localhost:", held_referee.port)
+                       : referee_address;
+    const int64_t rss_before = held_pid > 0 ? RssKib(held_pid) : -1;
+    const int64_t fds_before = held_pid > 0 ? OpenFds(held_pid) : -1;
     const auto start = Clock::now();
-    held_created = CreateWaitingMatches(referee_address, token,
+    held_created = CreateWaitingMatches(held_address, token,
                                         absl::GetFlag(FLAGS_game), held_wanted,
                                         &held_error);
     held_seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (held_created > 0 && rss_before >= 0 && fds_before >= 0) {
       held_kib_per_match =
-          static_cast<double>(RssKib(referee.pid) - rss_before) / held_created;
+          static_cast<double>(RssKib(held_pid) - rss_before) / held_created;
       held_fds_per_match =
-          static_cast<double>(OpenFds(referee.pid) - fds_before) / held_created;
+          static_cast<double>(OpenFds(held_pid) - fds_before) / held_created;
     }
-    held = Measure(referee_address, token, referee.pid, matches, seconds);
+    held = Measure(held_address, token, held_pid, matches, seconds);
+    StopChild(held_referee);
   }
   // The same load again, under attack.
   Figures attacked;
@@ -742,6 +764,7 @@ int Main(int argc, char** argv) {
     if (absl::Status st = attacker.Start(); !st.ok()) {
       std::cerr << "cardref_load: " << st.message() << "\n";
       StopChild(referee);
+      StopChild(held_referee);
       StopChild(echo);
       return 1;
     }
