@@ -135,7 +135,7 @@ TEST(CodecTest, CraitsViewIsWhatTheEngineObserves) {
   for (int players = 2; players <= 5; ++players) {
     std::unique_ptr<Game> game;
     std::unique_ptr<State> state = DealtCraits(players, 300 + players, game);
-    Rng rng(players * 31);
+    Rng rng(static_cast<uint64_t>(players) * 31);
     int checked = 0;
     for (;;) {
       ASSERT_NO_FATAL_FAILURE(DealWhileChance(*state, rng));
@@ -153,7 +153,9 @@ TEST(CodecTest, CraitsViewIsWhatTheEngineObserves) {
         EXPECT_EQ(v.dealer(), o.dealer);
         EXPECT_EQ(v.direction(), o.dir);
         EXPECT_EQ(v.has_top_card(), o.top_card >= 0);
-        if (o.top_card >= 0) EXPECT_EQ(v.top_card(), o.top_card);
+        if (o.top_card >= 0) {
+          EXPECT_EQ(v.top_card(), o.top_card);
+        }
         EXPECT_EQ(v.crank_count(), o.count);
         EXPECT_THAT(v.discard_pile(), ElementsAreArray(o.discard_pile));
         EXPECT_EQ(v.stock_size(), o.stock_size);

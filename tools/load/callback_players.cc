@@ -217,7 +217,7 @@ class SeatPlayer : public grpc::ClientReadReactor<v1::Observation> {
     Run* run = &slot_->run();
     slot_->stub().async()->SubmitAction(
         &raw->context, &raw->request, &raw->response,
-        [raw, counts, run](grpc::Status status) {
+        [raw, counts, run](const grpc::Status& status) {
           std::unique_ptr<SubmitCall> done_call(raw);
           const auto done = Clock::now();
           if (done > run->end()) return;
@@ -269,7 +269,7 @@ void Slot::NextMatch() {
   }
   CreateCall* raw = call.release();
   stub_->async()->CreateMatch(&raw->context, &raw->request, &raw->response,
-                              [this, raw](grpc::Status status) {
+                              [this, raw](const grpc::Status& status) {
                                 Created(std::unique_ptr<CreateCall>(raw),
                                         status);
                               });
@@ -314,7 +314,7 @@ void Slot::Join(const std::string& match_id, int seat) {
                         static_cast<uint64_t>(seat);
   stub_->async()->JoinMatch(
       &call->context, &call->request, &call->response,
-      [this, call, match_id, seat, seed](grpc::Status status) {
+      [this, call, match_id, seat, seed](const grpc::Status& status) {
         std::unique_ptr<JoinCall> done(call);
         if (!status.ok()) {
           run_->Error("JoinMatch", status);

@@ -466,6 +466,7 @@ void AbortLeftovers(const std::string& address, const std::string& token,
   std::atomic<size_t> next{0};
   constexpr int kThreads = 8;
   std::vector<std::thread> threads;
+  threads.reserve(kThreads);
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&] {
       auto stub = v1::Referee::NewStub(
@@ -535,6 +536,7 @@ Figures MedianFigures(const std::vector<Figures>& rounds) {
   Figures m;
   auto median_of = [&rounds](auto field) {
     std::vector<double> v;
+    v.reserve(rounds.size());
     for (const Figures& f : rounds) v.push_back(static_cast<double>(f.*field));
     return Median(std::move(v));
   };
