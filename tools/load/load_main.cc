@@ -28,6 +28,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -249,12 +250,10 @@ int64_t OpenFds(pid_t pid) {
   return error ? -1 : n;
 }
 
-// Creates `n` matches of `game` nobody joins, from 8 threads; returns how
-// many were created (the rest failed: their first error in *error).
-int CreateWaitingMatches(const std::string& address, const std::string& token,
-                         const std::string& game, int n, std::string* error) {
-  std::atomic<int> next{0}, created{0};
-  std::mutex mu;
+// Runs `work` on 8 threads at once, each with a channel of its own to
+// `address` (the organiser's side calls: many, and not what is measured).
+void OnEightChannels(const std::string& address,
+                     const std::function<void(v1::Referee::Stub&)>& work) {
   constexpr int kThreads = 8;
   std::vector<std::thread> threads;
   threads.reserve(kThreads);
@@ -262,25 +261,40 @@ int CreateWaitingMatches(const std::string& address, const std::string& token,
     threads.emplace_back([&] {
       auto stub = v1::Referee::NewStub(
           grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
-      while (next.fetch_add(1) < n) {
-        v1::CreateMatchRequest create;
-        create.set_game(game);
-        v1::CreateMatchResponse response;
-        grpc::ClientContext context;
-        if (!token.empty()) {
-          context.AddMetadata("authorization", absl::StrCat("Bearer ", token));
-        }
-        const grpc::Status st = stub->CreateMatch(&context, create, &response);
-        if (st.ok()) {
-          ++created;
-        } else {
-          std::lock_guard<std::mutex> lock(mu);
-          if (error->empty()) *error = st.error_message();
-        }
-      }
+      work(*stub);
     });
   }
   for (std::thread& t : threads) t.join();
+}
+
+void AddBearer(const std::string& token, grpc::ClientContext* context) {
+  if (!token.empty()) {
+    context->AddMetadata("authorization", absl::StrCat("Bearer ", token));
+  }
+}
+
+// Creates `n` matches of `game` nobody joins, from 8 threads; returns how
+// many were created (the rest failed: their first error in *error).
+int CreateWaitingMatches(const std::string& address, const std::string& token,
+                         const std::string& game, int n, std::string* error) {
+  std::atomic<int> next{0}, created{0};
+  std::mutex mu;
+  OnEightChannels(address, [&](v1::Referee::Stub& stub) {
+    while (next.fetch_add(1) < n) {
+      v1::CreateMatchRequest create;
+      create.set_game(game);
+      v1::CreateMatchResponse response;
+      grpc::ClientContext context;
+      AddBearer(token, &context);
+      const grpc::Status st = stub.CreateMatch(&context, create, &response);
+      if (st.ok()) {
+        ++created;
+      } else {
+        std::lock_guard<std::mutex> lock(mu);
+        if (error->empty()) *error = st.error_message();
+      }
+    }
+  });
   return created.load();
 }
 
@@ -321,12 +335,6 @@ class LoadRun {
   }
 
  private:
-  void AddAuth(grpc::ClientContext* context) const {
-    if (!token_.empty()) {
-      context->AddMetadata("authorization", absl::StrCat("Bearer ", token_));
-    }
-  }
-
   void Error(const std::string& what, const grpc::Status& status) {
     std::lock_guard<std::mutex> lock(totals_.mu);
     ++totals_.errors;
@@ -347,7 +355,7 @@ class LoadRun {
       if (!token_.empty()) create.set_open(true);
       v1::CreateMatchResponse created;
       grpc::ClientContext context;
-      AddAuth(&context);
+      AddBearer(token_, &context);
       grpc::Status st = stub->CreateMatch(&context, create, &created);
       if (!st.ok()) {
         if (!stop_) Error("CreateMatch", st);
@@ -464,27 +472,17 @@ class LoadRun {
 void AbortLeftovers(const std::string& address, const std::string& token,
                     const std::vector<std::string>& match_ids) {
   std::atomic<size_t> next{0};
-  constexpr int kThreads = 8;
-  std::vector<std::thread> threads;
-  threads.reserve(kThreads);
-  for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([&] {
-      auto stub = v1::Referee::NewStub(
-          grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
-      for (size_t i = next++; i < match_ids.size(); i = next++) {
-        v1::EndMatchRequest request;
-        request.set_match_id(match_ids[i]);
-        request.set_reason("cardref_load: the measurement is over");
-        v1::MatchInfo info;
-        grpc::ClientContext context;
-        if (!token.empty()) {
-          context.AddMetadata("authorization", absl::StrCat("Bearer ", token));
-        }
-        stub->AbortMatch(&context, request, &info).ok();
-      }
-    });
-  }
-  for (std::thread& t : threads) t.join();
+  OnEightChannels(address, [&](v1::Referee::Stub& stub) {
+    for (size_t i = next++; i < match_ids.size(); i = next++) {
+      v1::EndMatchRequest request;
+      request.set_match_id(match_ids[i]);
+      request.set_reason("cardref_load: the measurement is over");
+      v1::MatchInfo info;
+      grpc::ClientContext context;
+      AddBearer(token, &context);
+      stub.AbortMatch(&context, request, &info).ok();
+    }
+  });
 }
 
 struct Figures {
@@ -751,8 +749,15 @@ int Main(int argc, char** argv) {
     if (held_created > 0 && rss_before >= 0 && fds_before >= 0) {
       held_kib_per_match =
           static_cast<double>(RssKib(held_pid) - rss_before) / held_created;
+      // The creating connections close asynchronously: wait (up to 2 s) for
+      // the server's ends of them, so only what the matches hold counts.
+      int64_t fds = OpenFds(held_pid);
+      for (int i = 0; i < 40 && fds > fds_before; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        fds = OpenFds(held_pid);
+      }
       held_fds_per_match =
-          static_cast<double>(OpenFds(held_pid) - fds_before) / held_created;
+          static_cast<double>(fds - fds_before) / held_created;
     }
     held = Measure(held_address, token, held_pid, matches, seconds);
     StopChild(held_referee);
