@@ -7,10 +7,17 @@
 namespace cardref {
 
 namespace {
-void AppendLe(std::string* out, uint64_t value, int bytes) {
+// `bytes` little-endian bytes of `value` at `out`.
+void StoreLe(char* out, uint64_t value, int bytes) {
   for (int i = 0; i < bytes; ++i) {
-    out->push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+    out[i] = static_cast<char>((value >> (8 * i)) & 0xff);
   }
+}
+
+void AppendLe(std::string* out, uint64_t value, int bytes) {
+  char le[8];
+  StoreLe(le, value, bytes);
+  out->append(le, bytes);
 }
 }  // namespace
 
@@ -26,10 +33,7 @@ DealStream::DealStream(absl::string_view seed, ChanceLabel label) {
 
 void DealStream::Refill() {
   char counter[8];
-  for (int i = 0; i < 8; ++i) {
-    counter[i] = static_cast<char>((counter_ >> (8 * i)) & 0xff);
-  }
-  ++counter_;
+  StoreLe(counter, counter_++, sizeof(counter));
   hasher_.Update(prefix_);
   hasher_.Update(absl::string_view(counter, sizeof(counter)));
   hasher_.FinishInto(block_);

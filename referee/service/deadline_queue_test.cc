@@ -114,18 +114,13 @@ TEST(DeadlineQueueTest, AgreesWithAMapOfCurrentDeadlines) {
       }
       std::vector<std::string> due = q.PopDue(now);
       ASSERT_EQ(due.size(), expected.size()) << "step " << step;
-      std::sort(expected.begin(), expected.end());
       absl::Time previous = absl::InfinitePast();
       for (const std::string& d : due) {
-        ASSERT_TRUE(std::any_of(expected.begin(), expected.end(),
-                                [&](const auto& e) { return e.second == d; }))
-            << d << " fell due at step " << step;
-        const absl::Time at = std::find_if(expected.begin(), expected.end(),
-                                           [&](const auto& e) {
-                                             return e.second == d;
-                                           })->first;
-        EXPECT_LE(previous, at) << "not earliest first at step " << step;
-        previous = at;
+        auto it = std::find_if(expected.begin(), expected.end(),
+                               [&](const auto& e) { return e.second == d; });
+        ASSERT_NE(it, expected.end()) << d << " fell due at step " << step;
+        EXPECT_LE(previous, it->first) << "not earliest first at step " << step;
+        previous = it->first;
       }
     }
     ASSERT_EQ(q.size(), model.size());

@@ -23,6 +23,14 @@
 
 namespace cardref::service {
 
+std::string FormatMatchId(absl::string_view game, absl::Time created,
+                          int64_t serial, uint32_t random_bits) {
+  return absl::StrFormat(
+      "%s-%s-%04d-%04x", game,
+      absl::FormatTime("%Y%m%d-%H%M%S", created, absl::UTCTimeZone()), serial,
+      random_bits & 0xffff);
+}
+
 namespace {
 
 constexpr int kDefaultPageSize = 100;
@@ -251,10 +259,8 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   {
     absl::MutexLock lock(&mu_);
     std::random_device rd;
-    match_options.match_id = absl::StrFormat(
-        "%s-%s-%04d-%04x", request.game(),
-        absl::FormatTime("%Y%m%d-%H%M%S", absl::Now(), absl::UTCTimeZone()),
-        next_serial_++, rd() & 0xffff);
+    match_options.match_id =
+        FormatMatchId(request.game(), absl::Now(), next_serial_++, rd());
   }
   match_options.decision_time_limit_millis = limit;
   match_options.deal_set_id = request.deal_set_id();

@@ -22,7 +22,9 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "cardref/v1/referee.pb.h"
 #include "referee/games/api/registry.h"
 #include "referee/service/limits.h"
@@ -31,6 +33,11 @@
 #include "referee/service/recovery.h"
 
 namespace cardref::service {
+
+// A match id: game, UTC time of creation, the referee's serial number of
+// the match and 16 random bits, e.g. "craits-20261202-123508-0053-c1e0".
+std::string FormatMatchId(absl::string_view game, absl::Time created,
+                          int64_t serial, uint32_t random_bits);
 
 struct ManagerOptions {
   std::string log_dir = ".";

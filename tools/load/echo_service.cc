@@ -3,13 +3,13 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "referee/base/rng.h"
 #include "referee/codec/codec.h"
 #include "referee/games/all_games.h"
+#include "referee/service/match_manager.h"
 
 namespace cardref::load {
 
@@ -203,13 +203,11 @@ grpc::ServerUnaryReactor* EchoService::CreateMatch(
     grpc::CallbackServerContext* context, const v1::CreateMatchRequest* request,
     v1::CreateMatchResponse* response) {
   absl::MutexLock lock(&mu_);
-  // Ids in the referee's shape (match_manager.cc), so requests and
-  // observations carry as many bytes.
+  // Ids in the referee's shape, so requests and observations carry as many
+  // bytes.
   const int64_t serial = next_id_++;
-  const std::string id = absl::StrFormat(
-      "%s-%s-%04d-%04x", game_id_,
-      absl::FormatTime("%Y%m%d-%H%M%S", absl::Now(), absl::UTCTimeZone()),
-      serial, (serial * 40503) & 0xffff);
+  const std::string id = service::FormatMatchId(
+      game_id_, absl::Now(), serial, static_cast<uint32_t>(serial * 40503));
   auto match = std::make_shared<Match>();
   match->id = id;
   match->limit_ms = request->decision_time_limit_millis();
