@@ -188,6 +188,47 @@ std::string DescribeProbe(Framing framing, const ProbeResult& r, uint64_t pos,
   return "no damage";
 }
 
+namespace {
+
+// The length of `rest` without its trailing zero bytes.
+uint64_t WrittenPart(absl::string_view rest) {
+  uint64_t n = rest.size();
+  while (n > 0 && rest[n - 1] == 0) --n;
+  return n;
+}
+
+}  // namespace
+
+bool IsUnwrittenTail(Framing framing, absl::string_view rest,
+                     uint64_t max_size) {
+  if (rest.empty() || rest.size() > kMaxUnwrittenTail || rest.back() != 0) {
+    return false;
+  }
+  const uint64_t written = WrittenPart(rest);
+  if (written == 0) return true;
+  // A record cut short reads as one whose file ends inside it once the
+  // zeros are left off (its own trailing zero bytes, if any, go too, and
+  // it is still cut short).
+  return ProbeAt(framing, rest.substr(0, written), 0, max_size).probe ==
+         Probe::kTorn;
+}
+
+std::string DescribeUnwrittenTail(absl::string_view rest, uint64_t pos) {
+  const uint64_t written = WrittenPart(rest);
+  const char* why =
+      "space its writer had reserved: the log was open when it was read, "
+      "its match still playing or its referee stopped";
+  if (written == 0) {
+    return absl::StrCat("file ends in ", rest.size(),
+                        " bytes of unwritten space from byte ", pos, " (",
+                        why, ")");
+  }
+  return absl::StrCat("the record at byte ", pos, " is cut short after ",
+                      written, " bytes, then the file ends in ",
+                      rest.size() - written, " bytes of unwritten space (",
+                      why, ")");
+}
+
 std::string DescribeTornMagic(uint64_t present) {
   return absl::StrCat("file ends inside the ", kCompactMagicSize,
                       "-byte file magic (", present, " present)");

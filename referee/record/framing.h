@@ -82,6 +82,21 @@ Framing DetectFraming(absl::string_view start, uint64_t* first_record,
 ProbeResult ProbeAt(Framing framing, absl::string_view bytes, uint64_t pos,
                     uint64_t max_size, const RangeCrc* ranges = nullptr);
 
+// A writer that maps its file (record_io.h, OpenAppendSink) reserves space
+// ahead of its records, so a log it had open when it was read ends in
+// zeros: after its last record, or after the start of the one record it was
+// copying when it stopped. That is a torn tail, not corruption. This is the
+// most such a tail can hold (the writer reserves at most 1 MiB ahead, and
+// one record is cut short); a longer run of zeros is damage.
+inline constexpr uint64_t kMaxUnwrittenTail = 2 << 20;
+// Whether `rest`, a file from where a probe failed to its end, is such a
+// tail: zeros, or a record cut short and then zeros. Scans `rest` once.
+bool IsUnwrittenTail(Framing framing, absl::string_view rest,
+                     uint64_t max_size);
+// For a person: "file ends in 4096 bytes of unwritten space from byte 812
+// (...)".
+std::string DescribeUnwrittenTail(absl::string_view rest, uint64_t pos);
+
 // For a person: what is wrong at `pos` (not for kRecord).
 std::string DescribeProbe(Framing framing, const ProbeResult& r, uint64_t pos,
                           uint64_t file_size, uint64_t max_size);

@@ -1,5 +1,6 @@
 // The POSIX file side of record_io.h: NewFileSink, CreateEmptyFile,
-// OpenAppendSink, TruncateFile, ReadWholeFile and ReadRecordFile.
+// TruncateFile, ReadWholeFile and ReadRecordFile (OpenAppendSink is in
+// mapped_sink.cc).
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,31 +14,20 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "referee/record/posix_errors.h"
 #include "referee/record/record_io.h"
 
 namespace cardref::record {
 namespace {
 
-// "<op> <path>: <strerror>", with the code absl derives from errno.
-absl::Status PosixError(int error_number, absl::string_view op,
-                        absl::string_view path) {
-  return absl::ErrnoToStatus(error_number, absl::StrCat(op, " ", path));
-}
+using internal::PosixError;
+using internal::RetryOnEintr;
 
 std::string DirectoryOf(const std::string& path) {
   const size_t slash = path.rfind('/');
   if (slash == std::string::npos) return ".";
   if (slash == 0) return "/";
   return path.substr(0, slash);
-}
-
-template <typename F>
-int RetryOnEintr(F f) {
-  int rc;
-  do {
-    rc = f();
-  } while (rc < 0 && errno == EINTR);
-  return rc;
 }
 
 // Creates `path` exclusively, mode 0600 whatever the umask.
@@ -155,16 +145,6 @@ absl::Status CreateEmptyFile(const std::string& path) {
   if (!fd.ok()) return fd.status();
   if (::close(*fd) != 0) return PosixError(errno, "close", path);
   return SyncDirectoryOf(path);
-}
-
-absl::StatusOr<std::unique_ptr<WritableSink>> OpenAppendSink(
-    const std::string& path) {
-  const int fd = RetryOnEintr([&] {
-    return ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-  });
-  if (fd < 0) return PosixError(errno, "open for append", path);
-  return std::unique_ptr<WritableSink>(
-      new FileSink(path, fd, /*directory_synced=*/true));
 }
 
 absl::Status TruncateFile(const std::string& path, uint64_t size) {

@@ -129,6 +129,12 @@ RecordFile ParseRecords(absl::string_view bytes, const ReadOptions& options) {
       continue;
     }
     result.damage_offset = pos;
+    if (r.probe != Probe::kTorn &&
+        IsUnwrittenTail(framing, bytes.substr(pos), options.max_record_size)) {
+      result.end = FileEnd::kTornTail;
+      result.damage = DescribeUnwrittenTail(bytes.substr(pos), pos);
+      break;
+    }
     result.damage =
         DescribeProbe(framing, r, pos, size, options.max_record_size);
     if (r.probe == Probe::kTorn) {
@@ -157,9 +163,15 @@ RecordFile ScanRecords(
   while (pos < bytes.size()) {
     const ProbeResult r = ProbeAt(framing, bytes, pos, max_record_size);
     if (r.probe != Probe::kRecord) {
+      result.damage_offset = pos;
+      if (r.probe != Probe::kTorn &&
+          IsUnwrittenTail(framing, bytes.substr(pos), max_record_size)) {
+        result.end = FileEnd::kTornTail;
+        result.damage = DescribeUnwrittenTail(bytes.substr(pos), pos);
+        break;
+      }
       result.end = r.probe == Probe::kTorn ? FileEnd::kTornTail
                                            : FileEnd::kCorrupt;
-      result.damage_offset = pos;
       result.damage =
           DescribeProbe(framing, r, pos, bytes.size(), max_record_size);
       break;

@@ -71,10 +71,17 @@ class WritableSink {
 // so the name survives a machine crash, and closes it: a match reserves its
 // log without holding a descriptor (docs/recovery.md).
 [[nodiscard]] absl::Status CreateEmptyFile(const std::string& path);
-// Opens an existing `path` for appending (O_APPEND; NOT_FOUND if missing).
-// Its directory entry is taken as already synced (CreateEmptyFile did).
+// Opens an existing `path` for appending (NOT_FOUND if missing) through a
+// shared memory map (mapped_sink.cc): Append copies into the page cache,
+// no system call per record, and a crash of this process still loses
+// nothing appended. Space is reserved ahead in chunks (the first
+// `first_chunk` bytes, doubling up to 1 MiB), so while the sink is open the
+// file ends in zeros that readers report as unwritten space
+// (Probe::kUnwritten); Close cuts them off. Its directory entry is taken as
+// already synced (CreateEmptyFile did).
+inline constexpr uint64_t kDefaultAppendChunk = 16 << 10;
 [[nodiscard]] absl::StatusOr<std::unique_ptr<WritableSink>> OpenAppendSink(
-    const std::string& path);
+    const std::string& path, uint64_t first_chunk = kDefaultAppendChunk);
 // Cuts `path` to `size` bytes and fdatasyncs it (recovery drops a torn
 // tail this way).
 [[nodiscard]] absl::Status TruncateFile(const std::string& path,

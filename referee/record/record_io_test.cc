@@ -1020,10 +1020,11 @@ TEST(CorruptTestdataTest, EachFileReadsAsDocumented) {
        "payload checksum mismatch at byte 21", {"hello"}, {"hello"}},
       {"forged_length.tfrecord", FileEnd::kCorrupt, 0,
        "record length 1099511627776 at byte 0 exceeds", {}, {}},
-      // A zero-filled tail (a file system that extended the file before the
-      // data landed) is corruption under these rules: see docs/log_format.md.
-      {"zero_tail.tfrecord", FileEnd::kCorrupt, 21,
-       "length checksum mismatch at byte 21", {"hello"}, {"hello"}},
+      // A zero-filled tail is space a mapped writer reserved and had not
+      // written (or a file system extended the file before the data
+      // landed): a torn tail, not corruption (docs/log_format.md).
+      {"zero_tail.tfrecord", FileEnd::kTornTail, 21,
+       "16 bytes of unwritten space from byte 21", {"hello"}, {"hello"}},
       {"garbage_between.tfrecord", FileEnd::kCorrupt, 21,
        "length checksum mismatch at byte 21", {"hello"}, {"hello", "world"}},
   };

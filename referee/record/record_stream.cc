@@ -102,6 +102,17 @@ bool RecordStream::Next(absl::string_view* payload, uint64_t* offset) {
     if (done_) return false;
     r = ProbeBuffered(present);
   }
+  if (r.probe != Probe::kRecord && r.probe != Probe::kTorn) {
+    // A mapped writer's unwritten space is at most kMaxUnwrittenTail long:
+    // read that far (one more byte says the file is longer).
+    present = Fill(kMaxUnwrittenTail + 1);
+    if (done_) return false;
+    const absl::string_view rest(buffer_.data() + begin_, present);
+    if (eof_ && IsUnwrittenTail(framing_, rest, max_record_size_)) {
+      Damage(FileEnd::kTornTail, DescribeUnwrittenTail(rest, pos_));
+      return false;
+    }
+  }
   if (r.probe != Probe::kRecord) {
     // Fill stops short only at end of file: `present` is the rest of it.
     Damage(r.probe == Probe::kTorn ? FileEnd::kTornTail : FileEnd::kCorrupt,

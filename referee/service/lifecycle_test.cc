@@ -13,6 +13,7 @@
 
 #include "absl/base/config.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -451,11 +452,20 @@ TEST_F(LifecycleTest, RestartClosesOutInterruptedMatches) {
                                crashed / (id + ".cardlog"));
   }
   const std::string playing_path = (crashed / (playing + ".cardlog")).string();
+  // The log of a match in play ends in the space its mapped writer
+  // reserved ahead (record_io.h, OpenAppendSink): zeros after the records.
   auto intact = codec::ReadGameLogWithActions(playing_path);
   ASSERT_TRUE(intact.ok());
-  const uint64_t intact_size = intact->file_size;
+  ASSERT_EQ(intact->end, record::FileEnd::kTornTail);
+  EXPECT_THAT(intact->damage, HasSubstr("unwritten space"));
+  const uint64_t intact_size = intact->damage_offset;
+  const uint64_t reserved_size = intact->file_size;
+  ASSERT_GT(reserved_size, intact_size);
   {
-    std::ofstream torn(playing_path, std::ios::app | std::ios::binary);
+    // Killed while copying the next record into that space.
+    std::fstream torn(playing_path,
+                      std::ios::in | std::ios::out | std::ios::binary);
+    torn.seekp(static_cast<std::streamoff>(intact_size));
     torn << record::FrameCompactRecord("a record cut short by the kill")
                 .substr(0, 9);
   }
@@ -468,7 +478,9 @@ TEST_F(LifecycleTest, RestartClosesOutInterruptedMatches) {
   EXPECT_EQ(restarted.recovered()[0].outcome, RecoveredLog::Outcome::kAborted);
   EXPECT_EQ(restarted.recovered()[0].match_id, playing);
   EXPECT_THAT(restarted.recovered()[0].description,
-              HasSubstr("torn tail of 9 bytes cut"));
+              HasSubstr(absl::StrCat("torn tail of ",
+                                     reserved_size - intact_size,
+                                     " bytes cut")));
   EXPECT_EQ(restarted.recovered()[1].outcome, RecoveredLog::Outcome::kRemoved);
   EXPECT_FALSE(std::filesystem::exists(crashed / (waiting + ".cardlog")));
 

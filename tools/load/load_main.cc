@@ -48,6 +48,7 @@
 #include "grpcpp/grpcpp.h"
 #include "referee/base/rng.h"
 #include "referee/grpc/server.h"
+#include "referee/record/game_log.h"
 #include "tools/cli_flags.h"
 #include "tools/load/attacker.h"
 #include "tools/load/echo_service.h"
@@ -78,6 +79,9 @@ ABSL_FLAG(std::string, log_dir, "",
           "where the referee it starts writes its logs, kept afterwards (to "
           "measure a disk: a tmpfs shows the cost of the log write); empty: "
           "a temporary directory, removed at the end");
+ABSL_FLAG(std::string, log_sync, "round",
+          "when the referee it starts fdatasyncs its logs: event, round "
+          "(cardref_referee's default) or end; to measure what syncing costs");
 ABSL_FLAG(uint64_t, seed, 1, "seed of the players' picks");
 ABSL_FLAG(bool, omit_observation, true,
           "players ask SubmitAction for no observation in its answer, as a "
@@ -104,7 +108,8 @@ constexpr char kUsage[] =
     "                    [--attack=none|rejections|async_rejections|streams|"
     "connections]\n"
     "                    [--held_matches=N] [--omit_observation=false]\n"
-    "                    [--log_dir=DIR] [--rounds=N]\n"
+    "                    [--log_dir=DIR] [--log_sync=event|round|end]\n"
+    "                    [--rounds=N]\n"
     "                    [--client=callbacks|threads] [--ramp_seconds=S]\n"
     "                    [--server=HOST:PORT --organiser_token_file=FILE]\n";
 
@@ -142,6 +147,9 @@ void ServeUntilClosed(int control, int port_pipe, bool echo,
   } else {
     grpc_service::ServerOptions options;
     options.manager.log_dir = log_dir;
+    // Checked in main before the fork.
+    options.manager.log_sync =
+        record::ParseSyncPolicy(absl::GetFlag(FLAGS_log_sync)).value();
     options.manager.default_decision_time_limit_millis = limit_ms;
     options.manager.limits.max_waiting_matches =
         std::max(options.manager.limits.max_waiting_matches,
@@ -627,6 +635,13 @@ int Main(int argc, char** argv) {
                  "--decision_time_limit_ms >= 0, --rounds >= 1, "
                  "0 <= --ramp_seconds < --seconds, "
                  "--client=callbacks or threads and --format=text or json\n"
+              << kUsage;
+    return cli::kExitUsage;
+  }
+  if (absl::Status st =
+          record::ParseSyncPolicy(absl::GetFlag(FLAGS_log_sync)).status();
+      !st.ok()) {
+    std::cerr << "cardref_load: --log_sync: " << st.message() << "\n"
               << kUsage;
     return cli::kExitUsage;
   }
