@@ -32,12 +32,14 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "referee/record/posix_errors.h"
+#include "referee/record/posix_util.h"
 #include "referee/record/record_io.h"
 
 namespace cardref::record {
 namespace {
 
+using internal::ClosedError;
+using internal::DataSync;
 using internal::PosixError;
 using internal::RetryOnEintr;
 
@@ -72,9 +74,7 @@ class MappedAppendSink : public WritableSink {
   absl::Status Sync() override {
     if (fd_ < 0) return Closed("sync");
     // fdatasync writes back the file's dirty pages, mapped ones included.
-    if (RetryOnEintr([&] { return ::fdatasync(fd_); }) != 0) {
-      return PosixError(errno, "fdatasync", path_);
-    }
+    if (absl::Status st = DataSync(fd_, path_); !st.ok()) return st;
     synced_size_ = size_;
     return absl::OkStatus();
   }
@@ -106,9 +106,8 @@ class MappedAppendSink : public WritableSink {
             return ::ftruncate(fd_, static_cast<off_t>(size_));
           }) != 0) {
         st = PosixError(errno, "truncate", path_);
-      } else if (synced_size_ == size_ &&
-                 RetryOnEintr([&] { return ::fdatasync(fd_); }) != 0) {
-        st = PosixError(errno, "fdatasync", path_);
+      } else if (synced_size_ == size_) {
+        st = DataSync(fd_, path_);
       }
     }
     // No retry on EINTR: Linux has released the descriptor either way.
@@ -163,8 +162,7 @@ class MappedAppendSink : public WritableSink {
   }
 
   absl::Status Closed(absl::string_view op) const {
-    return absl::FailedPreconditionError(
-        absl::StrCat(op, " ", path_, ": file already closed"));
+    return ClosedError(op, path_);
   }
 
   // Chunks double from the first up to this: a long log maps and reserves

@@ -14,12 +14,14 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "referee/record/posix_errors.h"
+#include "referee/record/posix_util.h"
 #include "referee/record/record_io.h"
 
 namespace cardref::record {
 namespace {
 
+using internal::ClosedError;
+using internal::DataSync;
 using internal::PosixError;
 using internal::RetryOnEintr;
 
@@ -94,9 +96,7 @@ class FileSink : public WritableSink {
 
   absl::Status Sync() override {
     if (fd_ < 0) return Closed("sync");
-    if (RetryOnEintr([&] { return ::fdatasync(fd_); }) != 0) {
-      return PosixError(errno, "fdatasync", path_);
-    }
+    if (absl::Status st = DataSync(fd_, path_); !st.ok()) return st;
     if (!directory_synced_) {
       // The file is new: its directory entry must be durable too.
       if (absl::Status st = SyncDirectoryOf(path_); !st.ok()) return st;
@@ -129,8 +129,7 @@ class FileSink : public WritableSink {
 
  private:
   absl::Status Closed(absl::string_view op) const {
-    return absl::FailedPreconditionError(
-        absl::StrCat(op, " ", path_, ": file already closed"));
+    return ClosedError(op, path_);
   }
 
   const std::string path_;
@@ -156,8 +155,8 @@ absl::Status TruncateFile(const std::string& path, uint64_t size) {
         return ::ftruncate(fd, static_cast<off_t>(size));
       }) != 0) {
     st = PosixError(errno, "truncate", path);
-  } else if (RetryOnEintr([&] { return ::fdatasync(fd); }) != 0) {
-    st = PosixError(errno, "fdatasync", path);
+  } else {
+    st = DataSync(fd, path);
   }
   ::close(fd);
   return st;

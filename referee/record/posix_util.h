@@ -1,8 +1,11 @@
 // Helpers of the POSIX file code of record_io.h (posix_file.cc,
 // mapped_sink.cc): errno as an absl::Status that names the operation and
-// the path, and a retry of calls that EINTR interrupted.
-#ifndef CARDREF_REFEREE_RECORD_POSIX_ERRORS_H_
-#define CARDREF_REFEREE_RECORD_POSIX_ERRORS_H_
+// the path, a retry of calls that EINTR interrupted, and what both sinks
+// say and do alike.
+#ifndef CARDREF_REFEREE_RECORD_POSIX_UTIL_H_
+#define CARDREF_REFEREE_RECORD_POSIX_UTIL_H_
+
+#include <unistd.h>
 
 #include <cerrno>
 
@@ -27,6 +30,20 @@ int RetryOnEintr(F f) {
   return rc;
 }
 
+// fdatasync, retried on EINTR.
+inline absl::Status DataSync(int fd, absl::string_view path) {
+  if (RetryOnEintr([&] { return ::fdatasync(fd); }) != 0) {
+    return PosixError(errno, "fdatasync", path);
+  }
+  return absl::OkStatus();
+}
+
+// A sink used after its Close.
+inline absl::Status ClosedError(absl::string_view op, absl::string_view path) {
+  return absl::FailedPreconditionError(
+      absl::StrCat(op, " ", path, ": file already closed"));
+}
+
 }  // namespace cardref::record::internal
 
-#endif  // CARDREF_REFEREE_RECORD_POSIX_ERRORS_H_
+#endif  // CARDREF_REFEREE_RECORD_POSIX_UTIL_H_
