@@ -3,11 +3,11 @@
 // or after its writer was killed ends in unwritten space (a torn tail, the
 // records before it intact), Close cuts the file to its records, and a full
 // disk fails an Append cleanly instead of killing the process.
-#include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
