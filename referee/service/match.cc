@@ -98,7 +98,7 @@ absl::StatusOr<std::unique_ptr<Match>> Match::Create(
   if (!invited.empty()) {
     absl::MutexLock lock(&match->mu_);
     for (size_t s = 0; s < match->seats_.size(); ++s) {
-      match->seats_[s].ticket = NewSecretToken();
+      ASSIGN_OR_RETURN(match->seats_[s].ticket, NewSecretToken());
       match->seats_[s].invited_name = invited[s];
     }
   }
@@ -193,9 +193,12 @@ absl::StatusOr<JoinResult> Match::Join(std::optional<int> seat,
         if (!seats_[s].joined) result.seat = s;
       }
     }
+    // Drawn first: if the generator fails, the seat stays free.
+    absl::StatusOr<std::string> token = NewSecretToken();
+    if (!token.ok()) return token.status();
     Seat& taken = seats_[result.seat];
     taken.joined = true;
-    taken.token = NewSecretToken();
+    taken.token = *std::move(token);
     taken.player_name = invited ? taken.invited_name
                         : player_name.empty()
                             ? absl::StrCat("seat", result.seat)

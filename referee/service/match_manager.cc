@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <optional>
-#include <random>
 #include <system_error>
 #include <utility>
 
@@ -13,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
+#include "referee/base/random_bytes.h"
 #include "referee/base/status_macros.h"
 #include "referee/base/deal_stream.h"
 #include "referee/codec/codec.h"
@@ -256,11 +256,18 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
         "open=true to let anyone join");
   }
   match_options.open = request.seat_assignments_size() == 0;
+  // The id's random part keeps ids of referees started in the same second
+  // apart; from the OS generator, not std::random_device (random_bytes.h),
+  // which cost a device open per match (issue 12).
+  absl::StatusOr<std::string> nonce = crypto::RandomBytes(2);
+  if (!nonce.ok()) return nonce.status();
+  const uint32_t random_bits =
+      static_cast<uint32_t>(static_cast<unsigned char>((*nonce)[0])) << 8 |
+      static_cast<unsigned char>((*nonce)[1]);
   {
     absl::MutexLock lock(&mu_);
-    std::random_device rd;
-    match_options.match_id =
-        FormatMatchId(request.game(), absl::Now(), next_serial_++, rd());
+    match_options.match_id = FormatMatchId(request.game(), absl::Now(),
+                                           next_serial_++, random_bits);
   }
   match_options.decision_time_limit_millis = limit;
   match_options.deal_set_id = request.deal_set_id();

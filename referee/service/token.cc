@@ -1,16 +1,18 @@
 #include "referee/service/token.h"
 
-#include <random>
+#include <string>
 
-#include "absl/strings/str_format.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/escaping.h"
+#include "referee/base/random_bytes.h"
 
 namespace cardref::service {
 
-std::string NewSecretToken() {
-  std::random_device rd;
-  std::string token;
-  for (int i = 0; i < 4; ++i) absl::StrAppendFormat(&token, "%08x", rd());
-  return token;
+absl::StatusOr<std::string> NewSecretToken() {
+  // The OS generator (random_bytes.h), never std::random_device.
+  absl::StatusOr<std::string> bytes = crypto::RandomBytes(16);
+  if (!bytes.ok()) return bytes.status();
+  return absl::BytesToHexString(*bytes);
 }
 
 bool TokensEqual(const std::string& a, const std::string& b) {
