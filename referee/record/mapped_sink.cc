@@ -133,11 +133,12 @@ class MappedAppendSink : public WritableSink {
     if (capacity > file_size_) {
       // Real blocks, not a hole: a full disk fails here, not as a SIGBUS
       // when a mapped page is first written.
-      const int rc = RetryOnEintr([&] {
-        return ::posix_fallocate(fd_, static_cast<off_t>(file_size_),
-                                 static_cast<off_t>(capacity - file_size_));
-      });
       // posix_fallocate returns the error instead of setting errno.
+      int rc;
+      do {
+        rc = ::posix_fallocate(fd_, static_cast<off_t>(file_size_),
+                               static_cast<off_t>(capacity - file_size_));
+      } while (rc == EINTR);
       if (rc != 0) return PosixError(rc, "reserve space in", path_);
       file_size_ = capacity;
     }
