@@ -3,6 +3,7 @@
 #include "referee/record/record_stream.h"
 
 #include <dirent.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -18,10 +19,12 @@
 namespace cardref::record {
 namespace {
 
+// Named by process too: ctest runs this binary's tests in parallel
+// processes, whose counters start alike (one removed another's file).
 std::string WriteTemp(const std::string& bytes) {
   static int n = 0;
-  std::string path =
-      absl::StrCat(::testing::TempDir(), "record_stream_test_", ++n, ".rec");
+  std::string path = absl::StrCat(::testing::TempDir(), "record_stream_test_",
+                                  ::getpid(), "_", ++n, ".rec");
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
 }
