@@ -2,9 +2,10 @@
 // service layer while random bots play: analyzer/test_logs.h): writing them
 // (GameLogWriter into memory: framing, hash chain, signature), reading them
 // (framing plus parse, the floor any audit stands on), and auditing them
-// (AuditFile) next to that floor on the same files, and re-deriving a deck
-// order from a seed (what an audit does for each deal). Built by default, not
-// run by ctest; figures in BENCHMARKS.md.
+// (AuditFile) next to that floor on the same files, re-deriving a deck
+// order from a seed (what an audit does for each deal), and the referee's
+// two log file sinks under each sync policy (BM_LogSink). Built by default,
+// not run by ctest; figures in BENCHMARKS.md.
 //
 //   build/tests/log_benchmark [--benchmark_filter=Audit]
 //
@@ -180,6 +181,61 @@ void BM_Audit(benchmark::State& bench, const std::string& game) {
   bench.counters["audit_vs_parse"] = parse_cpu / audit_cpu;
 }
 
+// The referee's two ways of writing a log file, on the records of one real
+// Craits log: one write(2) per record (NewFileSink) and copies into a
+// shared memory map (OpenAppendSink, what the referee uses), with an
+// fdatasync every `records_per_sync` records (1: --log_sync=event; about
+// one round's records: round; 0: only at the end). Per iteration the file is
+// created, written, synced, closed and removed, as a match's log is. The CPU
+// column is this thread's: it leaves out what a sync costs other cores (the
+// TLB shootdown a synced mapped page sends them; BENCHMARKS.md).
+void BM_LogSink(benchmark::State& bench, bool mapped, int records_per_sync) {
+  const GameLogs& logs = LogsOf("craits");
+  if (logs.payloads.empty()) {
+    bench.SkipWithError("no log could be played");
+    return;
+  }
+  const std::vector<std::string>& payloads = logs.payloads.front();
+  const std::string dir = testlogs::MakeTempDir();
+  const std::string path = dir + "/log";
+  for (auto _ : bench) {
+    absl::StatusOr<std::unique_ptr<record::WritableSink>> sink;
+    if (mapped) {
+      absl::Status created = record::CreateEmptyFile(path);
+      if (!created.ok()) {
+        bench.SkipWithError(created.ToString().c_str());
+        break;
+      }
+      sink = record::OpenAppendSink(path);
+    } else {
+      sink = record::NewFileSink(path);
+    }
+    if (!sink.ok()) {
+      bench.SkipWithError(sink.status().ToString().c_str());
+      break;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < payloads.size(); ++i) {
+      ok &= (*sink)->Append(payloads[i]).ok();
+      if (records_per_sync > 0 && (i + 1) % records_per_sync == 0) {
+        ok &= (*sink)->Sync().ok();
+      }
+    }
+    ok &= (*sink)->Sync().ok();
+    ok &= (*sink)->Close().ok();
+    std::error_code error;
+    std::filesystem::remove(path, error);
+    if (!ok) {
+      bench.SkipWithError("a sink call failed");
+      break;
+    }
+  }
+  std::error_code error;
+  std::filesystem::remove_all(dir, error);
+  bench.SetItemsProcessed(bench.iterations() *
+                          static_cast<int64_t>(payloads.size()));
+}
+
 // Re-deriving one 52-card deck order from a revealed seed
 // (cardref-deal-v1), which an audit does for every deal of a log.
 void BM_DeriveDeal(benchmark::State& bench) {
@@ -209,6 +265,17 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark(("BM_Audit/" + id).c_str(),
                                  cardref::analyzer::BM_Audit, id)
         ->Unit(benchmark::kMicrosecond);
+  }
+  // 40: about one Craits round's records at default parameters.
+  for (const int per_sync : {1, 40, 0}) {
+    for (const bool mapped : {false, true}) {
+      benchmark::RegisterBenchmark(
+          absl::StrCat("BM_LogSink/", mapped ? "mapped" : "write",
+                       "/records_per_sync:", per_sync)
+              .c_str(),
+          cardref::analyzer::BM_LogSink, mapped, per_sync)
+          ->Unit(benchmark::kMicrosecond);
+    }
   }
   benchmark::RegisterBenchmark("BM_DeriveDeal",
                                cardref::analyzer::BM_DeriveDeal);
