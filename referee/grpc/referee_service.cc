@@ -158,6 +158,9 @@ class ObservationWriter : public grpc::ServerWriteReactor<v1::Observation> {
                                 "the stream broke while writing"));
       return;
     }
+    // The seat's decision clock starts now, not when the message was built:
+    // a busy referee's delay in sending it is not the seat's (issue 12).
+    match_->Delivered(seat_, last_version_);
     if (final_sent_) {
       FinishLocked(grpc::Status::OK);
       return;
@@ -201,7 +204,8 @@ class ObservationWriter : public grpc::ServerWriteReactor<v1::Observation> {
     // No write is in flight, so gRPC holds no pointer into the last one.
     v1::Observation& obs = pending_.Fresh();
     if (absl::Status st =
-            match_->ObserveInto(seat_, token_, since_version_, &obs);
+            match_->ObserveInto(seat_, token_, since_version_, &obs,
+                                service::Match::Shown::kWhenDelivered);
         !st.ok()) {
       FinishLocked(ToGrpcStatus(st));
       return;
@@ -428,10 +432,13 @@ grpc::ServerWriteReactor<v1::Observation>* RefereeService::WatchObservations(
   absl::StatusOr<std::shared_ptr<service::Match>> match =
       manager_->Find(request->match_id());
   if (!match.ok()) return new ErrorWriter<v1::Observation>(match.status());
-  // Authenticate before streaming anything.
-  absl::StatusOr<v1::Observation> first =
-      (*match)->Observe(request->seat(), request->token());
-  if (!first.ok()) return new ErrorWriter<v1::Observation>(first.status());
+  // Authenticate before streaming anything. Only that: the first message,
+  // built by the writer, starts the decision's clock once it is written.
+  if (absl::Status st =
+          (*match)->Authenticate(request->seat(), request->token());
+      !st.ok()) {
+    return new ErrorWriter<v1::Observation>(st);
+  }
   service::StreamSlot slot;
   if (gate_ != nullptr) {
     absl::StatusOr<service::StreamSlot> acquired =

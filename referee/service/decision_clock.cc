@@ -35,6 +35,11 @@ absl::Time DecisionClock::deadline() const {
   return start_ + limit_ + banks_[seat_];
 }
 
+absl::Time DecisionClock::DeadlineIfSeen(absl::Time now) const {
+  if (seat_ < 0 || !limited()) return absl::InfiniteFuture();
+  return (seen_ ? start_ : std::min(start_, now)) + limit_ + banks_[seat_];
+}
+
 absl::Duration DecisionClock::Stop(absl::Time now) {
   if (seat_ < 0) return absl::ZeroDuration();
   // Whole microseconds, as the log records it: an auditor recomputes the

@@ -2,10 +2,10 @@
 // B per seat (docs/fault_policy.md, "Clocks"). A decision may take up to L
 // plus what is left of the seat's bank; the time it takes beyond L comes out
 // of the bank. The decision's clock starts when the seat is first shown the
-// decision (its observation built for its stream or GetObservation), so a
-// seat is never charged for the referee's or the network's delay before it
-// could see it; a seat that never looks is charged from a grace period
-// after the decision became pending.
+// decision (its observation written to its stream, or built for its
+// GetObservation or SubmitAction answer), so a seat is never charged for the
+// referee's delay before it could see it; a seat that never looks is charged
+// from a grace period after the decision became pending.
 //
 // Pure arithmetic on times the caller passes in. Not thread-safe: the match
 // calls it under its lock.
@@ -44,6 +44,10 @@ class DecisionClock {
   // The pending decision's deadline: start + L + the seat's bank; or
   // InfiniteFuture with no limit or no pending decision.
   absl::Time deadline() const;
+  // The deadline if the decision were seen at `now`: what an observation
+  // built at `now` tells the seat. Never later than the deadline it ends up
+  // with, since Seen() only comes later (a stream's write completing).
+  absl::Time DeadlineIfSeen(absl::Time now) const;
   // The pending decision ended at `now` (answered or timed out): time beyond
   // L is taken from the seat's bank (never below zero). Returns the time the
   // decision took.

@@ -108,5 +108,31 @@ TEST(DecisionClockTest, StartAfterAnUnseenDecisionStartsAtOnce) {
   EXPECT_EQ(clock.deadline(), time.Now() + kLimit + kBank);
 }
 
+TEST(DecisionClockTest, AnObservationShowsTheDeadlineAsIfSeenWhenBuilt) {
+  FakeClock time;
+  DecisionClock clock(1, kLimit, kBank);
+  const absl::Time pending = time.Now();
+  clock.StartUnseen(0, pending, /*grace=*/kLimit);
+  time.Advance(absl::Milliseconds(50));
+  const absl::Time built = time.Now();
+  // Built now, written to the stream later: the seat is told the deadline
+  // it would have if it saw the decision now, which is never later than
+  // the one it gets when the write completes.
+  EXPECT_EQ(clock.DeadlineIfSeen(built), built + kLimit + kBank);
+  time.Advance(absl::Milliseconds(7));
+  clock.Seen(time.Now());
+  EXPECT_EQ(clock.deadline(), built + absl::Milliseconds(7) + kLimit + kBank);
+  EXPECT_LE(clock.DeadlineIfSeen(built), clock.deadline());
+  // Once seen, or once the grace is over, it is the deadline itself.
+  EXPECT_EQ(clock.DeadlineIfSeen(time.Now() + absl::Hours(1)),
+            clock.deadline());
+  clock.Stop(time.Now());
+  clock.StartUnseen(0, time.Now(), kLimit);
+  EXPECT_EQ(clock.DeadlineIfSeen(time.Now() + absl::Hours(1)),
+            clock.deadline());
+  clock.Stop(time.Now());
+  EXPECT_EQ(clock.DeadlineIfSeen(time.Now()), absl::InfiniteFuture());
+}
+
 }  // namespace
 }  // namespace cardref::service

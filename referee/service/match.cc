@@ -623,6 +623,11 @@ EventBatch Match::EventsAfter(uint64_t after_index, Audience audience,
   return batch;
 }
 
+absl::Status Match::Authenticate(int seat, const std::string& token) const {
+  absl::ReaderMutexLock lock(&mu_);
+  return CheckSeat(seat, token);
+}
+
 absl::Status Match::CheckSeat(int seat, const std::string& token) const {
   const int n = static_cast<int>(seats_.size());
   if (seat < 0 || seat >= n) {
@@ -680,11 +685,20 @@ void Match::ObserveIntoLocked(int seat, uint64_t since_version,
     obs.set_seat_to_act(-1);
     obs.clear_legal_actions();
   }
-  if (obs.seat_to_act() == seat && deadline_ != absl::InfiniteFuture()) {
-    obs.set_deadline_unix_millis(absl::ToUnixMillis(deadline_));
+  const absl::Time now = options_.clock->Now();
+  if (obs.seat_to_act() == seat) {
+    absl::Time deadline = deadline_;
+    // A stream's observation starts the clock only once written: the seat
+    // is told the deadline as of now, a little earlier than the real one.
+    if (clock_.pending_seat() == seat) {
+      deadline = std::min(deadline, clock_.DeadlineIfSeen(now));
+    }
+    if (deadline != absl::InfiniteFuture()) {
+      obs.set_deadline_unix_millis(absl::ToUnixMillis(deadline));
+    }
   }
-  obs.set_bank_remaining_millis(absl::ToInt64Milliseconds(
-      clock_.BankRemaining(seat, options_.clock->Now())));
+  obs.set_bank_remaining_millis(
+      absl::ToInt64Milliseconds(clock_.BankRemaining(seat, now)));
   for (int s : ForfeitedSeatsLocked()) obs.add_forfeited_seats(s);
 }
 
@@ -697,19 +711,30 @@ absl::StatusOr<v1::Observation> Match::Observe(int seat,
 }
 
 absl::Status Match::ObserveInto(int seat, const std::string& token,
-                                uint64_t since_version, v1::Observation* out) {
+                                uint64_t since_version, v1::Observation* out,
+                                Shown shown) {
   absl::MutexLock lock(&mu_);
   RETURN_IF_ERROR(CheckSeat(seat, token));
-  // The seat to act sees its decision now (for its stream or on request).
-  if (status_ == v1::MATCH_STATUS_IN_PROGRESS &&
-      clock_.pending_seat() == seat) {
-    clock_.Seen(options_.clock->Now());
-    // Seen moves the deadline once; later looks change nothing, so the
-    // manager's deadline queue is told only then.
-    if (clock_.deadline() != deadline_) SetDeadlineLocked(clock_.deadline());
-  }
+  if (shown == Shown::kNow) SeenLocked(seat);
   ObserveIntoLocked(seat, since_version, out);
   return absl::OkStatus();
+}
+
+void Match::Delivered(int seat, uint64_t version) {
+  absl::MutexLock lock(&mu_);
+  // An older observation's write finishing late shows nothing pending now.
+  if (version == version_) SeenLocked(seat);
+}
+
+void Match::SeenLocked(int seat) {
+  if (status_ != v1::MATCH_STATUS_IN_PROGRESS ||
+      clock_.pending_seat() != seat) {
+    return;
+  }
+  clock_.Seen(options_.clock->Now());
+  // Seen moves the deadline once; later looks change nothing, so the
+  // manager's deadline queue is told only then.
+  if (clock_.deadline() != deadline_) SetDeadlineLocked(clock_.deadline());
 }
 
 absl::StatusOr<v1::SubmitActionResponse> Match::Submit(
@@ -847,6 +872,8 @@ absl::StatusOr<v1::SubmitActionResponse> Match::SubmitLocked(
   }
   v1::SubmitActionResponse response;
   if (!request.omit_observation()) {
+    // The answer shows the seat its next decision if it is its own again.
+    SeenLocked(seat);
     *response.mutable_observation() = ObserveLocked(
         seat, request.decision_version() != 0 ? request.decision_version()
                                               : version_before);

@@ -180,11 +180,28 @@ class Match {
   absl::StatusOr<v1::Observation> Observe(int seat, const std::string& token,
                                           uint64_t since_version = 0)
       ABSL_LOCKS_EXCLUDED(mu_);
+  // OK if `token` is `seat`'s; the error a bot author can act on otherwise
+  // (no such seat, no token, the wrong one).
+  absl::Status Authenticate(int seat, const std::string& token) const
+      ABSL_LOCKS_EXCLUDED(mu_);
+
+  // When building a seat's observation shows it its pending decision, which
+  // starts the decision's clock (decision_clock.h).
+  enum class Shown {
+    kNow,  // a unary answer (GetObservation): shown as it is built
+    // A stream's message: shown when the write completes (Delivered), so
+    // the time the referee takes to send it is not the seat's.
+    kWhenDelivered,
+  };
   // The same into `out` (cleared first; it may live on an arena, as a
   // stream's do, so that building one allocates next to nothing).
   absl::Status ObserveInto(int seat, const std::string& token,
-                           uint64_t since_version, v1::Observation* out)
-      ABSL_LOCKS_EXCLUDED(mu_);
+                           uint64_t since_version, v1::Observation* out,
+                           Shown shown = Shown::kNow) ABSL_LOCKS_EXCLUDED(mu_);
+  // `seat`'s stream finished writing its observation of `version`: if that
+  // showed the seat its pending decision, and the decision is still
+  // pending, its clock starts now (if it has not already).
+  void Delivered(int seat, uint64_t version) ABSL_LOCKS_EXCLUDED(mu_);
 
   absl::StatusOr<v1::SubmitActionResponse> Submit(
       const v1::SubmitActionRequest& request) ABSL_LOCKS_EXCLUDED(mu_);
@@ -275,6 +292,8 @@ class Match {
   void ObserveIntoLocked(int seat, uint64_t since_version,
                          v1::Observation* out) const
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // The seat to act is shown its decision now: its clock starts.
+  void SeenLocked(int seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Records an accepted action (already applied) in the log and the public
   // history.
   // `round` is the round the action was made in.

@@ -1,5 +1,6 @@
 // When a decision's clock starts (issue 12): when its seat is shown the
-// decision, not when it became pending. On a FakeClock: no sleeps.
+// decision (a stream's message once written, a unary answer once built),
+// not when it became pending. On a FakeClock: no sleeps.
 #include <unistd.h>
 
 #include <memory>
@@ -102,6 +103,82 @@ TEST_F(MatchClockTest, ObservingAnotherSeatDoesNotStartTheClock) {
   ASSERT_TRUE(obs.ok());
   EXPECT_EQ(obs->deadline_unix_millis(),
             absl::ToUnixMillis(time_.Now()) + kLimitMs + kBankMs);
+}
+
+TEST_F(MatchClockTest, AStreamsObservationStartsTheClockWhenDelivered) {
+  time_.Advance(absl::Milliseconds(100));
+  const absl::Time built = time_.Now();
+  v1::Observation obs;
+  ASSERT_TRUE(match_
+                  ->ObserveInto(seat_, tokens_[seat_], 0, &obs,
+                                Match::Shown::kWhenDelivered)
+                  .ok());
+  ASSERT_EQ(obs.seat_to_act(), seat_);
+  // The seat is told the deadline as if it saw the decision as it was built.
+  EXPECT_EQ(obs.deadline_unix_millis(),
+            absl::ToUnixMillis(built) + kLimitMs + kBankMs);
+  // The referee takes 50 ms to send it (a busy server): not the seat's.
+  time_.Advance(absl::Milliseconds(50));
+  match_->Delivered(seat_, obs.version());
+  const absl::Time deadline =
+      built + absl::Milliseconds(50 + kLimitMs + kBankMs);
+  EXPECT_EQ(match_->deadline(), deadline);
+  EXPECT_FALSE(match_->EnforceDeadline(deadline - absl::Milliseconds(1)));
+  EXPECT_TRUE(match_->EnforceDeadline(deadline));
+}
+
+TEST_F(MatchClockTest, BuildingAStreamsObservationDoesNotStartTheClock) {
+  v1::Observation obs;
+  ASSERT_TRUE(match_
+                  ->ObserveInto(seat_, tokens_[seat_], 0, &obs,
+                                Match::Shown::kWhenDelivered)
+                  .ok());
+  // Never delivered (a stream that broke): the seat is charged from the
+  // grace, as if it never looked.
+  const absl::Time unseen_deadline =
+      pending_ + absl::Seconds(1) + absl::Milliseconds(kLimitMs + kBankMs);
+  EXPECT_EQ(match_->deadline(), unseen_deadline);
+  // The write of an older observation finishing late shows nothing.
+  time_.Advance(absl::Milliseconds(10));
+  match_->Delivered(seat_, obs.version() - 1);
+  EXPECT_EQ(match_->deadline(), unseen_deadline);
+  // Nor does another seat's.
+  match_->Delivered(1 - seat_, obs.version());
+  EXPECT_EQ(match_->deadline(), unseen_deadline);
+}
+
+TEST_F(MatchClockTest, AnAnswerShowingTheSeatItsNextDecisionStartsItsClock) {
+  // Play until a seat's own answer shows it its next decision (Craits: a
+  // card that makes the next player miss a turn).
+  for (int guard = 0; guard < 5000; ++guard) {
+    ASSERT_EQ(match_->status(), v1::MATCH_STATUS_IN_PROGRESS);
+    const int seat = match_->progress().seat_to_act;
+    auto obs = match_->Observe(seat, tokens_[seat]);
+    ASSERT_TRUE(obs.ok()) << obs.status();
+    v1::SubmitActionRequest r;
+    r.set_match_id("clock");
+    r.set_seat(seat);
+    r.set_token(tokens_[seat]);
+    *r.mutable_action() = obs->legal_actions(guard % obs->legal_actions_size());
+    r.set_decision_version(obs->version());
+    time_.Advance(absl::Milliseconds(1));
+    auto submitted = match_->Submit(r);
+    ASSERT_TRUE(submitted.ok()) << submitted.status();
+    if (submitted->observation().seat_to_act() != seat ||
+        submitted->observation().status() != v1::MATCH_STATUS_IN_PROGRESS) {
+      continue;
+    }
+    // Shown now: the deadline counts from now, as the answer says.
+    const absl::Time deadline = time_.Now() + absl::Milliseconds(kLimitMs) +
+                                absl::Milliseconds(
+                                    submitted->observation()
+                                        .bank_remaining_millis());
+    EXPECT_EQ(match_->deadline(), deadline);
+    EXPECT_EQ(submitted->observation().deadline_unix_millis(),
+              absl::ToUnixMillis(deadline));
+    return;
+  }
+  FAIL() << "no seat was shown its next decision by its own answer";
 }
 
 }  // namespace
