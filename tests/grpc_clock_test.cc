@@ -9,7 +9,6 @@
 #include <memory>
 #include <string>
 #include <thread>
-#include <vector>
 
 #include "cardref/v1/referee.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
@@ -37,29 +36,8 @@ struct FirstMessage {
 TEST_F(GrpcClockTest, AStreamedDecisionsClockStartsWhenItsMessageIsWritten) {
   options_.manager.clock = &fake_clock_;
   StartServer();
-  v1::CreateMatchRequest create;
-  create.set_game("craits");
-  auto& values = *create.mutable_params()->mutable_values();
-  values["num_players"].set_int_value(2);
-  values["game_length"].set_enum_value("SHORT");
-  create.set_dealing_seed(3);
-  create.set_decision_time_limit_millis(kLimitMs);
-  v1::CreateMatchResponse created;
-  {
-    grpc::ClientContext context;
-    ASSERT_TRUE(stub_->CreateMatch(&context, create, &created).ok());
-  }
-  std::vector<std::string> tokens;
-  for (int s = 0; s < 2; ++s) {
-    v1::JoinMatchRequest join;
-    join.set_match_id(created.match_id());
-    join.set_seat(s);
-    join.set_player_name("bot" + std::to_string(s));
-    v1::JoinMatchResponse joined;
-    grpc::ClientContext context;
-    ASSERT_TRUE(stub_->JoinMatch(&context, join, &joined).ok());
-    tokens.push_back(joined.token());
-  }
+  const Seats m = Start(kLimitMs);
+  ASSERT_FALSE(m.tokens[0].empty() || m.tokens[1].empty());
   // The first decision is pending from now. Unseen, it would time out at
   // pending + 1 s (the grace) + L.
   const absl::Time pending = fake_clock_.Now();
@@ -72,9 +50,9 @@ TEST_F(GrpcClockTest, AStreamedDecisionsClockStartsWhenItsMessageIsWritten) {
   FirstMessage first[2];
   for (int s = 0; s < 2; ++s) {
     v1::SeatRequest request;
-    request.set_match_id(created.match_id());
+    request.set_match_id(m.match_id);
     request.set_seat(s);
-    request.set_token(tokens[s]);
+    request.set_token(m.tokens[s]);
     first[s].reader = stub_->WatchObservations(&first[s].context, request);
     first[s].thread = std::thread([&m = first[s]] {
       if (m.reader->Read(&m.observation)) m.arrived = true;

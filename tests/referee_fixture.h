@@ -6,6 +6,7 @@
 #define CARDREF_TESTS_REFEREE_FIXTURE_H_
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -47,13 +48,17 @@ class RefereeFixture : public ::testing::Test {
         server_->address(), grpc::InsecureChannelCredentials(), args));
   }
 
-  absl::StatusOr<v1::CreateMatchResponse> Create(v1::Referee::Stub& stub) {
+  // A short 2-player Craits match (dealing seed 3); `decision_time_limit`
+  // 0: the referee's default.
+  absl::StatusOr<v1::CreateMatchResponse> Create(
+      v1::Referee::Stub& stub, int64_t decision_time_limit_millis = 0) {
     v1::CreateMatchRequest request;
     request.set_game("craits");
     auto& values = *request.mutable_params()->mutable_values();
     values["num_players"].set_int_value(2);
     values["game_length"].set_enum_value("SHORT");
     request.set_dealing_seed(3);
+    request.set_decision_time_limit_millis(decision_time_limit_millis);
     v1::CreateMatchResponse response;
     grpc::ClientContext context;
     grpc::Status s = stub.CreateMatch(&context, request, &response);
@@ -69,9 +74,10 @@ class RefereeFixture : public ::testing::Test {
     std::string match_id;
     std::vector<std::string> tokens;
   };
-  Seats Start() {
+  Seats Start(int64_t decision_time_limit_millis = 0) {
     Seats out;
-    absl::StatusOr<v1::CreateMatchResponse> created = Create(*stub_);
+    absl::StatusOr<v1::CreateMatchResponse> created =
+        Create(*stub_, decision_time_limit_millis);
     EXPECT_TRUE(created.ok()) << created.status();
     out.match_id = created->match_id();
     for (int s = 0; s < 2; ++s) {
