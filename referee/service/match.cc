@@ -386,7 +386,8 @@ absl::Status Match::AdvanceLocked() {
       return absl::OkStatus();
     }
     // A decision is pending from now on; its clock starts when the seat is
-    // shown it (Observe), or after a grace if it never looks.
+    // shown it (SeenLocked: a unary answer built, a stream's message
+    // written), or after a grace if it never looks.
     const int seat = state_->current_seat();
     Seat& to_act = seats_[seat];
     clock_.StartUnseen(seat, options_.clock->Now(), clock_.unseen_grace());
