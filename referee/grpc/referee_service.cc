@@ -158,13 +158,13 @@ class ObservationWriter : public grpc::ServerWriteReactor<v1::Observation> {
                                 "the stream broke while writing"));
       return;
     }
-    // The seat's decision clock starts now, not when the message was built:
-    // a busy referee's delay in sending it is not the seat's (issue 12).
-    match_->Delivered(seat_, last_version_);
     if (final_sent_) {
       FinishLocked(grpc::Status::OK);
       return;
     }
+    // The seat's decision clock starts now, not when the message was built:
+    // a busy referee's delay in sending it is not the seat's (issue 12).
+    match_->Delivered(seat_, last_version_);
     WriteIfDueLocked();
   }
 

@@ -49,6 +49,19 @@ class MatchClockTest : public ::testing::Test {
     seat_ = match_->progress().seat_to_act;
   }
 
+  // `seat` answering the decision `obs` showed it with its legal action
+  // number `choice`.
+  v1::SubmitActionRequest Answer(int seat, const v1::Observation& obs,
+                                 int choice) const {
+    v1::SubmitActionRequest r;
+    r.set_match_id("clock");
+    r.set_seat(seat);
+    r.set_token(tokens_[seat]);
+    *r.mutable_action() = obs.legal_actions(choice);
+    r.set_decision_version(obs.version());
+    return r;
+  }
+
   FakeClock time_;
   std::unique_ptr<Match> match_;
   std::vector<std::string> tokens_;
@@ -71,13 +84,7 @@ TEST_F(MatchClockTest, ASeatIsNotChargedBeforeItSeesTheDecision) {
   // It answers within the limit of seeing it: no timeout, no bank spent.
   time_.Advance(absl::Milliseconds(kLimitMs - 10));
   EXPECT_FALSE(match_->EnforceDeadline(time_.Now()));
-  v1::SubmitActionRequest r;
-  r.set_match_id("clock");
-  r.set_seat(seat_);
-  r.set_token(tokens_[seat_]);
-  *r.mutable_action() = obs->legal_actions(0);
-  r.set_decision_version(obs->version());
-  auto submitted = match_->Submit(r);
+  auto submitted = match_->Submit(Answer(seat_, *obs, 0));
   ASSERT_TRUE(submitted.ok()) << submitted.status();
   auto after = match_->Observe(seat_, tokens_[seat_]);
   ASSERT_TRUE(after.ok());
@@ -155,14 +162,9 @@ TEST_F(MatchClockTest, AnAnswerShowingTheSeatItsNextDecisionStartsItsClock) {
     const int seat = match_->progress().seat_to_act;
     auto obs = match_->Observe(seat, tokens_[seat]);
     ASSERT_TRUE(obs.ok()) << obs.status();
-    v1::SubmitActionRequest r;
-    r.set_match_id("clock");
-    r.set_seat(seat);
-    r.set_token(tokens_[seat]);
-    *r.mutable_action() = obs->legal_actions(guard % obs->legal_actions_size());
-    r.set_decision_version(obs->version());
     time_.Advance(absl::Milliseconds(1));
-    auto submitted = match_->Submit(r);
+    auto submitted =
+        match_->Submit(Answer(seat, *obs, guard % obs->legal_actions_size()));
     ASSERT_TRUE(submitted.ok()) << submitted.status();
     if (submitted->observation().seat_to_act() != seat ||
         submitted->observation().status() != v1::MATCH_STATUS_IN_PROGRESS) {
