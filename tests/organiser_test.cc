@@ -409,7 +409,7 @@ TEST_F(OrganiserTest, LogsAndTheirDirectoryAreOwnerOnlyWhateverTheUmask) {
   ASSERT_FALSE(path.empty());
   struct stat st;
   ASSERT_EQ(::stat(path.c_str(), &st), 0);
-  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  EXPECT_EQ(st.st_mode & 07777, 0400u);  // finished, so sealed read-only
   ASSERT_EQ(::stat(log_dir_.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0700u);
 }

@@ -164,8 +164,10 @@ absl::Status GameLogWriter::Write(v1::LogRecord record,
                     (sync_policy_ == SyncPolicy::kRound &&
                      record.has_round_result());
   // Synced before the caller tells anyone: a reported result is on disk.
+  // The last record seals the sink: the same one sync, and nothing can
+  // follow it.
   if (sync) {
-    RETURN_IF_ERROR(sink_->Sync());
+    RETURN_IF_ERROR(last ? sink_->Seal() : sink_->Sync());
     unsynced_ = false;
   }
   if (written != nullptr) {

@@ -108,7 +108,9 @@ class GameLogWriter {
   // last record's signature), then appends. Any prev_hash or signature
   // the caller set is replaced. `written`, if given, receives the record
   // once it is written, as a reader sees it: unix_micros absolute and the
-  // typed action kept (format 3 stores neither).
+  // typed action kept (format 3 stores neither). The last record
+  // (final_result or aborted) seals the sink (WritableSink::Seal): nothing
+  // can be written after it.
   [[nodiscard]] absl::Status Write(v1::LogRecord record,
                                    v1::LogRecord* written = nullptr);
   // Syncs to disk (fdatasync) and closes.

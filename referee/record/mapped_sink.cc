@@ -14,8 +14,8 @@
 // never a SIGBUS on a page the filesystem cannot back. While the log is
 // open the file is longer than its records: the reserved space reads as
 // zeros, which readers call unwritten space (framing.h, Probe::kUnwritten)
-// and recovery cuts off like a torn tail. Close cuts the file to its
-// records.
+// and recovery cuts off like a torn tail. Close (or Seal, after the last
+// record) cuts the file to its records.
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -58,6 +58,7 @@ class MappedAppendSink : public WritableSink {
 
   absl::Status Append(absl::string_view data) override {
     if (fd_ < 0) return Closed("append to");
+    if (sealed_) return Sealed("append to");
     if (data.size() > capacity_ - size_) {
       if (absl::Status st = Reserve(size_ + data.size()); !st.ok()) return st;
     }
@@ -81,6 +82,7 @@ class MappedAppendSink : public WritableSink {
 
   absl::Status Truncate(uint64_t size) override {
     if (fd_ < 0) return Closed("truncate");
+    if (sealed_) return Sealed("truncate");
     if (size > size_) {
       return absl::InvalidArgumentError(
           absl::StrCat("truncate ", path_, " to ", size, " bytes: it has ",
@@ -94,22 +96,31 @@ class MappedAppendSink : public WritableSink {
     return absl::OkStatus();
   }
 
+  // Cuts the file to its records, then syncs once: the records and the
+  // new length together (a sync before the cut and another after it cost
+  // two). Read-only only once that sync succeeded, so a read-only log is
+  // always a whole one.
+  absl::Status Seal() override {
+    if (fd_ < 0) return Closed("seal");
+    if (sealed_) return absl::OkStatus();
+    sealed_ = true;
+    if (absl::Status st = CutToRecords(); !st.ok()) return st;
+    if (absl::Status st = DataSync(fd_, path_); !st.ok()) return st;
+    synced_size_ = size_;
+    if (::fchmod(fd_, S_IRUSR) != 0) {
+      return PosixError(errno, "make read-only", path_);
+    }
+    return absl::OkStatus();
+  }
+
   // Cuts the file to its records. If the records were synced, the new
   // length is synced too: a synced log must not read as longer after a
   // crash of the machine.
   absl::Status Close() override {
     if (fd_ < 0) return absl::OkStatus();
-    Unmap();
-    absl::Status st;
-    if (file_size_ != size_) {
-      if (RetryOnEintr([&] {
-            return ::ftruncate(fd_, static_cast<off_t>(size_));
-          }) != 0) {
-        st = PosixError(errno, "truncate", path_);
-      } else if (synced_size_ == size_) {
-        st = DataSync(fd_, path_);
-      }
-    }
+    const bool cut = file_size_ != size_;
+    absl::Status st = CutToRecords();
+    if (st.ok() && cut && synced_size_ == size_) st = DataSync(fd_, path_);
     // No retry on EINTR: Linux has released the descriptor either way.
     const int rc = ::close(fd_);
     fd_ = -1;
@@ -156,6 +167,19 @@ class MappedAppendSink : public WritableSink {
     return absl::OkStatus();
   }
 
+  // Unmaps and gives back the reserved space past the records.
+  absl::Status CutToRecords() {
+    Unmap();
+    if (file_size_ == size_) return absl::OkStatus();
+    if (RetryOnEintr([&] {
+          return ::ftruncate(fd_, static_cast<off_t>(size_));
+        }) != 0) {
+      return PosixError(errno, "truncate", path_);
+    }
+    file_size_ = size_;
+    return absl::OkStatus();
+  }
+
   void Unmap() {
     if (map_ != nullptr) ::munmap(map_, capacity_);
     map_ = nullptr;
@@ -164,6 +188,11 @@ class MappedAppendSink : public WritableSink {
 
   absl::Status Closed(absl::string_view op) const {
     return ClosedError(op, path_);
+  }
+  absl::Status Sealed(absl::string_view op) const {
+    return absl::FailedPreconditionError(
+        absl::StrCat(op, " ", path_, ": the log is sealed (it has its last "
+                     "record)"));
   }
 
   // Chunks double from the first up to this: a long log maps and reserves
@@ -178,9 +207,17 @@ class MappedAppendSink : public WritableSink {
   uint64_t next_chunk_;
   char* map_ = nullptr;
   uint64_t capacity_ = 0;  // bytes mapped
+  bool sealed_ = false;
 };
 
 }  // namespace
+
+bool IsSealedFile(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return false;
+  return S_ISREG(st.st_mode) &&
+         (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0;
+}
 
 absl::StatusOr<std::unique_ptr<WritableSink>> OpenAppendSink(
     const std::string& path, uint64_t first_chunk) {

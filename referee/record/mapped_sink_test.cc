@@ -1,7 +1,8 @@
 // OpenAppendSink's mapped sink (mapped_sink.cc) and how readers see the
 // space it reserves: records read back byte for byte, a log read while open
 // or after its writer was killed ends in unwritten space (a torn tail, the
-// records before it intact), Close cuts the file to its records, and a full
+// records before it intact), Close cuts the file to its records, Seal also
+// makes it read-only and ends appending, and a full
 // disk fails an Append cleanly instead of killing the process.
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -179,6 +180,53 @@ TEST_F(MappedAppendSinkTest, AppendingAgainContinuesAfterTheRecords) {
   EXPECT_EQ(r.payloads,
             (std::vector<std::string>{"round 0", "round 1", "round 2"}));
   EXPECT_EQ(r.end, FileEnd::kComplete);
+}
+
+TEST_F(MappedAppendSinkTest, SealCutsTheFileMakesItReadOnlyAndEndsAppending) {
+  absl::StatusOr<std::unique_ptr<WritableSink>> sink = OpenAppendSink(path_);
+  ASSERT_TRUE(sink.ok()) << sink.status();
+  RecordWriter writer(sink->get(), Framing::kCompact);
+  ASSERT_TRUE(writer.AddRecord("the header").ok());
+  ASSERT_TRUE(writer.AddRecord("the last record").ok());
+  EXPECT_FALSE(IsSealedFile(path_));  // open: writable, unwritten space
+  EXPECT_GT(FileSize(path_), writer.bytes_written());
+
+  ASSERT_TRUE((*sink)->Seal().ok());
+  // Cut to the records and read-only before Close: recovery may skip it.
+  EXPECT_EQ(FileSize(path_), writer.bytes_written());
+  EXPECT_TRUE(IsSealedFile(path_));
+  const auto perms = std::filesystem::status(path_).permissions();
+  EXPECT_EQ(perms, std::filesystem::perms::owner_read);
+  const absl::Status append = (*sink)->Append("more");
+  EXPECT_EQ(append.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(append.message(), HasSubstr("sealed"));
+  EXPECT_EQ((*sink)->Truncate(0).code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_TRUE((*sink)->Seal().ok());  // twice is harmless
+  EXPECT_TRUE((*sink)->Sync().ok());
+  ASSERT_TRUE((*sink)->Close().ok());
+
+  const Reading r = Parsed(path_);
+  EXPECT_EQ(r.payloads,
+            (std::vector<std::string>{"the header", "the last record"}));
+  EXPECT_EQ(r.end, FileEnd::kComplete);
+  ExpectReadersAgree(path_, r);
+}
+
+TEST_F(MappedAppendSinkTest, OnlyAFileNobodyMayWriteIsSealed) {
+  EXPECT_FALSE(IsSealedFile(path_));  // 0600, as CreateEmptyFile makes it
+  std::filesystem::permissions(path_, std::filesystem::perms::owner_read |
+                                          std::filesystem::perms::group_write);
+  EXPECT_FALSE(IsSealedFile(path_));
+  std::filesystem::permissions(path_, std::filesystem::perms::owner_read |
+                                          std::filesystem::perms::group_read);
+  EXPECT_TRUE(IsSealedFile(path_));
+  EXPECT_FALSE(IsSealedFile((dir_ / "missing.cardlog").string()));
+  const std::filesystem::path sub = dir_ / "dir.cardlog";
+  std::filesystem::create_directory(sub);
+  std::filesystem::permissions(sub, std::filesystem::perms::owner_read);
+  EXPECT_FALSE(IsSealedFile(sub.string()));  // not a regular file
+  std::filesystem::permissions(sub, std::filesystem::perms::owner_all);
 }
 
 TEST_F(MappedAppendSinkTest, TruncateLeavesUnwrittenSpaceNotTheDroppedBytes) {

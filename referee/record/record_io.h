@@ -51,6 +51,12 @@ class WritableSink {
   // Flush plus fdatasync (survives a crash of the machine).
   [[nodiscard]] virtual absl::Status Sync() = 0;
   [[nodiscard]] virtual absl::Status Close() = 0;
+  // After the last record: nothing more will be appended. Makes everything
+  // durable, as Sync does; a sink may also use the moment to cut and mark
+  // the file in the same sync (OpenAppendSink's files become read-only:
+  // a sealed log is a finished one, which recovery need not read). A sink
+  // may refuse Append and Truncate afterwards; Sync and Close still work.
+  [[nodiscard]] virtual absl::Status Seal() { return Sync(); }
   // Cuts the sink back to its first `size` bytes and appends from there:
   // drops a torn record after a failed Append (a full disk). Not every
   // sink can; the default says so.
@@ -78,10 +84,17 @@ class WritableSink {
 // `first_chunk` bytes, doubling up to 1 MiB), so while the sink is open the
 // file ends in zeros that readers report as unwritten space
 // (Probe::kUnwritten); Close cuts them off. Its directory entry is taken as
-// already synced (CreateEmptyFile did).
+// already synced (CreateEmptyFile did). Seal cuts the file, syncs it once
+// (Close then has nothing left to sync) and makes it read-only (mode
+// 0400): a finished log cannot be appended to by mistake, and recovery
+// knows it finished without reading it (IsSealedFile).
 inline constexpr uint64_t kDefaultAppendChunk = 16 << 10;
 [[nodiscard]] absl::StatusOr<std::unique_ptr<WritableSink>> OpenAppendSink(
     const std::string& path, uint64_t first_chunk = kDefaultAppendChunk);
+// True if `path` is a regular file nobody may write to: a log that an
+// OpenAppendSink sealed after its last record was synced (or that a person
+// made read-only). False if it cannot be stat'ed.
+bool IsSealedFile(const std::string& path);
 // Cuts `path` to `size` bytes and fdatasyncs it (recovery drops a torn
 // tail this way).
 [[nodiscard]] absl::Status TruncateFile(const std::string& path,

@@ -514,9 +514,60 @@ TEST_F(LifecycleTest, RestartClosesOutInterruptedMatches) {
                                     record::SignedMessage(prefix), signature)
                   .ok());
 
+  // Closed out for good: sealed like a log that ended in play.
+  EXPECT_TRUE(record::IsSealedFile(playing_path));
+  EXPECT_TRUE(record::IsSealedFile((crashed / (finished + ".cardlog")).string()));
+
   // A second restart finds nothing left to do.
   MatchManager again(&AllGames(), options);
   EXPECT_TRUE(again.recovered().empty());
+}
+
+// A long event's directory holds mostly finished logs: recovery reads only
+// those that are not sealed (read-only), so a restart costs what was in
+// play, not the whole event.
+TEST_F(LifecycleTest, RestartReadsOnlyUnsealedLogs) {
+  StartManager();
+  const std::string finished = CreateCraits(7);
+  Play(finished, JoinAll(finished));
+  const std::string playing = CreateCraits(8);
+  Play(playing, JoinAll(playing), 3);
+  const std::filesystem::path finished_log = dir_ / (finished + ".cardlog");
+  const std::filesystem::path playing_log = dir_ / (playing + ".cardlog");
+  EXPECT_TRUE(record::IsSealedFile(finished_log.string()));
+  EXPECT_FALSE(record::IsSealedFile(playing_log.string()));  // still written
+  // As a killed referee would leave it: unfinished, unsealed.
+  const std::filesystem::path interrupted = dir_ / "interrupted.cardlog";
+  std::filesystem::copy_file(playing_log, interrupted);
+  manager_.reset();  // aborts the match in play, which seals its log
+  EXPECT_TRUE(record::IsSealedFile(playing_log.string()));
+
+  const auto write = [](const std::filesystem::path& path,
+                        std::filesystem::perms perms) {
+    std::ofstream(path, std::ios::binary) << "not a log at all";
+    std::filesystem::permissions(path, perms);
+  };
+  // Read-only garbage is taken for finished: it would be damaged if read.
+  write(dir_ / "sealed-junk.cardlog", std::filesystem::perms::owner_read);
+  write(dir_ / "writable-junk.cardlog",
+        std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  // A finished log from a referee that did not seal: read, then skipped.
+  std::filesystem::copy_file(finished_log, dir_ / "unsealed.cardlog");
+  std::filesystem::permissions(dir_ / "unsealed.cardlog",
+                               std::filesystem::perms::owner_write,
+                               std::filesystem::perm_options::add);
+
+  ManagerOptions options;
+  options.log_dir = dir_.string();
+  options.referee_version = "test";
+  MatchManager restarted(&AllGames(), options);
+  ASSERT_EQ(restarted.recovered().size(), 2u);
+  EXPECT_EQ(restarted.recovered()[0].match_id, "interrupted");
+  EXPECT_EQ(restarted.recovered()[0].outcome, RecoveredLog::Outcome::kAborted);
+  EXPECT_EQ(restarted.recovered()[1].match_id, "writable-junk");
+  EXPECT_EQ(restarted.recovered()[1].outcome, RecoveredLog::Outcome::kDamaged);
+  EXPECT_TRUE(record::IsSealedFile(interrupted.string()));
+  EXPECT_EQ(restarted.Info(finished)->status(), v1::MATCH_STATUS_FINISHED);
 }
 
 }  // namespace

@@ -109,6 +109,9 @@ absl::StatusOr<std::vector<RecoveredLog>> RecoverInterruptedLogs(
   std::sort(logs.begin(), logs.end());
   std::vector<RecoveredLog> recovered;
   for (const auto& [id, path] : logs) {
+    // Sealed after its last record was synced: finished, and not worth
+    // reading (a long event's directory holds mostly these).
+    if (record::IsSealedFile(path)) continue;
     const absl::StatusOr<record::GameLog> log = record::ReadGameLog(path);
     if (log.ok() && log->end == record::FileEnd::kComplete && log->finished()) {
       continue;  // a finished game

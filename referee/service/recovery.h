@@ -35,9 +35,11 @@ struct RecoveredLog {
   std::string description;
 };
 
-// Scans `log_dir` (files named *.cardlog), in name order. Fails only if
-// the directory cannot be listed; a log that cannot be repaired is
-// reported as kDamaged.
+// Scans `log_dir` (files named *.cardlog), in name order, reading every
+// log that is not read-only (a sealed log is a finished one: record_io.h,
+// IsSealedFile; finished logs of referees from before sealing are read,
+// then skipped). Fails only if the directory cannot be listed; a log that
+// cannot be repaired is reported as kDamaged.
 absl::StatusOr<std::vector<RecoveredLog>> RecoverInterruptedLogs(
     const std::string& log_dir,
     const std::shared_ptr<const crypto::Ed25519PrivateKey>& signing_key);
