@@ -11,11 +11,9 @@ namespace cardref::grpc_service {
 
 namespace {
 
-// Random tokens must not grow the maps without bound (rate_limit.h).
-constexpr size_t kMaxTrackedKeys = 20'000;
-// Nor huge ones grow each key: a real token or bearer credential is at most
-// kMaxSecretChars long, so a longer one (refused later anyway) is tracked
-// by its prefix.
+// Huge tokens must not grow a key (rate_limit.h bounds their number): a
+// real token or bearer credential is at most kMaxSecretChars long, so a
+// longer one (refused later anyway) is tracked by its prefix.
 absl::string_view KeyPart(absl::string_view secret) {
   return secret.substr(0, service::kMaxSecretChars);
 }
@@ -26,9 +24,9 @@ CallGate::CallGate(const service::Limits& limits, const service::Clock* clock,
                    std::function<std::string(absl::string_view)> peer_address)
     : peer_address_(std::move(peer_address)),
       per_token_(limits.calls_per_second_per_token, limits.burst_per_token,
-                 clock, kMaxTrackedKeys),
+                 clock, service::kMaxTrackedCallers),
       per_peer_(limits.calls_per_second_per_peer, limits.burst_per_peer, clock,
-                kMaxTrackedKeys),
+                service::kMaxTrackedCallers),
       seat_streams_(limits.max_streams_per_seat),
       event_streams_(limits.max_event_streams) {}
 

@@ -8,13 +8,6 @@
 
 namespace cardref::grpc_service {
 
-namespace {
-
-// Keys tracked by the quota's buckets, as for the rate limits (call_gate.cc).
-constexpr size_t kMaxTrackedCallers = 20'000;
-
-}  // namespace
-
 bool IsRefusal(grpc::StatusCode code) {
   switch (code) {
     case grpc::StatusCode::INVALID_ARGUMENT:
@@ -35,7 +28,7 @@ bool IsRefusal(grpc::StatusCode code) {
 RefusalTarpit::RefusalTarpit(const service::Limits& limits,
                              const service::Clock* clock)
     : free_(limits.refusals_per_second, limits.refusal_burst, clock,
-            kMaxTrackedCallers),
+            service::kMaxTrackedCallers),
       delay_(std::max(0, limits.refusal_delay_ms)),
       max_held_(static_cast<size_t>(std::max(0, limits.max_delayed_refusals))) {
 }

@@ -19,6 +19,11 @@
 
 namespace cardref::service {
 
+// The keys each limiter at the gRPC edge (per token, per peer, the refusal
+// quota) keeps a bucket for: random tokens must not grow the maps without
+// bound. About 100 bytes each.
+inline constexpr size_t kMaxTrackedCallers = 20'000;
+
 // Thread-safe.
 class RateLimiter {
  public:
