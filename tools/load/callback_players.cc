@@ -9,7 +9,9 @@
 // submissions still in flight, which adds them to the totals when the last
 // of them lets go.
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -87,9 +89,16 @@ class Run {
     if (--held_ == 0) done_.notify_all();
   }
 
+  // Calls slot->NextMatch() after `delay` (at once when the run stops), on
+  // the run's one retry thread: a refused CreateMatch must not stall a
+  // callback thread, nor start a thread per refusal.
+  void RetryLater(Slot* slot, std::chrono::milliseconds delay);
+
   void Play(int matches);
 
  private:
+  void RetryLoop();
+
   const PlayOptions options_;
   Totals* const totals_;
   const Clock::time_point end_;
@@ -98,6 +107,9 @@ class Run {
   std::condition_variable done_;
   std::set<grpc::ClientContext*> contexts_;
   int held_ = 0;
+  std::condition_variable retry_wake_;
+  std::multimap<Clock::time_point, Slot*> retries_;  // guarded by mu_
+  std::thread retry_thread_;
 };
 
 SeatCounts::SeatCounts(Run* run) : run_(run) { run_->Hold(); }
@@ -279,12 +291,8 @@ void Slot::Created(std::unique_ptr<CreateCall> call,
                    const grpc::Status& status) {
   if (!status.ok()) {
     run_->Error("CreateMatch", status);
-    // A refused match (a cap, a rate limit): try again shortly, off the
-    // callback thread.
-    std::thread([this] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      NextMatch();
-    }).detach();
+    // A refused match (a cap, a rate limit): try again shortly.
+    run_->RetryLater(this, std::chrono::milliseconds(100));
     return;
   }
   const int seats = call->response.num_seats();
@@ -326,6 +334,35 @@ void Slot::Join(const std::string& match_id, int seat) {
       });
 }
 
+void Run::RetryLater(Slot* slot, std::chrono::milliseconds delay) {
+  std::lock_guard<std::mutex> lock(mu_);
+  retries_.emplace(Clock::now() + delay, slot);
+  retry_wake_.notify_one();
+}
+
+void Run::RetryLoop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    if (retries_.empty()) {
+      // Every slot is released (so nothing can be retried any more) only
+      // after the run stopped.
+      if (held_ == 0) return;
+      retry_wake_.wait(lock);
+      continue;
+    }
+    const auto first = retries_.begin();
+    if (!stop_ && Clock::now() < first->first) {
+      retry_wake_.wait_until(lock, first->first);
+      continue;
+    }
+    Slot* const slot = first->second;
+    retries_.erase(first);
+    lock.unlock();
+    slot->NextMatch();  // lets the slot go if the run has stopped
+    lock.lock();
+  }
+}
+
 void Run::Play(int matches) {
   std::vector<std::unique_ptr<Slot>> slots;
   slots.reserve(matches);
@@ -333,6 +370,7 @@ void Run::Play(int matches) {
     slots.push_back(std::make_unique<Slot>(this, m));
     Hold();  // released when the slot stops
   }
+  retry_thread_ = std::thread([this] { RetryLoop(); });
   const Clock::time_point start = Clock::now();
   const double ramp_us = options_.ramp_seconds * 1e6;
   for (int m = 0; m < matches; ++m) {
@@ -348,9 +386,14 @@ void Run::Play(int matches) {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
     for (grpc::ClientContext* c : contexts_) c->TryCancel();
+    retry_wake_.notify_one();  // waiting retries run now, and let go
   }
-  std::unique_lock<std::mutex> lock(mu_);
-  done_.wait(lock, [this] { return held_ == 0; });
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    done_.wait(lock, [this] { return held_ == 0; });
+    retry_wake_.notify_one();
+  }
+  retry_thread_.join();
 }
 
 }  // namespace

@@ -7,8 +7,8 @@ waiting matches cost; the echo's observations are the referee's size
 (the baseline sends what the referee sends); the referee's logs go to a
 temporary directory that is removed, or to --log_dir, where they stay;
 --rounds reports medians inside their ranges; both clients (threads and
-callbacks) play, with their starts ramped; an
-unknown --attack is a usage error naming the kinds. No timing is
+callbacks) play, with their starts ramped; refused CreateMatch calls
+are retried without a thread each; an unknown --attack is a usage error naming the kinds. No timing is
 asserted."""
 import glob
 import json
@@ -16,8 +16,10 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 binary = sys.argv[1]
+referee_binary = sys.argv[2]
 temporary_before = set(glob.glob("/tmp/cardref_load_*"))
 run = subprocess.run(
     [binary, "--matches=2", "--seconds=1.5", "--format=json",
@@ -177,6 +179,59 @@ with tempfile.TemporaryDirectory() as log_dir:
                  f"{kept.stderr}{kept.stdout}")
     if not glob.glob(os.path.join(log_dir, "*")):
         sys.exit(f"--log_dir={log_dir}: no log kept")
+
+# A referee that refuses most CreateMatch calls (caps of 2): the callbacks
+# client retries each refusal 100 ms later on its one retry thread, still
+# plays, and stops on time. It used to start a thread per refusal (178
+# threads here for 200 slots).
+with tempfile.TemporaryDirectory() as tmp:
+    port_file = os.path.join(tmp, "port")
+    referee = subprocess.Popen(
+        [referee_binary, "--port=0", f"--port_file={port_file}",
+         f"--log_dir={tmp}/logs", "--max_matches_in_progress=2",
+         "--max_waiting_matches=2"], stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            if os.path.exists(port_file) and open(port_file).read().strip():
+                break
+            time.sleep(0.1)
+        load = subprocess.Popen(
+            [binary, f"--server=localhost:{open(port_file).read().strip()}",
+             "--game=krass_kariert", "--matches=200", "--seconds=2",
+             "--decision_time_limit_ms=5000", "--format=json"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        most_threads = 0
+        while load.poll() is None:
+            try:
+                with open(f"/proc/{load.pid}/status") as status:
+                    for line in status:
+                        if line.startswith("Threads:"):
+                            most_threads = max(most_threads,
+                                               int(line.split()[1]))
+            except OSError:
+                pass
+            time.sleep(0.02)
+        out, err = load.communicate(timeout=120)
+    finally:
+        referee.terminate()
+        referee.wait(timeout=60)
+    if load.returncode != 0:
+        sys.exit(f"cardref_load against a capped referee exited "
+                 f"{load.returncode}: {err}{out}")
+    report = json.loads(out)
+    first_error = report["first_error"]
+    if not report["errors"] > 0 or not ("max_waiting_matches" in first_error
+                                        or "max_matches_in_progress"
+                                        in first_error):
+        sys.exit(f"the capped referee refused nothing: {out}")
+    if not report["referee_decisions"] > 0:
+        sys.exit(f"no decision beside the refusals: {out}")
+    if most_threads > 60:
+        sys.exit(f"{most_threads} threads for 200 refused slots: a thread "
+                 f"per retry?")
+    print(f"capped referee: {report['errors']} refusals retried, "
+          f"{report['referee_decisions']} decisions, at most {most_threads} "
+          f"threads")
 
 bad = subprocess.run([binary, "--attack=juggle"], capture_output=True,
                      text=True, timeout=60)
