@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "analyzer/audit.h"
 #include "cardref/v1/referee.grpc.pb.h"
 #include "gmock/gmock.h"
@@ -206,6 +207,44 @@ TEST_F(GrpcLimitsTest, RefusalsPastTheFreeQuotaAreAnsweredLate) {
   EXPECT_EQ(PlayOut(*stub_, flooded, 8).status(), v1::MATCH_STATUS_FINISHED);
   EXPECT_EQ(server_->tarpit().delayed_total(), 1u);
   EXPECT_EQ(server_->tarpit().held(), 0u);
+}
+
+// A made-up token is not a quota of its own: refusals of a credential
+// (PERMISSION_DENIED, UNAUTHENTICATED) are charged to the caller's address,
+// so a new token with every call is held once the address's quota is
+// spent. A real seat's refusals keep their own quota.
+TEST_F(GrpcLimitsTest, ANewMadeUpTokenPerCallGetsNoNewQuota) {
+  constexpr int kFree = 5;
+  constexpr int kDelayMs = 300;
+  options_.manager.limits.refusals_per_second = 0.001;  // no refill to speak of
+  options_.manager.limits.refusal_burst = kFree;
+  options_.manager.limits.refusal_delay_ms = kDelayMs;
+  StartServer();
+  const Seats real = Start();
+  v1::Action any;
+  any.set_notation("juggle");
+  auto made_up = [&](int i) {
+    Seats forged = real;
+    forged.tokens[1] = absl::StrCat("made-up-token-", i);
+    return Submit(*stub_, forged, 1, any, 0);
+  };
+  grpc::Status free;
+  for (int i = 0; i < kFree; ++i) {
+    free = made_up(i);
+    ASSERT_EQ(free.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  }
+  EXPECT_EQ(server_->tarpit().delayed_total(), 0u);
+  const auto start = std::chrono::steady_clock::now();
+  const grpc::Status late = made_up(kFree);
+  const auto waited = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(late.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_GE(waited, std::chrono::milliseconds(kDelayMs));
+  EXPECT_EQ(server_->tarpit().delayed_total(), 1u);
+
+  // The real seat at the same address still has its quota, and plays.
+  EXPECT_FALSE(Submit(*stub_, real, 1, any, 0).ok());
+  EXPECT_EQ(PlayOut(*stub_, real, 9).status(), v1::MATCH_STATUS_FINISHED);
+  EXPECT_EQ(server_->tarpit().delayed_total(), 1u);
 }
 
 // A synchronous flood of refused submissions runs at the tarpit's pace:

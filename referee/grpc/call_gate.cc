@@ -55,7 +55,11 @@ std::string CallGate::TokenKey(const grpc::ServerContextBase& context,
 std::string CallGate::CallerKey(const grpc::ServerContextBase& context,
                                 absl::string_view token) const {
   std::string key = TokenKey(context, token);
-  return key.empty() ? absl::StrCat("peer:", PeerKey(context)) : key;
+  return key.empty() ? AddressKey(context) : key;
+}
+
+std::string CallGate::AddressKey(const grpc::ServerContextBase& context) const {
+  return absl::StrCat("peer:", PeerKey(context));
 }
 
 absl::Status CallGate::Admit(const grpc::ServerContextBase& context,

@@ -45,6 +45,8 @@ class CallGate {
   // one (as Admit takes it), else the peer's address.
   std::string CallerKey(const grpc::ServerContextBase& context,
                         absl::string_view token) const;
+  // The caller by its address alone, a key apart from every token's.
+  std::string AddressKey(const grpc::ServerContextBase& context) const;
 
  private:
   // "seat:" + `token`, else "bearer:" + the organiser's bearer token, else "".

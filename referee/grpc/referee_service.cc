@@ -296,9 +296,21 @@ void RefereeService::Answer(const grpc::ServerContextBase& context,
     reactor->Finish(std::move(status));
     return;
   }
-  tarpit_->Finish(reactor, std::move(status),
-                  gate_ != nullptr ? gate_->CallerKey(context, token)
-                                   : context.peer());
+  // A refused credential is not the caller's: its refusals are charged to
+  // the caller's address, or a flooder sending a new made-up token with
+  // every call would get a new free quota each time.
+  const bool credential_refused =
+      status.error_code() == grpc::StatusCode::UNAUTHENTICATED ||
+      status.error_code() == grpc::StatusCode::PERMISSION_DENIED;
+  std::string caller;
+  if (gate_ == nullptr) {
+    caller = context.peer();
+  } else if (credential_refused) {
+    caller = gate_->AddressKey(context);
+  } else {
+    caller = gate_->CallerKey(context, token);
+  }
+  tarpit_->Finish(reactor, std::move(status), caller);
 }
 
 RefereeService::RefereeService(service::MatchManager* manager,
