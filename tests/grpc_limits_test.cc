@@ -38,7 +38,20 @@ namespace {
 
 using ::testing::HasSubstr;
 
-class GrpcLimitsTest : public RefereeFixture {};
+class GrpcLimitsTest : public RefereeFixture {
+ protected:
+  static constexpr int kFree = 5;
+  static constexpr int kDelayMs = 300;
+
+  // A server whose tarpit gives each caller kFree refusals at once, never
+  // refilled to speak of, and holds later ones kDelayMs.
+  void StartWithTarpit() {
+    options_.manager.limits.refusals_per_second = 0.001;
+    options_.manager.limits.refusal_burst = kFree;
+    options_.manager.limits.refusal_delay_ms = kDelayMs;
+    StartServer();
+  }
+};
 
 TEST_F(GrpcLimitsTest, ARequestOverTheSizeLimitIsResourceExhaustedAtOnce) {
   StartServer();
@@ -177,12 +190,7 @@ TEST_F(GrpcLimitsTest, AFloodOfRejectedSubmissionsIsBoundedAndHarmsNoOne) {
 // code and message; another seat's refusals and every accepted call are
 // answered at once.
 TEST_F(GrpcLimitsTest, RefusalsPastTheFreeQuotaAreAnsweredLate) {
-  constexpr int kFree = 5;
-  constexpr int kDelayMs = 300;
-  options_.manager.limits.refusals_per_second = 0.001;  // no refill to speak of
-  options_.manager.limits.refusal_burst = kFree;
-  options_.manager.limits.refusal_delay_ms = kDelayMs;
-  StartServer();
+  StartWithTarpit();
   const Seats flooded = Start();
   const Seats other = Start();
   v1::Action illegal;
@@ -214,12 +222,7 @@ TEST_F(GrpcLimitsTest, RefusalsPastTheFreeQuotaAreAnsweredLate) {
 // so a new token with every call is held once the address's quota is
 // spent. A real seat's refusals keep their own quota.
 TEST_F(GrpcLimitsTest, ANewMadeUpTokenPerCallGetsNoNewQuota) {
-  constexpr int kFree = 5;
-  constexpr int kDelayMs = 300;
-  options_.manager.limits.refusals_per_second = 0.001;  // no refill to speak of
-  options_.manager.limits.refusal_burst = kFree;
-  options_.manager.limits.refusal_delay_ms = kDelayMs;
-  StartServer();
+  StartWithTarpit();
   const Seats real = Start();
   v1::Action any;
   any.set_notation("juggle");
