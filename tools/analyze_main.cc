@@ -27,8 +27,9 @@ ABSL_FLAG(std::string, referee_key, "",
 ABSL_FLAG(int, jobs, 0, "threads reading logs; 0: one per core");
 ABSL_FLAG(bool, quiet, false, "no progress line on a terminal");
 ABSL_FLAG(std::string, shard, "",
-          "I/N: only every N-th of the sorted inputs, starting at the I-th "
-          "(1 <= I <= N)");
+          "I/N: only every N-th of the sorted inputs, starting at the I-th, "
+          "counted from 1 (1 <= I <= N; cardref_tournament --shard counts "
+          "from 0)");
 ABSL_FLAG(std::string, partial, "",
           "write the partial result (a protobuf AnalysisPartial) of the "
           "selected inputs to this file instead of a report; combine with "

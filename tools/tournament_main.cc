@@ -59,7 +59,9 @@ ABSL_FLAG(int, concurrency, 1, "Matches played at once");
 ABSL_FLAG(std::string, out, "",
           "The event folder (state, report, standings; logs of its own "
           "referee). Running again with the same folder resumes the event");
-ABSL_FLAG(std::string, shard, "", "I/N: play only this share of the schedule");
+ABSL_FLAG(std::string, shard, "",
+          "I/N: play only the I-th of N shares of the schedule, counted from "
+          "0 (0 <= I < N; cardref_analyze --shard counts from 1)");
 ABSL_FLAG(std::vector<std::string>, games, {},
           "Games as id or id:players (e.g. craits:3,kraken); empty = every "
           "game the referee lists, at its default number of players");
