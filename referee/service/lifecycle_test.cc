@@ -516,7 +516,8 @@ TEST_F(LifecycleTest, RestartClosesOutInterruptedMatches) {
 
   // Closed out for good: sealed like a log that ended in play.
   EXPECT_TRUE(record::IsSealedFile(playing_path));
-  EXPECT_TRUE(record::IsSealedFile((crashed / (finished + ".cardlog")).string()));
+  EXPECT_TRUE(
+      record::IsSealedFile((crashed / (finished + ".cardlog")).string()));
 
   // A second restart finds nothing left to do.
   MatchManager again(&AllGames(), options);
@@ -550,7 +551,8 @@ TEST_F(LifecycleTest, RestartReadsOnlyUnsealedLogs) {
   // Read-only garbage is taken for finished: it would be damaged if read.
   write(dir_ / "sealed-junk.cardlog", std::filesystem::perms::owner_read);
   write(dir_ / "writable-junk.cardlog",
-        std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+        std::filesystem::perms::owner_read |
+            std::filesystem::perms::owner_write);
   // A finished log from a referee that did not seal: read, then skipped.
   std::filesystem::copy_file(finished_log, dir_ / "unsealed.cardlog");
   std::filesystem::permissions(dir_ / "unsealed.cardlog",
