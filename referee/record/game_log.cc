@@ -165,9 +165,14 @@ absl::Status GameLogWriter::Write(v1::LogRecord record,
                      record.has_round_result());
   // Synced before the caller tells anyone: a reported result is on disk.
   // The last record seals the sink: the same one sync, and nothing can
-  // follow it.
-  if (sync) {
-    RETURN_IF_ERROR(last ? sink_->Seal() : sink_->Sync());
+  // follow it. Its record reached the OS, so the game is over and its log
+  // whole: a failed seal is Close's error (a finished game stays finished,
+  // docs/operations.md), not this record's.
+  if (sync && last) {
+    seal_error_ = sink_->Seal();
+    unsynced_ = false;
+  } else if (sync) {
+    RETURN_IF_ERROR(sink_->Sync());
     unsynced_ = false;
   }
   if (written != nullptr) {
@@ -194,7 +199,7 @@ void GameLogWriter::ContinueAfter(const GameLog& log, uint64_t size) {
 }
 
 absl::Status GameLogWriter::Close() {
-  absl::Status st = unsynced_ ? sink_->Sync() : absl::OkStatus();
+  absl::Status st = unsynced_ ? sink_->Sync() : seal_error_;
   absl::Status closed = sink_->Close();
   return st.ok() ? closed : st;
 }

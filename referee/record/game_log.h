@@ -110,10 +110,11 @@ class GameLogWriter {
   // once it is written, as a reader sees it: unix_micros absolute and the
   // typed action kept (format 3 stores neither). The last record
   // (final_result or aborted) seals the sink (WritableSink::Seal): nothing
-  // can be written after it.
+  // can be written after it, and if the seal fails once the record was
+  // appended, Close returns that error.
   [[nodiscard]] absl::Status Write(v1::LogRecord record,
                                    v1::LogRecord* written = nullptr);
-  // Syncs to disk (fdatasync) and closes.
+  // Syncs to disk (fdatasync) and closes; the error of a failed seal.
   [[nodiscard]] absl::Status Close();
   int64_t records_written() const { return records_written_; }
   uint64_t bytes_written() const { return writer_.bytes_written(); }
@@ -137,6 +138,7 @@ class GameLogWriter {
   int64_t records_written_ = 0;
   SyncPolicy sync_policy_ = SyncPolicy::kRound;
   bool unsynced_ = false;  // records written since the last Sync
+  absl::Status seal_error_;  // the last record's seal, for Close
 };
 
 // A log as read back. records[0] is the header record when the file has one.

@@ -115,6 +115,52 @@ TEST(GameLogTest, WriterRefusesToOverwrite) {
   std::remove(path.c_str());
 }
 
+// A sink whose seal (the last record's sync) fails, as an fdatasync can
+// with EIO; it refuses appends once sealed, as OpenAppendSink's does.
+class SealFailsSink : public WritableSink {
+ public:
+  explicit SealFailsSink(int* appends) : appends_(appends) {}
+  absl::Status Append(absl::string_view) override {
+    if (sealed_) return absl::FailedPreconditionError("sealed");
+    ++*appends_;
+    return absl::OkStatus();
+  }
+  absl::Status Flush() override { return absl::OkStatus(); }
+  absl::Status Sync() override { return absl::OkStatus(); }
+  absl::Status Seal() override {
+    sealed_ = true;
+    return absl::DataLossError("fdatasync log: Input/output error");
+  }
+  absl::Status Close() override { return absl::OkStatus(); }
+
+ private:
+  int* appends_;
+  bool sealed_ = false;
+};
+
+// The last record reached the OS before its seal failed: the game is over
+// and its log whole, so Write succeeds and Close reports the failure (the
+// referee keeps the game FINISHED and logs log_sync_failed,
+// docs/operations.md). Nothing can be written after the last record.
+TEST(GameLogWriterTest, AFailedSealIsReportedByCloseNotByTheLastWrite) {
+  int appends = 0;
+  GameLogWriter writer(std::make_unique<SealFailsSink>(&appends));
+  v1::LogRecord header;
+  header.mutable_header()->set_game("craits");
+  ASSERT_TRUE(writer.Write(header).ok());
+  v1::LogRecord end;
+  end.mutable_final_result();
+  EXPECT_TRUE(writer.Write(end).ok());
+  EXPECT_EQ(appends, 2);
+  v1::LogRecord after;
+  after.mutable_aborted()->set_reason("too late");
+  EXPECT_FALSE(writer.Write(after).ok());
+  EXPECT_EQ(appends, 2);
+  const absl::Status closed = writer.Close();
+  EXPECT_EQ(closed.code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(closed.message(), HasSubstr("Input/output error"));
+}
+
 }  // namespace
 }  // namespace cardref::record
 
