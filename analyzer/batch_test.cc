@@ -144,10 +144,16 @@ class BatchTest : public ::testing::Test {
     tampered_offset_ = Offsets(payloads)[k];
     tampered_ = new std::string(*dir_ + "/tampered.cardlog");
     EXPECT_TRUE(testlogs::WriteFile(*tampered_, Frame(payloads)).ok());
-    const std::string whole = Frame(Payloads(logs_[1]));
+    // Torn inside a record's payload: a cut that happened to fall on a
+    // record boundary would be a clean, merely unfinished log (no finding).
+    const std::vector<std::string> second = Payloads(logs_[1]);
+    const size_t torn_record = second.size() / 2;
+    const std::string whole = Frame(second);
     torn_ = new std::string(*dir_ + "/torn.cardlog");
-    EXPECT_TRUE(
-        testlogs::WriteFile(*torn_, whole.substr(0, whole.size() / 2)).ok());
+    EXPECT_TRUE(testlogs::WriteFile(
+                    *torn_, whole.substr(0, Offsets(second)[torn_record] +
+                                                record::kHeaderSize + 1))
+                    .ok());
   }
 
   static std::string* dir_;
