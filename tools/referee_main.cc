@@ -83,6 +83,10 @@ ABSL_FLAG(std::string, tls_client_ca, "",
 ABSL_FLAG(std::string, log_sync, "round",
           "When logs are fdatasynced: event (every record), round (every "
           "round result and the end) or end (docs/recovery.md)");
+ABSL_FLAG(int32_t, log_sync_threads, 4,
+          "Threads that wait for a round's fdatasync at --log_sync=round, so "
+          "that gRPC's threads go on serving other matches; 0: gRPC's "
+          "thread waits (docs/recovery.md). At most 64");
 ABSL_FLAG(int64_t, evict_after_ms, 5000,
           "How long an ended match stays in memory; then GetMatch reads it "
           "from its log (docs/recovery.md). At most 600000");
@@ -318,6 +322,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   options.manager.log_sync = *log_sync;
+  const int32_t log_sync_threads = absl::GetFlag(FLAGS_log_sync_threads);
+  if (log_sync_threads < 0 || log_sync_threads > 64) {
+    std::fprintf(stderr,
+                 "cardref_referee: --log_sync_threads must be 0..64, got %d\n",
+                 log_sync_threads);
+    return 2;
+  }
+  options.manager.log_sync_threads = log_sync_threads;
   const int64_t evict_after_ms = absl::GetFlag(FLAGS_evict_after_ms);
   if (evict_after_ms < 0 || evict_after_ms > 600000) {
     std::fprintf(stderr,

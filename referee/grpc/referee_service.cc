@@ -78,6 +78,16 @@ absl::Status CheckRequestFields(absl::string_view wire,
 // the call gate (`admit`), so a flood is refused before it costs more than
 // a parse, then the unknown-field check, then the method. `answer`
 // finishes the call, now or (a refusal) later.
+template <typename Request, typename Admit>
+absl::Status ParseAndAdmit(const grpc::ByteBuffer& raw, Request* request,
+                           Admit admit) {
+  const RequestBytes bytes(raw);
+  absl::Status st = ParseRequest(bytes.view(), request);
+  if (st.ok()) st = admit(AdmissionToken(*request));
+  if (st.ok()) st = CheckRequestFields(bytes.view(), *request);
+  return st;
+}
+
 template <typename Request, typename Response, typename Admit,
           typename Handle, typename Answer>
 grpc::ServerUnaryReactor* Serve(grpc::CallbackServerContext* context,
@@ -86,10 +96,7 @@ grpc::ServerUnaryReactor* Serve(grpc::CallbackServerContext* context,
                                 Handle handle, Answer answer) {
   Request request;
   Response response;
-  const RequestBytes bytes(raw);
-  absl::Status st = ParseRequest(bytes.view(), &request);
-  if (st.ok()) st = admit(AdmissionToken(request));
-  if (st.ok()) st = CheckRequestFields(bytes.view(), request);
+  absl::Status st = ParseAndAdmit(raw, &request, admit);
   if (st.ok()) st = handle(request, &response);
   if (st.ok()) st = SerializeResponse(response, out);
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
@@ -321,7 +328,7 @@ RefereeService::RefereeService(service::MatchManager* manager,
   ServeRaw("CreateMatch", &RefereeService::DoCreateMatch);
   ServeRaw("JoinMatch", &RefereeService::DoJoinMatch);
   ServeRaw("GetObservation", &RefereeService::DoGetObservation);
-  ServeRaw("SubmitAction", &RefereeService::DoSubmitAction);
+  ServeSubmitAction();
   ServeRaw("GetMatch", &RefereeService::DoGetMatch);
   ServeRaw("ListMatches", &RefereeService::DoListMatches);
   ServeRaw("CancelMatch", &RefereeService::DoCancelMatch);
@@ -420,17 +427,43 @@ absl::Status RefereeService::DoAbortMatch(
   return Store(manager_->AbortMatch(request), response);
 }
 
-absl::Status RefereeService::DoSubmitAction(
-    const grpc::ServerContextBase& /*context*/,
-    const v1::SubmitActionRequest& request,
-    v1::SubmitActionResponse* response) {
-  absl::StatusOr<std::shared_ptr<service::Match>> match =
-      manager_->Find(request.match_id());
-  if (!match.ok()) return match.status();
-  absl::StatusOr<v1::SubmitActionResponse> result = (*match)->Submit(request);
-  if (!result.ok()) return result.status();
-  *response = *std::move(result);
-  return absl::OkStatus();
+void RefereeService::ServeSubmitAction() {
+  const google::protobuf::MethodDescriptor* method =
+      v1::SubmitActionRequest::descriptor()
+          ->file()
+          ->FindServiceByName("Referee")
+          ->FindMethodByName("SubmitAction");
+  MarkMethodRawCallback(
+      method->index(),
+      new grpc::internal::CallbackUnaryHandler<grpc::ByteBuffer,
+                                               grpc::ByteBuffer>(
+          [this](grpc::CallbackServerContext* context,
+                 const grpc::ByteBuffer* raw, grpc::ByteBuffer* out) {
+            grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+            v1::SubmitActionRequest request;
+            absl::Status st =
+                ParseAndAdmit(*raw, &request, [&](absl::string_view token) {
+                  return Admit(*context, token);
+                });
+            absl::StatusOr<std::shared_ptr<service::Match>> match =
+                st.ok() ? manager_->Find(request.match_id()) : st;
+            if (!match.ok()) {
+              Answer(*context, reactor, ToGrpcStatus(match.status()),
+                     request.token());
+              return reactor;
+            }
+            // The call, its context and `out` live until the reactor is
+            // finished, on whichever thread that happens.
+            service::Match::SubmitThen(
+                *std::move(match), request,
+                [this, context, reactor, out, token = request.token()](
+                    absl::StatusOr<v1::SubmitActionResponse> result) {
+                  absl::Status answer = result.status();
+                  if (answer.ok()) answer = SerializeResponse(*result, out);
+                  Answer(*context, reactor, ToGrpcStatus(answer), token);
+                });
+            return reactor;
+          }));
 }
 
 grpc::ServerWriteReactor<v1::Observation>* RefereeService::WatchObservations(

@@ -49,6 +49,11 @@ class RefereeService final : public v1::Referee::CallbackService {
                 absl::Status (RefereeService::*handle)(
                     const grpc::ServerContextBase&, const Request&, Response*));
 
+  // SubmitAction, registered raw like the others, but answered when the
+  // match says (Match::SubmitThen): after a round's sync, from the thread
+  // that waited for the disk, not from one of gRPC's.
+  void ServeSubmitAction();
+
   // The handlers behind the raw methods, on parsed requests that have
   // passed the call gate and the unknown-field check (Serve).
   absl::Status DoListGames(const grpc::ServerContextBase& context,
@@ -63,9 +68,6 @@ class RefereeService final : public v1::Referee::CallbackService {
   absl::Status DoGetObservation(const grpc::ServerContextBase& context,
                                 const v1::SeatRequest& request,
                                 v1::Observation* response);
-  absl::Status DoSubmitAction(const grpc::ServerContextBase& context,
-                              const v1::SubmitActionRequest& request,
-                              v1::SubmitActionResponse* response);
   absl::Status DoGetMatch(const grpc::ServerContextBase& context,
                           const v1::GetMatchRequest& request,
                           v1::MatchInfo* response);

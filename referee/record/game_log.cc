@@ -171,9 +171,13 @@ absl::Status GameLogWriter::Write(v1::LogRecord record,
   if (sync && last) {
     seal_error_ = sink_->Seal();
     unsynced_ = false;
+    sync_due_ = false;
+  } else if (sync && defer_syncs_) {
+    sync_due_ = true;
   } else if (sync) {
     RETURN_IF_ERROR(sink_->Sync());
     unsynced_ = false;
+    sync_due_ = false;
   }
   if (written != nullptr) {
     if (derived_action) {
@@ -196,6 +200,13 @@ void GameLogWriter::ContinueAfter(const GameLog& log, uint64_t size) {
   } else {
     last_hash_ = crypto::Sha256(log.payloads.back());
   }
+}
+
+absl::Status GameLogWriter::SyncDue() {
+  if (!sync_due_) return absl::OkStatus();
+  sync_due_ = false;
+  unsynced_ = false;
+  return sink_->Sync();
 }
 
 absl::Status GameLogWriter::Close() {

@@ -122,6 +122,14 @@ class GameLogWriter {
   [[nodiscard]] absl::Status DropTornTail() { return writer_.DropTornTail(); }
 
   void set_sync_policy(SyncPolicy policy) { sync_policy_ = policy; }
+  // While deferred, a sync the policy calls for (other than the last
+  // record's seal) is left due instead of done in Write: the caller must
+  // SyncDue before it tells anyone of the records (a referee thread that
+  // serves the network must not wait for the disk: issue 12).
+  void set_defer_syncs(bool defer) { defer_syncs_ = defer; }
+  bool sync_due() const { return sync_due_; }
+  // The due sync, if any (fdatasync).
+  [[nodiscard]] absl::Status SyncDue();
   // Appending to an existing log (recovery): `log` is what the file holds,
   // every record intact, and the file is `size` bytes (cut to the end of
   // its last record). The next record chains to them.
@@ -138,6 +146,8 @@ class GameLogWriter {
   int64_t records_written_ = 0;
   SyncPolicy sync_policy_ = SyncPolicy::kRound;
   bool unsynced_ = false;  // records written since the last Sync
+  bool defer_syncs_ = false;
+  bool sync_due_ = false;  // the policy's sync, deferred
   absl::Status seal_error_;  // the last record's seal, for Close
 };
 

@@ -135,6 +135,7 @@ absl::StatusOr<JoinResult> Match::Join(std::optional<int> seat,
   JoinResult result;
   {
     absl::MutexLock lock(&mu_);
+    AwaitSyncLocked();
     if (status_ != v1::MATCH_STATUS_WAITING_FOR_PLAYERS) {
       return absl::FailedPreconditionError(absl::StrCat(
           "match ", id(), " has no free seat: it ",
@@ -517,6 +518,7 @@ void Match::AbortLocked(const std::string& reason, v1::AbortCause cause) {
 void Match::ShutDown(const std::string& reason) {
   {
     absl::MutexLock lock(&mu_);
+    AwaitSyncLocked();
     if (status_ == v1::MATCH_STATUS_WAITING_FOR_PLAYERS) {
       // The header first, as at a join deadline: the log shows who joined.
       if (absl::Status st = WriteHeaderLocked(); !st.ok()) {
@@ -560,6 +562,7 @@ std::vector<v1::SeatTicket> Match::Tickets() const {
 absl::Status Match::Cancel(const std::string& reason) {
   {
     absl::MutexLock lock(&mu_);
+    AwaitSyncLocked();
     if (status_ != v1::MATCH_STATUS_WAITING_FOR_PLAYERS) {
       return absl::FailedPreconditionError(absl::StrCat(
           "match ", id(), " is ", v1::MatchStatus_Name(status_),
@@ -587,6 +590,7 @@ absl::Status Match::Cancel(const std::string& reason) {
 absl::Status Match::Abort(const std::string& reason) {
   {
     absl::MutexLock lock(&mu_);
+    AwaitSyncLocked();
     if (status_ != v1::MATCH_STATUS_IN_PROGRESS) {
       return absl::FailedPreconditionError(absl::StrCat(
           "match ", id(), " is ", v1::MatchStatus_Name(status_),
@@ -607,6 +611,7 @@ EventBatch Match::EventsAfter(uint64_t after_index, Audience audience,
                               uint32_t delay_decisions,
                               size_t max_events) const {
   absl::MutexLock lock(&mu_);
+  AwaitSyncLocked();
   EventBatch batch;
   const bool over = OverLocked();
   const uint32_t actions = actions_through_.empty() ? 0 : actions_through_.back();
@@ -715,6 +720,7 @@ absl::Status Match::ObserveInto(int seat, const std::string& token,
                                 uint64_t since_version, v1::Observation* out,
                                 Shown shown) {
   absl::MutexLock lock(&mu_);
+  AwaitSyncLocked();
   RETURN_IF_ERROR(CheckSeat(seat, token));
   if (shown == Shown::kNow) SeenLocked(seat);
   ObserveIntoLocked(seat, since_version, out);
@@ -723,6 +729,7 @@ absl::Status Match::ObserveInto(int seat, const std::string& token,
 
 void Match::Delivered(int seat, uint64_t version) {
   absl::MutexLock lock(&mu_);
+  AwaitSyncLocked();
   // An older observation's write finishing late shows nothing pending now.
   if (version == version_) SeenLocked(seat);
 }
@@ -744,6 +751,7 @@ absl::StatusOr<v1::SubmitActionResponse> Match::Submit(
   bool changed;
   {
     absl::MutexLock lock(&mu_);
+    AwaitSyncLocked();
     const uint64_t version_before = version_;
     result = SubmitLocked(request);
     // Also when the submission is refused: it may have settled a timeout.
@@ -753,8 +761,74 @@ absl::StatusOr<v1::SubmitActionResponse> Match::Submit(
   return result;
 }
 
+void Match::SubmitThen(std::shared_ptr<Match> match,
+                       const v1::SubmitActionRequest& request,
+                       SubmitDone done) {
+  Match& m = *match;
+  absl::StatusOr<v1::SubmitActionResponse> result;
+  bool changed;
+  {
+    absl::MutexLock lock(&m.mu_);
+    m.AwaitSyncLocked();
+    const uint64_t version_before = m.version_;
+    // Only a round's sync: `event` keeps its sync per record.
+    const bool defer = m.options_.log_syncer != nullptr && m.log_ != nullptr &&
+                       m.options_.log_sync == record::SyncPolicy::kRound;
+    if (defer) m.log_->set_defer_syncs(true);
+    std::optional<uint64_t> answer_later;
+    result = m.SubmitLocked(request, &answer_later);
+    // The last record's seal is never deferred: an ended match's log is
+    // closed (and null) here.
+    if (m.log_ != nullptr) m.log_->set_defer_syncs(false);
+    changed = m.version_ != version_before;
+    if (m.log_ != nullptr && m.log_->sync_due()) {
+      std::function<void()> task = [match, request, result, answer_later,
+                                    done] {
+        match->FinishDeferredSubmit(request, result, answer_later, done);
+      };
+      if (m.options_.log_syncer->TryRun(task)) {
+        m.syncing_ = true;  // before the lock is let go
+        return;
+      }
+      m.SyncDueLocked();  // no idle syncer thread: here, as without one
+    }
+    if (result.ok() && answer_later.has_value()) {
+      result = m.AnswerLocked(request, *answer_later);
+    }
+  }
+  if (changed) m.NotifyWatchers();
+  done(std::move(result));
+}
+
+void Match::FinishDeferredSubmit(
+    const v1::SubmitActionRequest& request,
+    absl::StatusOr<v1::SubmitActionResponse> result,
+    std::optional<uint64_t> answer_later, const SubmitDone& done) {
+  {
+    absl::MutexLock lock(&mu_);  // not AwaitSyncLocked: this is the sync
+    SyncDueLocked();
+    syncing_ = false;
+    synced_.SignalAll();
+    if (result.ok() && answer_later.has_value()) {
+      // Built now, so that the seat's clock starts after the sync.
+      result = AnswerLocked(request, *answer_later);
+    }
+  }
+  NotifyWatchers();
+  done(std::move(result));
+}
+
+void Match::SyncDueLocked() {
+  if (log_ == nullptr) return;
+  absl::Status st = log_->SyncDue();
+  if (st.ok()) return;
+  log_failed_ = true;
+  AbortLocked(absl::StrCat("cannot write the match log: ", st.message()));
+}
+
 absl::StatusOr<v1::SubmitActionResponse> Match::SubmitLocked(
-    const v1::SubmitActionRequest& request) {
+    const v1::SubmitActionRequest& request,
+    std::optional<uint64_t>* answer_later) {
   const int seat = request.seat();
   RETURN_IF_ERROR(CheckSeat(seat, request.token()));
   Seat& me = seats_[seat];
@@ -871,6 +945,17 @@ absl::StatusOr<v1::SubmitActionResponse> Match::SubmitLocked(
     }
     return refused;
   }
+  if (answer_later != nullptr) {
+    *answer_later = version_before;
+    return v1::SubmitActionResponse();
+  }
+  return AnswerLocked(request, version_before);
+}
+
+v1::SubmitActionResponse Match::AnswerLocked(
+    const v1::SubmitActionRequest& request, uint64_t version_before) {
+  const int seat = request.seat();
+  Seat& me = seats_[seat];
   v1::SubmitActionResponse response;
   if (!request.omit_observation()) {
     // The answer shows the seat its next decision if it is its own again.
@@ -1050,6 +1135,7 @@ v1::FinalResult Match::FinalResultLocked() const {
 
 void Match::StreamOpened(int seat) {
   absl::MutexLock lock(&mu_);
+  AwaitSyncLocked();
   if (seat < 0 || seat >= static_cast<int>(seats_.size())) return;
   ++seats_[seat].streams;
   seats_[seat].disconnected = false;
@@ -1060,6 +1146,7 @@ void Match::StreamClosed(int seat) {
   bool fired = false;
   {
     absl::MutexLock lock(&mu_);
+    AwaitSyncLocked();
     if (seat < 0 || seat >= static_cast<int>(seats_.size())) return;
     Seat& me = seats_[seat];
     if (me.streams > 0) options_.metrics->StreamClosed("observation");
@@ -1081,6 +1168,7 @@ bool Match::EnforceDeadline(absl::Time now) {
   bool fired;
   {
     absl::MutexLock lock(&mu_);
+    AwaitSyncLocked();
     fired = TimeoutLocked(now);
   }
   if (fired) NotifyWatchers();
@@ -1119,6 +1207,7 @@ bool Match::HasFreeSeat() const {
 
 v1::MatchInfo Match::Info(bool for_organiser, bool withhold_seed) const {
   absl::MutexLock lock(&mu_);
+  AwaitSyncLocked();
   v1::MatchInfo info;
   info.set_match_id(options_.match_id);
   info.set_game(std::string(game_->id()));

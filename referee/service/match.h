@@ -40,6 +40,7 @@
 #include "referee/record/game_log.h"
 #include "referee/service/clock.h"
 #include "referee/service/decision_clock.h"
+#include "referee/service/log_syncer.h"
 #include "referee/service/match_reporter.h"
 #include "referee/service/metrics_sink.h"
 #include "referee/service/ops_log.h"
@@ -86,6 +87,10 @@ struct MatchOptions {
   // append when the match starts, closed at its end (docs/recovery.md).
   std::string log_path;
   record::SyncPolicy log_sync = record::SyncPolicy::kRound;
+  // Not owned; outlives the match. With one, SubmitThen leaves the syncs
+  // its records need to a syncer thread (log_syncer.h); none: it syncs
+  // on the caller's thread.
+  LogSyncer* log_syncer = nullptr;
   // Not owned; outlives the match. None: nobody is told.
   MatchListener* listener = nullptr;
   std::string referee_version;
@@ -205,6 +210,17 @@ class Match {
 
   absl::StatusOr<v1::SubmitActionResponse> Submit(
       const v1::SubmitActionRequest& request) ABSL_LOCKS_EXCLUDED(mu_);
+  // Submit, answered through `done`. If the submission's records must be
+  // synced before anyone is told of them (a round result at
+  // --log_sync=round) and the match has a LogSyncer with an idle thread,
+  // the sync runs there: the answer, the watchers and every call that
+  // could show or change the match wait for it, and `done` is called from
+  // that thread. Otherwise `done` is called before this returns.
+  using SubmitDone =
+      std::function<void(absl::StatusOr<v1::SubmitActionResponse>)>;
+  static void SubmitThen(std::shared_ptr<Match> match,
+                         const v1::SubmitActionRequest& request,
+                         SubmitDone done);
 
   // Applies the fault policy if the pending decision's deadline (or, while
   // waiting for players, the join deadline) has passed at `now`: a
@@ -283,8 +299,30 @@ class Match {
 
   Match(std::unique_ptr<Game> game, MatchOptions options);
 
+  // With `answer_later`, an accepted submission's answer is not built:
+  // *answer_later gets the version AnswerLocked needs, and the response is
+  // empty.
   absl::StatusOr<v1::SubmitActionResponse> SubmitLocked(
-      const v1::SubmitActionRequest& request) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+      const v1::SubmitActionRequest& request,
+      std::optional<uint64_t>* answer_later = nullptr)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The answer to an accepted submission made at `version_before`: shows
+  // the seat its next decision if it is its own again (its clock starts).
+  v1::SubmitActionResponse AnswerLocked(const v1::SubmitActionRequest& request,
+                                        uint64_t version_before)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // SubmitThen's work on a syncer thread: the sync, then the answer.
+  void FinishDeferredSubmit(const v1::SubmitActionRequest& request,
+                            absl::StatusOr<v1::SubmitActionResponse> result,
+                            std::optional<uint64_t> answer_later,
+                            const SubmitDone& done) ABSL_LOCKS_EXCLUDED(mu_);
+  // The log's due sync; a failure aborts the match, as a failed write does.
+  void SyncDueLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Waits while a deferred sync is running: nothing the match did since
+  // its last sync may be shown, and nothing may change it, until then.
+  void AwaitSyncLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    while (syncing_) synced_.Wait(&mu_);
+  }
   absl::Status CheckSeat(int seat, const std::string& token) const
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
   v1::Observation ObserveLocked(int seat, uint64_t since_version) const
@@ -373,6 +411,11 @@ class Match {
   const std::string seed_commitment_;
 
   mutable absl::Mutex mu_;
+  // A syncer thread syncs the log (SubmitThen); `synced_` is signalled
+  // when it is done. A CondVar, not an absl::Condition: ThreadSanitizer
+  // cannot follow those through Debian's Abseil (docs/testing.md).
+  bool syncing_ ABSL_GUARDED_BY(mu_) = false;
+  mutable absl::CondVar synced_;
   std::unique_ptr<State> state_ ABSL_GUARDED_BY(mu_);
   std::unique_ptr<record::GameLogWriter> log_ ABSL_GUARDED_BY(mu_);
   std::vector<Seat> seats_ ABSL_GUARDED_BY(mu_);

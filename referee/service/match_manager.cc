@@ -118,6 +118,13 @@ MatchManager::MatchManager(const GameRegistry* registry,
     }
   }
   clock_ = std::thread([this] { ClockLoop(); });
+  log_syncer_ = options_.log_syncer;
+  if (log_syncer_ == nullptr && options_.log_sync_threads > 0 &&
+      options_.log_sync == record::SyncPolicy::kRound) {
+    own_log_syncer_ =
+        std::make_unique<LogSyncThreads>(options_.log_sync_threads);
+    log_syncer_ = own_log_syncer_.get();
+  }
 }
 
 void MatchManager::Listener::DeadlineChanged(const std::string& match_id,
@@ -281,6 +288,7 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   match_options.signing_key = options_.signing_key;
   match_options.log_path = LogPath(match_options.match_id);
   match_options.log_sync = options_.log_sync;
+  match_options.log_syncer = log_syncer_;
   match_options.listener = &listener_;
   match_options.referee_version = options_.referee_version;
   match_options.max_action_bytes = options_.limits.max_action_bytes;

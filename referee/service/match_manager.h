@@ -68,6 +68,12 @@ struct ManagerOptions {
   Limits limits;
   // When logs are fdatasynced (cardref_referee --log_sync).
   record::SyncPolicy log_sync = record::SyncPolicy::kRound;
+  // Threads that wait for a round's sync instead of gRPC's (log_syncer.h;
+  // cardref_referee --log_sync_threads); 0: gRPC's thread syncs.
+  int log_sync_threads = 4;
+  // Not owned; outlives the manager. Used instead of log_sync_threads
+  // (tests).
+  LogSyncer* log_syncer = nullptr;
   // How long an ended match stays in memory (cardref_referee
   // --evict_after_ms); then GetMatch reads it from its log.
   absl::Duration evict_after = absl::Seconds(5);
@@ -202,6 +208,10 @@ class MatchManager {
   absl::CondVar clock_wakeup_;  // signalled when stopping_ is set
   bool accepting_ ABSL_GUARDED_BY(mu_) = true;
   std::thread clock_;
+  // Last, so destroyed first: its tasks call into the matches and the
+  // listener (none unless --log_sync=round).
+  std::unique_ptr<LogSyncer> own_log_syncer_;
+  LogSyncer* log_syncer_ = nullptr;  // options_.log_syncer or the own one
 };
 
 }  // namespace cardref::service

@@ -1,0 +1,239 @@
+// The syncer threads, and a match that leaves a round's sync to them: the
+// round is shown to nobody, and nothing changes the match, until the sync
+// has run; with no idle thread the submission syncs and answers at once.
+#include "referee/service/log_syncer.h"
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/synchronization/notification.h"
+#include "gtest/gtest.h"
+#include "referee/base/rng.h"
+#include "referee/base/testing/fresh_test_dir.h"
+#include "referee/codec/logged_actions.h"
+#include "referee/games/all_games.h"
+#include "referee/record/game_log.h"
+#include "referee/service/match.h"
+#include "referee/service/match_manager.h"
+
+namespace cardref::service {
+namespace {
+
+// Hands the task over; the thread may not be waiting yet.
+bool RunSoon(LogSyncThreads& syncer, std::function<void()>& task) {
+  for (int i = 0; i < 2000; ++i) {
+    if (syncer.TryRun(task)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return false;
+}
+
+TEST(LogSyncThreadsTest, RunsOnAnIdleThreadAndRefusesWhenAllAreBusy) {
+  LogSyncThreads syncer(1);
+  absl::Notification started, release, finished;
+  std::thread::id ran_on;
+  std::function<void()> task = [&] {
+    ran_on = std::this_thread::get_id();
+    started.Notify();
+    release.WaitForNotification();
+    finished.Notify();
+  };
+  ASSERT_TRUE(RunSoon(syncer, task));
+  EXPECT_EQ(task, nullptr);  // taken
+  started.WaitForNotification();
+  EXPECT_NE(ran_on, std::this_thread::get_id());
+  // Its one thread is busy: refused, and the task is the caller's still.
+  bool second_ran = false;
+  std::function<void()> second = [&] { second_ran = true; };
+  EXPECT_FALSE(syncer.TryRun(second));
+  ASSERT_NE(second, nullptr);
+  second();
+  EXPECT_TRUE(second_ran);
+  release.Notify();
+  finished.WaitForNotification();
+  // Idle again.
+  std::atomic<bool> third_ran{false};
+  std::function<void()> third = [&] { third_ran = true; };
+  ASSERT_TRUE(RunSoon(syncer, third));
+}
+
+TEST(LogSyncThreadsTest, TasksHandedOverRunBeforeTheThreadsStop) {
+  std::atomic<int> ran{0};
+  {
+    LogSyncThreads syncer(3);
+    for (int i = 0; i < 3; ++i) {
+      std::function<void()> task = [&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        ++ran;
+      };
+      ASSERT_TRUE(RunSoon(syncer, task));
+    }
+  }
+  EXPECT_EQ(ran.load(), 3);
+}
+
+// Keeps the task until the test runs it, or refuses every task.
+class HeldSyncer : public LogSyncer {
+ public:
+  explicit HeldSyncer(bool refuse) : refuse_(refuse) {}
+  bool TryRun(std::function<void()>& task) override {
+    ++offered_;
+    if (refuse_) return false;
+    held_ = std::move(task);
+    task = nullptr;
+    return true;
+  }
+  bool holding() const { return held_ != nullptr; }
+  void RunHeld() {
+    std::function<void()> task = std::move(held_);
+    held_ = nullptr;
+    task();
+  }
+  int offered() const { return offered_; }
+
+ private:
+  const bool refuse_;
+  std::function<void()> held_;
+  int offered_ = 0;
+};
+
+class DeferredSyncTest : public ::testing::Test {
+ protected:
+  void Start(LogSyncer* syncer) {
+    dir_ = testing_util::FreshTestDir("log_syncer_test_");
+    ManagerOptions options;
+    options.log_dir = dir_.string();
+    options.referee_version = "test";
+    options.log_sync = record::SyncPolicy::kRound;
+    options.log_syncer = syncer;
+    manager_ = std::make_unique<MatchManager>(&AllGames(), options);
+    v1::CreateMatchRequest create;
+    create.set_game("craits");
+    (*create.mutable_params()->mutable_values())["num_players"].set_int_value(
+        3);
+    (*create.mutable_params()->mutable_values())["game_length"].set_enum_value(
+        "SHORT");
+    create.set_dealing_seed(21);
+    absl::StatusOr<v1::CreateMatchResponse> created =
+        manager_->CreateMatch(create);
+    ASSERT_TRUE(created.ok()) << created.status();
+    for (int s = 0; s < 3; ++s) {
+      v1::JoinMatchRequest join;
+      join.set_match_id(created->match_id());
+      join.set_player_name("p" + std::to_string(s));
+      absl::StatusOr<v1::JoinMatchResponse> joined = manager_->JoinMatch(join);
+      ASSERT_TRUE(joined.ok()) << joined.status();
+      tokens_.push_back(joined->token());
+    }
+    match_ = *manager_->Find(created->match_id());
+    log_path_ = match_->Info().log_path();
+  }
+
+  // A random legal action of the seat to act.
+  v1::SubmitActionRequest NextSubmission() {
+    absl::StatusOr<v1::Observation> any = match_->Observe(0, tokens_[0]);
+    EXPECT_TRUE(any.ok()) << any.status();
+    const int seat = any->seat_to_act();
+    absl::StatusOr<v1::Observation> obs = match_->Observe(seat, tokens_[seat]);
+    EXPECT_TRUE(obs.ok()) << obs.status();
+    v1::SubmitActionRequest r;
+    r.set_match_id(match_->id());
+    r.set_seat(seat);
+    r.set_token(tokens_[seat]);
+    *r.mutable_action() =
+        obs->legal_actions(rng_.Uniform(obs->legal_actions_size()));
+    return r;
+  }
+
+  int RoundResultsInTheFile() {
+    absl::StatusOr<record::GameLog> log =
+        codec::ReadGameLogWithActions(log_path_);
+    EXPECT_TRUE(log.ok()) << log.status();
+    int rounds = 0;
+    for (const v1::LogRecord& r : log->records) rounds += r.has_round_result();
+    return rounds;
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<MatchManager> manager_;
+  std::shared_ptr<Match> match_;
+  std::string log_path_;  // read directly: Info waits out a sync
+  std::vector<std::string> tokens_;
+  Rng rng_{4};
+};
+
+TEST_F(DeferredSyncTest, ARoundIsShownToNobodyBeforeItsSyncHasRun) {
+  HeldSyncer syncer(/*refuse=*/false);
+  Start(&syncer);
+  int deferred = 0;
+  for (int guard = 0; guard < 10000 && deferred < 2; ++guard) {
+    ASSERT_EQ(match_->status(), v1::MATCH_STATUS_IN_PROGRESS);
+    const int rounds_before = RoundResultsInTheFile();
+    const uint64_t version_before = match_->progress().version;
+    const v1::SubmitActionRequest r = NextSubmission();
+    std::optional<absl::StatusOr<v1::SubmitActionResponse>> answer;
+    Match::SubmitThen(match_, r, [&](auto result) { answer = result; });
+    if (!syncer.holding()) {
+      ASSERT_TRUE(answer.has_value());  // no sync due: answered at once
+      ASSERT_TRUE(answer->ok()) << answer->status();
+      continue;
+    }
+    // A round ended: its records reached the file, but no one is told
+    // until the sync has run.
+    ++deferred;
+    EXPECT_FALSE(answer.has_value());
+    EXPECT_EQ(RoundResultsInTheFile(), rounds_before + 1);
+    const int other = (r.seat() + 1) % 3;
+    std::future<absl::StatusOr<v1::Observation>> look =
+        std::async(std::launch::async,
+                   [&] { return match_->Observe(other, tokens_[other]); });
+    std::future<bool> timeout = std::async(std::launch::async, [&] {
+      return match_->EnforceDeadline(absl::InfiniteFuture());
+    });
+    EXPECT_EQ(look.wait_for(std::chrono::milliseconds(200)),
+              std::future_status::timeout)
+        << "a seat saw the round before its sync";
+    EXPECT_EQ(timeout.wait_for(std::chrono::milliseconds(1)),
+              std::future_status::timeout)
+        << "the match changed during its sync";
+    syncer.RunHeld();
+    ASSERT_TRUE(answer.has_value());
+    ASSERT_TRUE(answer->ok()) << answer->status();
+    EXPECT_TRUE(answer->value().has_observation());
+    absl::StatusOr<v1::Observation> seen = look.get();
+    ASSERT_TRUE(seen.ok()) << seen.status();
+    EXPECT_GT(seen->version(), version_before);
+    timeout.get();  // no limit: nothing times out
+  }
+  EXPECT_EQ(deferred, 2);
+}
+
+TEST_F(DeferredSyncTest, WithNoIdleThreadTheSubmissionSyncsAndAnswersAtOnce) {
+  HeldSyncer syncer(/*refuse=*/true);
+  Start(&syncer);
+  int answered = 0;
+  for (int guard = 0; guard < 100000; ++guard) {
+    if (match_->status() != v1::MATCH_STATUS_IN_PROGRESS) break;
+    bool done = false;
+    Match::SubmitThen(match_, NextSubmission(), [&](auto result) {
+      EXPECT_TRUE(result.ok()) << result.status();
+      done = true;
+    });
+    ASSERT_TRUE(done);
+    ++answered;
+  }
+  EXPECT_EQ(match_->status(), v1::MATCH_STATUS_FINISHED);
+  EXPECT_EQ(RoundResultsInTheFile(), 8);  // SHORT: every round logged
+  // Offered every round's sync but the last, which the seal does.
+  EXPECT_EQ(syncer.offered(), 7);
+  EXPECT_GT(answered, 0);
+}
+
+}  // namespace
+}  // namespace cardref::service
