@@ -455,7 +455,7 @@ void RefereeService::ServeSubmitAction() {
             // The call, its context and `out` live until the reactor is
             // finished, on whichever thread that happens.
             service::Match::SubmitThen(
-                *std::move(match), request,
+                *match, request,
                 [this, context, reactor, out, token = request.token()](
                     absl::StatusOr<v1::SubmitActionResponse> result) {
                   absl::Status answer = result.status();

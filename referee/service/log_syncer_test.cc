@@ -35,9 +35,10 @@ bool RunSoon(LogSyncThreads& syncer, std::function<void()>& task) {
 }
 
 TEST(LogSyncThreadsTest, RunsOnAnIdleThreadAndRefusesWhenAllAreBusy) {
-  LogSyncThreads syncer(1);
-  absl::Notification started, release, finished;
+  // Declared before the syncer, which runs its tasks until it is gone.
+  absl::Notification started, release, finished, third_ran;
   std::thread::id ran_on;
+  LogSyncThreads syncer(1);
   std::function<void()> task = [&] {
     ran_on = std::this_thread::get_id();
     started.Notify();
@@ -58,9 +59,9 @@ TEST(LogSyncThreadsTest, RunsOnAnIdleThreadAndRefusesWhenAllAreBusy) {
   release.Notify();
   finished.WaitForNotification();
   // Idle again.
-  std::atomic<bool> third_ran{false};
-  std::function<void()> third = [&] { third_ran = true; };
+  std::function<void()> third = [&] { third_ran.Notify(); };
   ASSERT_TRUE(RunSoon(syncer, third));
+  third_ran.WaitForNotification();
 }
 
 TEST(LogSyncThreadsTest, TasksHandedOverRunBeforeTheThreadsStop) {
@@ -178,7 +179,7 @@ TEST_F(DeferredSyncTest, ARoundIsShownToNobodyBeforeItsSyncHasRun) {
     const uint64_t version_before = match_->progress().version;
     const v1::SubmitActionRequest r = NextSubmission();
     std::optional<absl::StatusOr<v1::SubmitActionResponse>> answer;
-    Match::SubmitThen(match_, r, [&](auto result) { answer = result; });
+    Match::SubmitThen(match_, r, [&](const auto& result) { answer = result; });
     if (!syncer.holding()) {
       ASSERT_TRUE(answer.has_value());  // no sync due: answered at once
       ASSERT_TRUE(answer->ok()) << answer->status();
@@ -221,7 +222,7 @@ TEST_F(DeferredSyncTest, WithNoIdleThreadTheSubmissionSyncsAndAnswersAtOnce) {
   for (int guard = 0; guard < 100000; ++guard) {
     if (match_->status() != v1::MATCH_STATUS_IN_PROGRESS) break;
     bool done = false;
-    Match::SubmitThen(match_, NextSubmission(), [&](auto result) {
+    Match::SubmitThen(match_, NextSubmission(), [&](const auto& result) {
       EXPECT_TRUE(result.ok()) << result.status();
       done = true;
     });

@@ -761,9 +761,9 @@ absl::StatusOr<v1::SubmitActionResponse> Match::Submit(
   return result;
 }
 
-void Match::SubmitThen(std::shared_ptr<Match> match,
+void Match::SubmitThen(const std::shared_ptr<Match>& match,
                        const v1::SubmitActionRequest& request,
-                       SubmitDone done) {
+                       const SubmitDone& done) {
   Match& m = *match;
   absl::StatusOr<v1::SubmitActionResponse> result;
   bool changed;

@@ -218,9 +218,9 @@ class Match {
   // that thread. Otherwise `done` is called before this returns.
   using SubmitDone =
       std::function<void(absl::StatusOr<v1::SubmitActionResponse>)>;
-  static void SubmitThen(std::shared_ptr<Match> match,
+  static void SubmitThen(const std::shared_ptr<Match>& match,
                          const v1::SubmitActionRequest& request,
-                         SubmitDone done);
+                         const SubmitDone& done);
 
   // Applies the fault policy if the pending decision's deadline (or, while
   // waiting for players, the join deadline) has passed at `now`: a
