@@ -109,6 +109,45 @@ TEST(LogSyncTest, PolicyDecidesWhenTheLogIsSynced) {
               HasSubstr("event, round or end"));
 }
 
+// A deferred round sync is left due for the caller (Match::SubmitThen),
+// done once by SyncDue, and never deferred for the last record.
+TEST(LogSyncTest, ADeferredRoundSyncIsLeftDueUntilSyncDue) {
+  int syncs = 0;
+  record::GameLogWriter writer(std::make_unique<CountingSink>(&syncs));
+  writer.set_sync_policy(record::SyncPolicy::kRound);
+  v1::LogRecord header;
+  header.mutable_header()->set_game("craits");
+  ASSERT_TRUE(writer.Write(header).ok());
+  writer.set_defer_syncs(true);
+  v1::LogRecord round;
+  round.mutable_round_result();
+  ASSERT_TRUE(writer.Write(round).ok());
+  EXPECT_TRUE(writer.sync_due());
+  EXPECT_EQ(syncs, 0);
+  v1::LogRecord action;
+  action.mutable_action()->set_seat(1);
+  ASSERT_TRUE(writer.Write(action).ok());  // covered by the same sync
+  EXPECT_TRUE(writer.SyncDue().ok());
+  EXPECT_EQ(syncs, 1);
+  EXPECT_FALSE(writer.sync_due());
+  EXPECT_TRUE(writer.SyncDue().ok());  // nothing due: no sync
+  EXPECT_EQ(syncs, 1);
+  writer.set_defer_syncs(false);
+  ASSERT_TRUE(writer.Write(round).ok());  // not deferred: synced in Write
+  EXPECT_EQ(syncs, 2);
+  EXPECT_FALSE(writer.sync_due());
+  // The last record seals even while deferring (the default Seal syncs).
+  writer.set_defer_syncs(true);
+  ASSERT_TRUE(writer.Write(round).ok());
+  v1::LogRecord end;
+  end.mutable_final_result();
+  ASSERT_TRUE(writer.Write(end).ok());
+  EXPECT_FALSE(writer.sync_due());
+  EXPECT_EQ(syncs, 3);
+  EXPECT_TRUE(writer.Close().ok());
+  EXPECT_EQ(syncs, 3);
+}
+
 // ASan's allocator (redzones, quarantine) makes RSS meaningless: the memory
 // bounds are checked in the uninstrumented build, as in
 // analyzer/memory_test.cc; everything else is checked in both.
