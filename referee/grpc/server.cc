@@ -9,6 +9,7 @@
 #include "absl/time/time.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "referee/base/status_macros.h"
 #include "referee/games/all_games.h"
 #include "referee/grpc/fd_budget.h"
 #include "referee/record/private_dir.h"
@@ -31,17 +32,7 @@ absl::StatusOr<std::string> ReadPem(const std::string& path,
 
 absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeCredentials(
     const TlsOptions& tls) {
-  if (tls.cert_file.empty() != tls.key_file.empty()) {
-    return absl::InvalidArgumentError(
-        "TLS needs both --tls_cert and --tls_key");
-  }
-  if (tls.cert_file.empty()) {
-    if (!tls.client_ca_file.empty()) {
-      return absl::InvalidArgumentError(
-          "--tls_client_ca needs --tls_cert and --tls_key");
-    }
-    return grpc::InsecureServerCredentials();
-  }
+  if (tls.cert_file.empty()) return grpc::InsecureServerCredentials();
   grpc::SslServerCredentialsOptions ssl;
   grpc::SslServerCredentialsOptions::PemKeyCertPair pair;
   absl::StatusOr<std::string> cert = ReadPem(tls.cert_file, "--tls_cert");
@@ -69,8 +60,7 @@ bool IsLoopbackHost(const std::string& host) {
          absl::StartsWith(host, "127.");
 }
 
-absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
-    ServerOptions options) {
+absl::Status CheckServerOptions(const ServerOptions& options) {
   if (!options.organiser_token.has_value() && !IsLoopbackHost(options.host)) {
     return absl::FailedPreconditionError(absl::StrCat(
         "refusing to listen on ", options.host,
@@ -78,6 +68,21 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
         "matches. Give --organiser_token_file (or $", kOrganiserTokenEnv,
         "), or listen on localhost (docs/auth.md)"));
   }
+  const TlsOptions& tls = options.tls;
+  if (tls.cert_file.empty() != tls.key_file.empty()) {
+    return absl::InvalidArgumentError(
+        "TLS needs both --tls_cert and --tls_key");
+  }
+  if (tls.cert_file.empty() && !tls.client_ca_file.empty()) {
+    return absl::InvalidArgumentError(
+        "--tls_client_ca needs --tls_cert and --tls_key");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
+    ServerOptions options) {
+  RETURN_IF_ERROR(CheckServerOptions(options));
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
       MakeCredentials(options.tls);
   if (!credentials.ok()) return credentials.status();

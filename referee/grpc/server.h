@@ -46,6 +46,11 @@ struct ServerOptions {
 // True for localhost, 127.0.0.0/8 and ::1.
 bool IsLoopbackHost(const std::string& host);
 
+// What Start refuses before it touches anything: FAILED_PRECONDITION for a
+// host other than loopback without an organiser token, INVALID_ARGUMENT for
+// half a TLS configuration. Files are not read.
+absl::Status CheckServerOptions(const ServerOptions& options);
+
 class RefereeServer {
  public:
   static absl::StatusOr<std::unique_ptr<RefereeServer>> Start(

@@ -91,6 +91,9 @@ class WritableSink {
 inline constexpr uint64_t kDefaultAppendChunk = 16 << 10;
 [[nodiscard]] absl::StatusOr<std::unique_ptr<WritableSink>> OpenAppendSink(
     const std::string& path, uint64_t first_chunk = kDefaultAppendChunk);
+// How a match opens its log: OpenAppendSink, or in tests a sink around it.
+using LogOpener = std::function<absl::StatusOr<std::unique_ptr<WritableSink>>(
+    const std::string& path)>;
 // True if `path` is a regular file nobody may write to: a log that an
 // OpenAppendSink sealed after its last record was synced (or that a person
 // made read-only). False if it cannot be stat'ed.

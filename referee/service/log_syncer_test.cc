@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "referee/base/rng.h"
 #include "referee/base/testing/fresh_test_dir.h"
@@ -113,15 +114,43 @@ class HeldSyncer : public LogSyncer {
   int offered_ = 0;
 };
 
+// The match's log, whose Sync fails (an I/O error) once *fail is set.
+class SyncFailingSink : public record::WritableSink {
+ public:
+  SyncFailingSink(std::unique_ptr<record::WritableSink> file, const bool* fail)
+      : file_(std::move(file)), fail_(fail) {}
+  absl::Status Append(absl::string_view data) override {
+    return file_->Append(data);
+  }
+  absl::Status Flush() override { return file_->Flush(); }
+  absl::Status Sync() override {
+    if (*fail_) return absl::DataLossError("fdatasync: Input/output error");
+    return file_->Sync();
+  }
+  absl::Status Seal() override {
+    if (*fail_) return Sync();
+    return file_->Seal();
+  }
+  absl::Status Close() override { return file_->Close(); }
+  absl::Status Truncate(uint64_t size) override {
+    return file_->Truncate(size);
+  }
+
+ private:
+  std::unique_ptr<record::WritableSink> file_;
+  const bool* fail_;
+};
+
 class DeferredSyncTest : public ::testing::Test {
  protected:
-  void Start(LogSyncer* syncer) {
+  void Start(LogSyncer* syncer, record::LogOpener open_log = nullptr) {
     dir_ = testing_util::FreshTestDir("log_syncer_test_");
     ManagerOptions options;
     options.log_dir = dir_.string();
     options.referee_version = "test";
     options.log_sync = record::SyncPolicy::kRound;
     options.log_syncer = syncer;
+    options.open_log = std::move(open_log);
     manager_ = std::make_unique<MatchManager>(&AllGames(), options);
     v1::CreateMatchRequest create;
     create.set_game("craits");
@@ -222,6 +251,60 @@ TEST_F(DeferredSyncTest, ARoundIsShownToNobodyBeforeItsSyncHasRun) {
     timeout.get();  // no limit: nothing times out
   }
   EXPECT_EQ(deferred, 2);
+}
+
+// A sync that fails on the syncer thread ends the match as a failed write
+// on the serving thread would: aborted (LOG_WRITE_FAILED), and whoever waited
+// for the round is shown the aborted match, not a round that is not on disk.
+TEST_F(DeferredSyncTest, AFailedDeferredSyncAbortsTheMatchBeforeAnyoneSeesTheRound) {
+  HeldSyncer syncer(/*refuse=*/false);
+  bool fail_sync = false;
+  Start(&syncer, [&fail_sync](const std::string& path)
+            -> absl::StatusOr<std::unique_ptr<record::WritableSink>> {
+    absl::StatusOr<std::unique_ptr<record::WritableSink>> file =
+        record::OpenAppendSink(path);
+    if (!file.ok()) return file.status();
+    return std::make_unique<SyncFailingSink>(*std::move(file), &fail_sync);
+  });
+  std::optional<absl::StatusOr<v1::SubmitActionResponse>> answer;
+  int submitter = -1;
+  for (int guard = 0; guard < 10000 && !syncer.holding(); ++guard) {
+    ASSERT_EQ(match_->status(), v1::MATCH_STATUS_IN_PROGRESS);
+    const v1::SubmitActionRequest r = NextSubmission();
+    submitter = r.seat();
+    answer.reset();
+    Match::SubmitThen(match_, r, [&](const auto& result) { answer = result; });
+  }
+  ASSERT_TRUE(syncer.holding()) << "no round ended";
+  ASSERT_FALSE(answer.has_value());
+  const int other = (submitter + 1) % 3;
+  std::future<absl::StatusOr<v1::Observation>> look = std::async(
+      std::launch::async, [&] { return match_->Observe(other, tokens_[other]); });
+  ASSERT_EQ(look.wait_for(std::chrono::milliseconds(100)),
+            std::future_status::timeout);
+
+  fail_sync = true;  // the task runs on this thread, after this
+  syncer.RunHeld();
+
+  ASSERT_TRUE(answer.has_value());
+  ASSERT_TRUE(answer->ok()) << answer->status();  // the action was accepted
+  EXPECT_EQ(answer->value().observation().status(), v1::MATCH_STATUS_ABORTED);
+  absl::StatusOr<v1::Observation> seen = look.get();
+  ASSERT_TRUE(seen.ok()) << seen.status();
+  EXPECT_EQ(seen->status(), v1::MATCH_STATUS_ABORTED);
+  EXPECT_EQ(match_->status(), v1::MATCH_STATUS_ABORTED);
+  EXPECT_THAT(match_->Info().end_reason(),
+              ::testing::HasSubstr(
+                  "cannot write the match log: fdatasync: Input/output error"));
+  // The abort itself is still written after the failed sync (best effort),
+  // with the cause an auditor needs.
+  absl::StatusOr<record::GameLog> log =
+      codec::ReadGameLogWithActions(log_path_);
+  ASSERT_TRUE(log.ok()) << log.status();
+  ASSERT_FALSE(log->records.empty());
+  ASSERT_TRUE(log->records.back().has_aborted());
+  EXPECT_EQ(log->records.back().aborted().cause(),
+            v1::ABORT_CAUSE_LOG_WRITE_FAILED);
 }
 
 TEST_F(DeferredSyncTest, WithNoIdleThreadTheSubmissionSyncsAndAnswersAtOnce) {

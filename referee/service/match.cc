@@ -240,7 +240,8 @@ absl::Status Match::StartLocked() {
 absl::Status Match::OpenLogLocked() {
   if (log_ != nullptr) return absl::OkStatus();
   absl::StatusOr<std::unique_ptr<record::WritableSink>> sink =
-      record::OpenAppendSink(options_.log_path);
+      options_.open_log ? options_.open_log(options_.log_path)
+                        : record::OpenAppendSink(options_.log_path);
   if (!sink.ok()) {
     return absl::UnavailableError(absl::StrCat(
         "cannot open the match log: ", sink.status().message()));

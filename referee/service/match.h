@@ -87,6 +87,9 @@ struct MatchOptions {
   // append when the match starts, closed at its end (docs/recovery.md).
   std::string log_path;
   record::SyncPolicy log_sync = record::SyncPolicy::kRound;
+  // Opens log_path for append when the match starts; unset:
+  // record::OpenAppendSink. Tests wrap the sink to make a sync fail.
+  record::LogOpener open_log;
   // Not owned; outlives the match. With one, SubmitThen leaves the syncs
   // its records need to a syncer thread (log_syncer.h); none: it syncs
   // on the caller's thread.

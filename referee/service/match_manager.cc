@@ -289,6 +289,7 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   match_options.log_path = LogPath(match_options.match_id);
   match_options.log_sync = options_.log_sync;
   match_options.log_syncer = log_syncer_;
+  match_options.open_log = options_.open_log;
   match_options.listener = &listener_;
   match_options.referee_version = options_.referee_version;
   match_options.max_action_bytes = options_.limits.max_action_bytes;

@@ -74,6 +74,8 @@ struct ManagerOptions {
   // Not owned; outlives the manager. Used instead of log_sync_threads
   // (tests).
   LogSyncer* log_syncer = nullptr;
+  // How each match opens its log (MatchOptions::open_log); unset: the file.
+  record::LogOpener open_log;
   // How long an ended match stays in memory (cardref_referee
   // --evict_after_ms); then GetMatch reads it from its log.
   absl::Duration evict_after = absl::Seconds(5);

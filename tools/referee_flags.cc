@@ -1,0 +1,319 @@
+#include "tools/referee_flags.h"
+
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <string>
+
+#include "absl/flags/flag.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "referee/base/status_macros.h"
+#include "referee/record/game_log.h"
+#include "referee/service/limits.h"
+
+ABSL_FLAG(std::string, host, "localhost",
+          "Address to listen on (0.0.0.0 for every interface)");
+ABSL_FLAG(int, port, 50051, "Port to listen on; 0 picks a free port");
+ABSL_FLAG(std::string, port_file, "",
+          "If set, the chosen port is written to this file once serving");
+ABSL_FLAG(std::string, log_dir, "logs",
+          "Directory for game logs (created if missing)");
+ABSL_FLAG(int64_t, decision_time_limit_ms, 10000,
+          "Default per-decision time limit in ms for matches that give none; "
+          "0 = no limit");
+ABSL_FLAG(int64_t, max_decision_time_limit_ms, 600000,
+          "Largest time limit a match may ask for; 0 = no maximum");
+ABSL_FLAG(int64_t, time_bank_ms, 0,
+          "Default time bank per seat in ms for matches that give none "
+          "(docs/fault_policy.md); 0 = none");
+ABSL_FLAG(int64_t, max_time_bank_ms, 600000,
+          "Largest time bank a match may ask for; 0 = no maximum");
+ABSL_FLAG(int32_t, max_rejections, 100,
+          "Default fault policy: rejected submissions per decision that "
+          "settle it as a fault; 0 = no limit");
+ABSL_FLAG(int32_t, max_consecutive_timeouts, 3,
+          "Default fault policy: timeouts in a row after which a seat is "
+          "absent or forfeits (or the match aborts); 0 = no limit");
+ABSL_FLAG(int64_t, join_deadline_ms, 0,
+          "Default fault policy: ms from creation by which every seat must "
+          "have joined; 0 = none");
+ABSL_FLAG(int64_t, max_join_deadline_ms, 0,
+          "Largest join deadline a match may ask for; 0 = no maximum");
+ABSL_FLAG(std::string, fault_action, "substitute",
+          "Default fault policy action at a limit: substitute, forfeit or "
+          "abort");
+ABSL_FLAG(bool, disconnect_is_timeout, false,
+          "Default fault policy: a seat whose last observation stream closed "
+          "times out at once");
+ABSL_FLAG(std::string, organiser_token_file, "",
+          "File holding the organiser's bearer token (mode 600); else "
+          "$CARDREF_ORGANISER_TOKEN; with neither, only loopback is served "
+          "and every local caller is the organiser (docs/auth.md)");
+ABSL_FLAG(std::string, tls_cert, "",
+          "PEM certificate chain: serve TLS (needs --tls_key)");
+ABSL_FLAG(std::string, tls_key, "", "PEM private key for --tls_cert");
+ABSL_FLAG(std::string, tls_client_ca, "",
+          "PEM CA certificates: require a client certificate signed by one");
+ABSL_FLAG(std::string, log_sync, "round",
+          "When logs are fdatasynced: event (every record), round (every "
+          "round result and the end) or end (docs/recovery.md)");
+ABSL_FLAG(int32_t, log_sync_threads, 4,
+          "Threads that wait for a round's fdatasync at --log_sync=round, so "
+          "that gRPC's threads go on serving other matches; 0: gRPC's "
+          "thread waits (docs/recovery.md). At most 64");
+ABSL_FLAG(int64_t, evict_after_ms, 5000,
+          "How long an ended match stays in memory; then GetMatch reads it "
+          "from its log (docs/recovery.md). At most 600000");
+ABSL_FLAG(std::string, signing_key_file, "",
+          "Ed25519 private key (PEM PKCS#8, mode 0600) that signs every log; "
+          "generated there when missing. Default: referee_ed25519.key in the "
+          "parent directory of --log_dir");
+
+// Resource limits (docs/limits.md); defaults from referee/service/limits.h.
+ABSL_FLAG(int32_t, max_request_bytes, cardref::service::Limits().max_request_bytes,
+          "Largest request gRPC accepts, in bytes (RESOURCE_EXHAUSTED past "
+          "it); 1024..67108864");
+ABSL_FLAG(int32_t, max_action_bytes,
+          static_cast<int32_t>(cardref::service::Limits().max_action_bytes),
+          "Largest submitted action, encoded, in bytes (INVALID_ARGUMENT past "
+          "it; logged without the action); at most --max_request_bytes");
+ABSL_FLAG(int32_t, max_streams_per_seat,
+          cardref::service::Limits().max_streams_per_seat,
+          "Open WatchObservations streams per seat; 0 = no cap");
+ABSL_FLAG(int32_t, max_event_streams, cardref::service::Limits().max_event_streams,
+          "Open WatchMatch/WatchMatchFull streams in all; 0 = no cap");
+ABSL_FLAG(double, calls_per_second_per_token,
+          cardref::service::Limits().calls_per_second_per_token,
+          "Calls per second per seat token or bearer token; 0 = no limit");
+ABSL_FLAG(double, burst_per_token, cardref::service::Limits().burst_per_token,
+          "Calls at once per token before --calls_per_second_per_token applies");
+ABSL_FLAG(double, calls_per_second_per_peer,
+          cardref::service::Limits().calls_per_second_per_peer,
+          "Calls per second per client address; 0 = no limit");
+ABSL_FLAG(double, burst_per_peer, cardref::service::Limits().burst_per_peer,
+          "Calls at once per client address before the rate applies");
+ABSL_FLAG(int32_t, max_waiting_matches,
+          cardref::service::Limits().max_waiting_matches,
+          "Matches waiting for players at once; CreateMatch past it gets "
+          "RESOURCE_EXHAUSTED; 0 = no limit");
+ABSL_FLAG(int32_t, max_matches_in_progress,
+          cardref::service::Limits().max_matches_in_progress,
+          "Matches in progress at once; CreateMatch past it gets "
+          "RESOURCE_EXHAUSTED; 0 = no limit");
+ABSL_FLAG(int32_t, max_rejections_logged,
+          cardref::service::Limits().max_rejections_logged_per_decision,
+          "Rejected submissions logged in full per seat and decision; the "
+          "rest are counted in one RejectionsNotLogged record");
+ABSL_FLAG(double, refusals_per_second,
+          cardref::service::Limits().refusals_per_second,
+          "Refused calls per second per caller answered at once (the "
+          "tarpit's free quota); 0 = no tarpit");
+ABSL_FLAG(double, refusal_burst, cardref::service::Limits().refusal_burst,
+          "Refused calls at once per caller before --refusals_per_second "
+          "applies");
+ABSL_FLAG(int32_t, refusal_delay_ms,
+          cardref::service::Limits().refusal_delay_ms,
+          "How long a refusal past the free quota waits before it is "
+          "answered; 0 = no tarpit; at most 60000");
+ABSL_FLAG(int32_t, max_delayed_refusals,
+          cardref::service::Limits().max_delayed_refusals,
+          "Refusals held back at once; past it they are answered at once");
+ABSL_FLAG(int32_t, max_connections, cardref::service::Limits().max_connections,
+          "Plaintext connections held at once (at most half the fd limit); "
+          "past it new ones are closed at once; 0 = no cap (gRPC's listener)");
+ABSL_FLAG(int64_t, min_free_disk_mb, 64,
+          "CreateMatch is refused (UNAVAILABLE) while the log directory has "
+          "less free space than this, in MiB, kept for matches in progress; "
+          "0 = no reserve");
+ABSL_FLAG(int64_t, shutdown_grace_ms, 10000,
+          "On SIGTERM/SIGINT, how long matches in progress may go on to "
+          "finish before they are logged as aborted; at most a week");
+ABSL_FLAG(int, metrics_port, -1,
+          "Serve Prometheus metrics at http://<metrics_host>:<port>/metrics; "
+          "0 picks a free port; -1 = no metrics");
+ABSL_FLAG(std::string, metrics_host, "127.0.0.1",
+          "Address the metrics endpoint listens on");
+ABSL_FLAG(std::string, metrics_port_file, "",
+          "If set, the metrics port is written to this file once serving");
+
+
+namespace cardref::cli {
+namespace {
+
+// The longest any time flag may be: a week. Longer is a typo (seconds
+// given as ms), and far longer would overflow a deadline.
+constexpr int64_t kMaxMillis = int64_t{7} * 24 * 3600 * 1000;
+constexpr int32_t kMaxInt32 = std::numeric_limits<int32_t>::max();
+
+template <typename T>
+absl::StatusOr<T> InRange(const absl::Flag<T>& flag, T lo, T hi) {
+  const T value = absl::GetFlag(flag);
+  // Written so that NaN is out of every range.
+  if (value >= lo && value <= hi) return value;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--", absl::GetFlagReflectionHandle(flag).Name(), " must be ", lo, "..",
+      hi, ", got ", value));
+}
+
+absl::StatusOr<double> NonNegative(const absl::Flag<double>& flag) {
+  const double value = absl::GetFlag(flag);
+  if (std::isfinite(value) && value >= 0) return value;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--", absl::GetFlagReflectionHandle(flag).Name(),
+      " must be a number of at least 0, got ", value));
+}
+
+// A default that its own maximum refuses would fail every CreateMatch that
+// relies on it, with a message about a field the caller never set.
+absl::Status DefaultWithinMaximum(const absl::Flag<int64_t>& value,
+                                  const absl::Flag<int64_t>& maximum) {
+  const int64_t v = absl::GetFlag(value);
+  const int64_t max = absl::GetFlag(maximum);
+  if (max == 0 || v <= max) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--", absl::GetFlagReflectionHandle(value).Name(), "=", v,
+      " exceeds --", absl::GetFlagReflectionHandle(maximum).Name(), "=", max,
+      ": every match that does not set its own would be refused"));
+}
+
+// <parent of log_dir>/referee_ed25519.key: beside the logs, not among them.
+std::string DefaultKeyFile(const std::string& log_dir) {
+  std::filesystem::path dir =
+      std::filesystem::absolute(log_dir).lexically_normal();
+  if (!dir.has_filename()) dir = dir.parent_path();  // "logs/" -> "logs"
+  return (dir.parent_path() / "referee_ed25519.key").string();
+}
+
+absl::StatusOr<v1::FaultPolicy> FaultPolicyFromFlags() {
+  v1::FaultPolicy policy;
+  ASSIGN_OR_RETURN(const int32_t rejections,
+                   InRange(FLAGS_max_rejections, 0, kMaxInt32));
+  policy.set_max_rejections_per_decision(rejections);
+  ASSIGN_OR_RETURN(const int32_t timeouts,
+                   InRange(FLAGS_max_consecutive_timeouts, 0, kMaxInt32));
+  policy.set_max_consecutive_timeouts(timeouts);
+  ASSIGN_OR_RETURN(const int64_t join_deadline,
+                   InRange(FLAGS_join_deadline_ms, int64_t{0}, kMaxMillis));
+  policy.set_join_deadline_millis(join_deadline);
+  policy.set_disconnect_is_timeout(absl::GetFlag(FLAGS_disconnect_is_timeout));
+  const std::string action = absl::GetFlag(FLAGS_fault_action);
+  if (action == "substitute") {
+    policy.set_action(v1::FAULT_ACTION_SUBSTITUTE);
+  } else if (action == "forfeit") {
+    policy.set_action(v1::FAULT_ACTION_FORFEIT);
+  } else if (action == "abort") {
+    policy.set_action(v1::FAULT_ACTION_ABORT);
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--fault_action must be substitute, forfeit or abort, got '",
+        action.substr(0, 40), "'"));
+  }
+  return policy;
+}
+
+absl::StatusOr<service::Limits> LimitsFromFlags() {
+  service::Limits limits;
+  ASSIGN_OR_RETURN(limits.max_request_bytes,
+                   InRange(FLAGS_max_request_bytes, 1024, 64 << 20));
+  ASSIGN_OR_RETURN(const int32_t action_bytes,
+                   InRange(FLAGS_max_action_bytes, 1, limits.max_request_bytes));
+  limits.max_action_bytes = static_cast<size_t>(action_bytes);
+  ASSIGN_OR_RETURN(limits.max_streams_per_seat,
+                   InRange(FLAGS_max_streams_per_seat, 0, kMaxInt32));
+  ASSIGN_OR_RETURN(limits.max_event_streams,
+                   InRange(FLAGS_max_event_streams, 0, kMaxInt32));
+  ASSIGN_OR_RETURN(limits.calls_per_second_per_token,
+                   NonNegative(FLAGS_calls_per_second_per_token));
+  ASSIGN_OR_RETURN(limits.burst_per_token, NonNegative(FLAGS_burst_per_token));
+  ASSIGN_OR_RETURN(limits.calls_per_second_per_peer,
+                   NonNegative(FLAGS_calls_per_second_per_peer));
+  ASSIGN_OR_RETURN(limits.burst_per_peer, NonNegative(FLAGS_burst_per_peer));
+  ASSIGN_OR_RETURN(limits.max_waiting_matches,
+                   InRange(FLAGS_max_waiting_matches, 0, kMaxInt32));
+  ASSIGN_OR_RETURN(limits.max_matches_in_progress,
+                   InRange(FLAGS_max_matches_in_progress, 0, kMaxInt32));
+  // Negative is meaningful here: every rejection in full.
+  limits.max_rejections_logged_per_decision =
+      absl::GetFlag(FLAGS_max_rejections_logged);
+  ASSIGN_OR_RETURN(limits.max_connections,
+                   InRange(FLAGS_max_connections, 0, kMaxInt32));
+  ASSIGN_OR_RETURN(limits.refusals_per_second,
+                   NonNegative(FLAGS_refusals_per_second));
+  ASSIGN_OR_RETURN(limits.refusal_burst, NonNegative(FLAGS_refusal_burst));
+  ASSIGN_OR_RETURN(limits.refusal_delay_ms,
+                   InRange(FLAGS_refusal_delay_ms, 0, 60'000));
+  ASSIGN_OR_RETURN(limits.max_delayed_refusals,
+                   InRange(FLAGS_max_delayed_refusals, 0, kMaxInt32));
+  return limits;
+}
+
+}  // namespace
+
+absl::StatusOr<RefereeConfig> RefereeConfigFromFlags() {
+  RefereeConfig config;
+  grpc_service::ServerOptions& server = config.server;
+  server.host = absl::GetFlag(FLAGS_host);
+  ASSIGN_OR_RETURN(server.port, InRange(FLAGS_port, 0, 65535));
+  ASSIGN_OR_RETURN(server.metrics_port, InRange(FLAGS_metrics_port, -1, 65535));
+  server.metrics_host = absl::GetFlag(FLAGS_metrics_host);
+  server.tls.cert_file = absl::GetFlag(FLAGS_tls_cert);
+  server.tls.key_file = absl::GetFlag(FLAGS_tls_key);
+  server.tls.client_ca_file = absl::GetFlag(FLAGS_tls_client_ca);
+
+  service::ManagerOptions& manager = server.manager;
+  manager.log_dir = absl::GetFlag(FLAGS_log_dir);
+  if (manager.log_dir.empty()) {
+    return absl::InvalidArgumentError("--log_dir must not be empty");
+  }
+  ASSIGN_OR_RETURN(manager.min_free_disk_mb,
+                   InRange(FLAGS_min_free_disk_mb, int64_t{0},
+                           int64_t{1} << 40));
+  ASSIGN_OR_RETURN(manager.default_decision_time_limit_millis,
+                   InRange(FLAGS_decision_time_limit_ms, int64_t{0},
+                           kMaxMillis));
+  ASSIGN_OR_RETURN(manager.max_decision_time_limit_millis,
+                   InRange(FLAGS_max_decision_time_limit_ms, int64_t{0},
+                           kMaxMillis));
+  RETURN_IF_ERROR(DefaultWithinMaximum(FLAGS_decision_time_limit_ms,
+                                       FLAGS_max_decision_time_limit_ms));
+  ASSIGN_OR_RETURN(manager.default_time_bank_millis,
+                   InRange(FLAGS_time_bank_ms, int64_t{0}, kMaxMillis));
+  ASSIGN_OR_RETURN(manager.max_time_bank_millis,
+                   InRange(FLAGS_max_time_bank_ms, int64_t{0}, kMaxMillis));
+  RETURN_IF_ERROR(DefaultWithinMaximum(FLAGS_time_bank_ms,
+                                       FLAGS_max_time_bank_ms));
+  ASSIGN_OR_RETURN(manager.max_join_deadline_millis,
+                   InRange(FLAGS_max_join_deadline_ms, int64_t{0}, kMaxMillis));
+  ASSIGN_OR_RETURN(manager.default_fault_policy, FaultPolicyFromFlags());
+  RETURN_IF_ERROR(DefaultWithinMaximum(FLAGS_join_deadline_ms,
+                                       FLAGS_max_join_deadline_ms));
+  ASSIGN_OR_RETURN(manager.limits, LimitsFromFlags());
+  absl::StatusOr<record::SyncPolicy> log_sync =
+      record::ParseSyncPolicy(absl::GetFlag(FLAGS_log_sync));
+  if (!log_sync.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--log_sync: ", log_sync.status().message()));
+  }
+  manager.log_sync = *log_sync;
+  ASSIGN_OR_RETURN(manager.log_sync_threads,
+                   InRange(FLAGS_log_sync_threads, 0, 64));
+  ASSIGN_OR_RETURN(const int64_t evict_after_ms,
+                   InRange(FLAGS_evict_after_ms, int64_t{0}, int64_t{600'000}));
+  manager.evict_after = absl::Milliseconds(evict_after_ms);
+
+  ASSIGN_OR_RETURN(const int64_t grace_ms,
+                   InRange(FLAGS_shutdown_grace_ms, int64_t{0}, kMaxMillis));
+  config.shutdown_grace = absl::Milliseconds(grace_ms);
+  config.organiser_token_file = absl::GetFlag(FLAGS_organiser_token_file);
+  config.signing_key_file = absl::GetFlag(FLAGS_signing_key_file);
+  if (config.signing_key_file.empty()) {
+    config.signing_key_file = DefaultKeyFile(manager.log_dir);
+  }
+  config.port_file = absl::GetFlag(FLAGS_port_file);
+  config.metrics_port_file = absl::GetFlag(FLAGS_metrics_port_file);
+  return config;
+}
+
+}  // namespace cardref::cli
