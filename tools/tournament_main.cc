@@ -145,13 +145,9 @@ int main(int argc, char** argv) {
   }
   if (!absl::GetFlag(FLAGS_out).empty())
     options.out_dir = absl::GetFlag(FLAGS_out);
-  if (options.out_dir.empty()) {
-    return Usage("--out=DIR is required: the event's folder, for resuming");
-  }
   if (absl::GetFlag(FLAGS_concurrency) != 1) {
     options.concurrency = absl::GetFlag(FLAGS_concurrency);
   }
-  if (options.concurrency < 1) return Usage("--concurrency must be 1 or more");
   if (!absl::GetFlag(FLAGS_shard).empty())
     options.shard = absl::GetFlag(FLAGS_shard);
   if (!absl::GetFlag(FLAGS_server).empty()) {
@@ -193,5 +189,6 @@ int main(int argc, char** argv) {
         "root), or --trust_bots for bots you trust (README, \"Running "
         "untrusted bots\").");
   }
+  // RunEvent checks the rest before it creates anything (CheckEventOptions).
   return t::RunEvent(std::move(options), stdout);
 }

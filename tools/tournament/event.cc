@@ -143,7 +143,49 @@ absl::StatusOr<bool> RecoverStarted(cardref::v1::Referee::Stub& stub,
 
 }  // namespace
 
+absl::Status CheckEventOptions(const EventOptions& options) {
+  if (absl::Status shape = CheckScheduleShape(options.schedule); !shape.ok()) {
+    return shape;
+  }
+  if (absl::Status shard = ParseShardSpec(options.shard).status();
+      !shard.ok()) {
+    return shard;
+  }
+  if (options.out_dir.empty()) {
+    return absl::InvalidArgumentError(
+        "--out=DIR is required: the event's folder, for resuming");
+  }
+  if (options.concurrency < 1) {
+    return absl::InvalidArgumentError("--concurrency must be 1 or more");
+  }
+  const MatchOptions& match = options.match;
+  // 0 asks for the referee's default limit.
+  if (match.decision_time_limit_ms < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--decision_time_limit_ms must be 0 (the referee's default) or more, "
+        "got ", match.decision_time_limit_ms));
+  }
+  // Written so that NaN fails too.
+  if (!(match.join_timeout_s > 0 && match.join_timeout_s <= 86400)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--join_timeout_s must be more than 0 and at most 86400, got ",
+        match.join_timeout_s));
+  }
+  if (!(match.match_budget_s > 0 && match.match_budget_s <= 7 * 86400)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--match_budget_s must be more than 0 and at most 604800, got ",
+        match.match_budget_s));
+  }
+  return absl::OkStatus();
+}
+
 int RunEvent(EventOptions options, std::FILE* progress) {
+  // Before the event's folder or a referee exists: a typo leaves nothing.
+  if (absl::Status st = CheckEventOptions(options); !st.ok()) {
+    std::fprintf(stderr, "cardref_tournament: %s\n",
+                 std::string(st.message()).c_str());
+    return kEventUsage;
+  }
   const std::string& dir = options.out_dir;
   absl::StatusOr<std::string> secret = LoadOrCreateSecret(dir);
   if (!secret.ok()) {

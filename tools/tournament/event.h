@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
+
 #include "tools/tournament/match_runner.h"
 #include "tools/tournament/schedule.h"
 
@@ -30,6 +32,12 @@ inline constexpr int kEventError = 1;     // the event could not run
 inline constexpr int kEventUsage = 2;
 inline constexpr int kEventIncomplete =
     3;  // it ran; some matches did not finish
+
+// Everything about the options that can be checked before the event's
+// folder or a referee exists (RunEvent does so first): the schedule's shape,
+// --shard, and the match's limits. INVALID_ARGUMENT naming the flag. The
+// games and their player counts are checked later, against the referee.
+[[nodiscard]] absl::Status CheckEventOptions(const EventOptions& options);
 
 // Runs the event; progress lines go to `progress`.
 int RunEvent(EventOptions options, std::FILE* progress);

@@ -118,12 +118,10 @@ std::vector<std::vector<int>> SeatOrders(const std::string& game, int n,
   return orders;
 }
 
-absl::StatusOr<std::vector<ScheduledMatch>> BuildSchedule(
-    const ScheduleConfig& config) {
+absl::Status CheckScheduleShape(const ScheduleConfig& config) {
   if (config.bots.empty()) {
     return absl::InvalidArgumentError("no bots: give --bot='NAME=COMMAND'");
   }
-  if (config.games.empty()) return absl::InvalidArgumentError("no games");
   if (config.matches < 1) {
     return absl::InvalidArgumentError("--matches must be at least 1");
   }
@@ -138,6 +136,15 @@ absl::StatusOr<std::vector<ScheduledMatch>> BuildSchedule(
           absl::StrCat("two bots are named '", bot.name, "'"));
     }
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<ScheduledMatch>> BuildSchedule(
+    const ScheduleConfig& config) {
+  if (absl::Status shape = CheckScheduleShape(config); !shape.ok()) {
+    return shape;
+  }
+  if (config.games.empty()) return absl::InvalidArgumentError("no games");
   std::vector<ScheduledMatch> schedule;
   for (int g = 0; g < static_cast<int>(config.games.size()); ++g) {
     const GameSpec& game = config.games[g];

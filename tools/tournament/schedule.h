@@ -67,6 +67,11 @@ std::vector<std::vector<int>> Groups(int bots, int players, ScheduleKind kind);
 std::vector<std::vector<int>> SeatOrders(const std::string& game, int n,
                                          bool duplicate);
 
+// What BuildSchedule checks before it needs the games' player counts
+// (which may come from the referee): bots, unique names, --matches, a
+// gauntlet's challenger. INVALID_ARGUMENT naming the problem.
+[[nodiscard]] absl::Status CheckScheduleShape(const ScheduleConfig& config);
+
 // The whole schedule, in a fixed order. INVALID_ARGUMENT without bots or
 // games.
 [[nodiscard]] absl::StatusOr<std::vector<ScheduledMatch>> BuildSchedule(
