@@ -6,6 +6,7 @@
 //   cardref_analyze merge [--format=...] PARTIAL...
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -129,6 +130,15 @@ int main(int argc, char** argv) {
       !(options.compare.beta < 1)) {
     std::cerr << "cardref_analyze: --bootstrap must be 0 or more and "
                  "--alpha, --beta strictly between 0 and 1\n";
+    return analyzer::kExitUsage;
+  }
+  // H1 must differ from H0 (A - B = 0), or the test never decides; and
+  // alpha + beta < 1, or its bounds cross.
+  if (!std::isfinite(options.compare.elo1) || options.compare.elo1 == 0 ||
+      options.compare.alpha + options.compare.beta >= 1) {
+    std::cerr << "cardref_analyze: --elo1 must be a finite number of rating "
+                 "points other than 0 (H1: A - B = elo1 against H0: A - B = "
+                 "0), and --alpha + --beta less than 1\n";
     return analyzer::kExitUsage;
   }
   const int code = analyzer::RunCommand(
