@@ -190,6 +190,15 @@ int main(int argc, char** argv) {
                  strategy.c_str());
     return cardref::cli::kExitUsage;
   }
+  if (absl::GetFlag(FLAGS_matches) < 1 ||
+      absl::GetFlag(FLAGS_join_timeout_s) < 0) {
+    std::fprintf(stderr,
+                 "cardref_bot: --matches must be 1 or more and "
+                 "--join_timeout_s 0 or more, got %d and %d\n",
+                 absl::GetFlag(FLAGS_matches),
+                 absl::GetFlag(FLAGS_join_timeout_s));
+    return cardref::cli::kExitUsage;
+  }
   std::string server = FlagOrEnv(absl::GetFlag(FLAGS_server), "CARDREF_SERVER");
   if (server.empty()) server = "localhost:50051";
   Bot bot(grpc::CreateChannel(server,
