@@ -519,7 +519,8 @@ TEST_F(BatchTest, RatingsAndCompareCommands) {
   const CliRun text = Analyze("compare", {"ann@1", "ben@1", *dir_}, compare);
   EXPECT_EQ(text.code, kExitNotOk) << text.err;
   EXPECT_THAT(text.out, HasSubstr("craits: ann@1 vs ben@1\n"));
-  EXPECT_THAT(text.out, HasSubstr("SPRT H0: A - B = 0 vs H1: A - B = 25.0"));
+  EXPECT_THAT(text.out, HasSubstr("SPRT H0: A - B = 0 vs H1: A - B = 25.0 rating "
+                                  "points (alpha 0.050"));
   EXPECT_THAT(text.out, HasSubstr("bounds [-2.944, 2.944]"));
   EXPECT_THAT(text.out, HasSubstr("(lower scores are better)"));  // CR-14.1
   // Several games without --game, an unknown player, too few arguments.

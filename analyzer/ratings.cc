@@ -567,7 +567,9 @@ std::string RenderCompare(const v1::CompareReportProto& r, Format format) {
                                  : " (lower scores are better)",
       "\n", "  finishing order: A ahead ", r.a_ahead(), ", B ahead ",
       r.b_ahead(), ", level ", r.level(), "\n",
-      "  SPRT H0: A - B = 0 vs H1: A - B = ", Fixed(r.elo1(), 1), " (alpha ",
+      // Rating points, not the score difference printed above.
+      "  SPRT H0: A - B = 0 vs H1: A - B = ", Fixed(r.elo1(), 1),
+      " rating points (alpha ",
       Fixed(r.alpha(), 3), ", beta ", Fixed(r.beta(), 3), "): LLR ",
       Fixed(r.llr(), 3), ", bounds [", Fixed(r.lower_bound(), 3), ", ",
       Fixed(r.upper_bound(), 3), "]: ", r.verdict(), "\n");
