@@ -9,6 +9,7 @@
 #include "referee/base/status_macros.h"
 #include "referee/codec/arena_message.h"
 #include "referee/codec/codec.h"
+#include "referee/codec/game_catalog.h"
 #include "referee/codec/known_fields_scan.h"
 #include "referee/codec/unknown_fields.h"
 #include "referee/service/request_shape.h"
@@ -109,32 +110,6 @@ absl::Status Store(absl::StatusOr<T> result, T* response) {
   if (!result.ok()) return result.status();
   *response = *std::move(result);
   return absl::OkStatus();
-}
-
-v1::ParamInfo ToProto(const ParamSpec& spec) {
-  v1::ParamInfo info;
-  info.set_name(spec.name);
-  switch (spec.type) {
-    case ParamType::kBool:
-      info.set_type("bool");
-      break;
-    case ParamType::kInt:
-      info.set_type("integer");
-      info.set_min(spec.min);
-      info.set_max(spec.max);
-      break;
-    case ParamType::kEnum:
-      info.set_type("enum");
-      for (const std::string& v : spec.enum_values) info.add_enum_values(v);
-      break;
-  }
-  GameParams one;
-  one.Set(spec.name, spec.default_value);
-  *info.mutable_default_value() =
-      codec::ParamsToProto(one).values().at(spec.name);
-  info.set_rule(spec.rule);
-  info.set_help(spec.help);
-  return info;
 }
 
 // The first block of a stream's observation arena: a Kraken or Krass
@@ -340,18 +315,7 @@ absl::Status RefereeService::DoListGames(
     const grpc::ServerContextBase& /*context*/,
     const v1::ListGamesRequest& /*request*/,
     v1::ListGamesResponse* response) {
-  for (const std::string& id : manager_->registry().Ids()) {
-    const GameInfo* info = *manager_->registry().Find(id);
-    v1::GameInfo* out = response->add_games();
-    out->set_id(info->id);
-    out->set_display_name(info->display_name);
-    out->set_min_seats(info->min_seats);
-    out->set_max_seats(info->max_seats);
-    out->set_rules_version(info->rules_version);
-    for (const ParamSpec& spec : info->params) {
-      *out->add_params() = ToProto(spec);
-    }
-  }
+  *response = codec::GameCatalog(manager_->registry());
   return absl::OkStatus();
 }
 

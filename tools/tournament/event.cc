@@ -15,6 +15,7 @@
 #include "analyzer/cli.h"
 #include "grpcpp/grpcpp.h"
 #include "referee/base/hex.h"
+#include "referee/codec/game_catalog.h"
 #include "referee/games/all_games.h"
 #include "referee/grpc/organiser_token.h"
 #include "tools/tournament/event_state.h"
@@ -141,6 +142,41 @@ absl::StatusOr<bool> RecoverStarted(cardref::v1::Referee::Stub& stub,
   return true;
 }
 
+// Fills in the event's games (every game of the referee's when none were
+// given) and their default player counts, and checks each game, player
+// count and --params against the referee's list.
+absl::StatusOr<std::vector<cardref::v1::GameInfo>> ResolveGames(
+    const cardref::v1::ListGamesResponse& listed, const std::string& params,
+    ScheduleConfig* config) {
+  if (config->games.empty()) {
+    for (const auto& g : listed.games()) config->games.push_back({g.id(), 0});
+  }
+  std::vector<cardref::v1::GameInfo> infos;
+  for (GameSpec& game : config->games) {
+    const cardref::v1::GameInfo* info = nullptr;
+    for (const auto& g : listed.games()) {
+      if (g.id() == game.id) info = &g;
+    }
+    if (info == nullptr) {
+      std::vector<std::string> known;
+      for (const auto& g : listed.games()) known.push_back(g.id());
+      return absl::InvalidArgumentError(
+          absl::StrCat("the referee has no game '", game.id, "' (it has ",
+                       absl::StrJoin(known, ", "), ")"));
+    }
+    if (game.players == 0) game.players = DefaultPlayers(*info);
+    if (game.players < info->min_seats() || game.players > info->max_seats()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(game.id, " is for ", info->min_seats(), " to ",
+                       info->max_seats(), " players, not ", game.players));
+    }
+    cardref::v1::CreateMatchRequest probe;
+    if (absl::Status s = AddParams(*info, params, &probe); !s.ok()) return s;
+    infos.push_back(*info);
+  }
+  return infos;
+}
+
 }  // namespace
 
 absl::Status CheckEventOptions(const EventOptions& options) {
@@ -157,6 +193,20 @@ absl::Status CheckEventOptions(const EventOptions& options) {
   }
   if (options.concurrency < 1) {
     return absl::InvalidArgumentError("--concurrency must be 1 or more");
+  }
+  // A referee of our own from this build serves this build's games: check
+  // the games, player counts and --params before it starts. Another referee
+  // (--server, or --referee_bin of another build) answers for itself later.
+  if (options.server.empty() &&
+      options.referee_binary == DefaultRefereeBinary()) {
+    ScheduleConfig resolved = options.schedule;
+    if (absl::Status games =
+            ResolveGames(codec::GameCatalog(AllGames()), options.match.params,
+                         &resolved)
+                .status();
+        !games.ok()) {
+      return games;
+    }
   }
   const MatchOptions& match = options.match;
   // 0 asks for the referee's default limit.
@@ -248,39 +298,12 @@ int RunEvent(EventOptions options, std::FILE* progress) {
     }
   }
   ScheduleConfig& config = options.schedule;
-  if (config.games.empty()) {
-    for (const auto& g : listed.games()) config.games.push_back({g.id(), 0});
-  }
-  std::vector<cardref::v1::GameInfo> infos;
-  for (GameSpec& game : config.games) {
-    const cardref::v1::GameInfo* info = nullptr;
-    for (const auto& g : listed.games()) {
-      if (g.id() == game.id) info = &g;
-    }
-    if (info == nullptr) {
-      std::vector<std::string> known;
-      for (const auto& g : listed.games()) known.push_back(g.id());
-      std::fprintf(stderr,
-                   "cardref_tournament: the referee has no game '%s' (it has "
-                   "%s)\n",
-                   game.id.c_str(), absl::StrJoin(known, ", ").c_str());
-      return kEventUsage;
-    }
-    if (game.players == 0) game.players = DefaultPlayers(*info);
-    if (game.players < info->min_seats() || game.players > info->max_seats()) {
-      std::fprintf(
-          stderr, "cardref_tournament: %s is for %d to %d players, not %d\n",
-          game.id.c_str(), info->min_seats(), info->max_seats(), game.players);
-      return kEventUsage;
-    }
-    cardref::v1::CreateMatchRequest probe;
-    if (absl::Status s = AddParams(*info, options.match.params, &probe);
-        !s.ok()) {
-      std::fprintf(stderr, "cardref_tournament: %s\n",
-                   std::string(s.message()).c_str());
-      return kEventUsage;
-    }
-    infos.push_back(*info);
+  absl::StatusOr<std::vector<cardref::v1::GameInfo>> infos =
+      ResolveGames(listed, options.match.params, &config);
+  if (!infos.ok()) {
+    std::fprintf(stderr, "cardref_tournament: %s\n",
+                 std::string(infos.status().message()).c_str());
+    return kEventUsage;
   }
   absl::StatusOr<std::vector<ScheduledMatch>> all = BuildSchedule(config);
   if (!all.ok()) {
@@ -338,7 +361,7 @@ int RunEvent(EventOptions options, std::FILE* progress) {
       const size_t i = next.fetch_add(1);
       if (i >= pending.size() || failed_to_record) return;
       const ScheduledMatch& match = *pending[i];
-      MatchOutcome outcome = RunMatch(*stub, infos[match.game], config, match,
+      MatchOutcome outcome = RunMatch(*stub, (*infos)[match.game], config, match,
                                       *secret, options.match);
       if (!outcome.played) {
         unplayed.fetch_add(1);

@@ -8,6 +8,7 @@
 #include "gtest/gtest.h"
 #include "referee/base/testing/fresh_test_dir.h"
 #include "tools/tournament/event.h"
+#include "tools/tournament/local_referee.h"
 
 namespace cardref::tournament {
 namespace {
@@ -68,12 +69,45 @@ TEST(EventOptionsTest, EachBadOptionIsNamed) {
   EXPECT_THAT(Problem(o), HasSubstr("--match_budget_s must be more than 0"));
 }
 
+// With a referee of its own from this build, the games, player counts
+// and --params are checked against this build's games before it starts.
+TEST(EventOptionsTest, OwnRefereesGamesAreCheckedBeforeItStarts) {
+  EventOptions o = GoodOptions();
+  o.referee_binary = DefaultRefereeBinary();
+  EXPECT_TRUE(CheckEventOptions(o).ok());  // no games: all of them
+  o.schedule.games = {{"craits", 3}, {"kraken", 0}};
+  EXPECT_TRUE(CheckEventOptions(o).ok());
+  o.schedule.games = {{"nosuch", 0}};
+  EXPECT_THAT(Problem(o),
+              HasSubstr("the referee has no game 'nosuch' (it has craits, "));
+  o.schedule.games = {{"kraken", 3}};
+  EXPECT_THAT(Problem(o), HasSubstr("kraken is for 4 to 4 players, not 3"));
+  o.schedule.games = {{"craits", 0}};
+  o.match.params = "num_players=three";
+  EXPECT_THAT(Problem(o),
+              HasSubstr("--params num_players wants an integer, got 'three'"));
+  // Another referee answers for itself once it runs.
+  o.match.params.clear();
+  o.schedule.games = {{"nosuch", 0}};
+  o.referee_binary = "/elsewhere/cardref_referee";
+  EXPECT_TRUE(CheckEventOptions(o).ok());
+  o.referee_binary = DefaultRefereeBinary();
+  o.server = "localhost:1";
+  EXPECT_TRUE(CheckEventOptions(o).ok());
+}
+
 TEST(EventOptionsTest, RunEventRefusesThemBeforeCreatingTheFolder) {
   const std::filesystem::path parent =
       testing_util::FreshTestDir("event_options_test_");
   EventOptions o = GoodOptions();
   o.out_dir = (parent / "event").string();
   o.match.decision_time_limit_ms = -1;
+  EXPECT_EQ(RunEvent(o, stdout), kEventUsage);
+  EXPECT_FALSE(std::filesystem::exists(o.out_dir));
+  o = GoodOptions();
+  o.out_dir = (parent / "event").string();
+  o.referee_binary = DefaultRefereeBinary();
+  o.schedule.games = {{"nosuch", 0}};
   EXPECT_EQ(RunEvent(o, stdout), kEventUsage);
   EXPECT_FALSE(std::filesystem::exists(o.out_dir));
   std::filesystem::remove_all(parent);
