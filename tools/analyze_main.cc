@@ -125,20 +125,19 @@ int main(int argc, char** argv) {
   options.compare.elo1 = absl::GetFlag(FLAGS_elo1);
   options.compare.alpha = absl::GetFlag(FLAGS_alpha);
   options.compare.beta = absl::GetFlag(FLAGS_beta);
+  // alpha + beta below 1, or the SPRT's bounds cross.
   if (options.ratings.bootstrap < 0 || !(options.compare.alpha > 0) ||
-      !(options.compare.alpha < 1) || !(options.compare.beta > 0) ||
-      !(options.compare.beta < 1)) {
+      !(options.compare.beta > 0) ||
+      !(options.compare.alpha + options.compare.beta < 1)) {
     std::cerr << "cardref_analyze: --bootstrap must be 0 or more and "
-                 "--alpha, --beta strictly between 0 and 1\n";
+                 "--alpha, --beta more than 0 with a sum below 1\n";
     return analyzer::kExitUsage;
   }
-  // H1 must differ from H0 (A - B = 0), or the test never decides; and
-  // alpha + beta < 1, or its bounds cross.
-  if (!std::isfinite(options.compare.elo1) || options.compare.elo1 == 0 ||
-      options.compare.alpha + options.compare.beta >= 1) {
+  // H1 must differ from H0 (A - B = 0), or the test never decides.
+  if (!std::isfinite(options.compare.elo1) || options.compare.elo1 == 0) {
     std::cerr << "cardref_analyze: --elo1 must be a finite number of rating "
                  "points other than 0 (H1: A - B = elo1 against H0: A - B = "
-                 "0), and --alpha + --beta less than 1\n";
+                 "0)\n";
     return analyzer::kExitUsage;
   }
   const int code = analyzer::RunCommand(

@@ -25,7 +25,6 @@
 #include "referee/base/hex.h"
 #include "referee/grpc/fd_budget.h"
 #include "referee/grpc/server.h"
-#include "referee/record/game_log.h"
 #include "referee/record/private_dir.h"
 #include "referee/service/recovery.h"
 #include "referee/service/ops_log.h"

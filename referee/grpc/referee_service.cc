@@ -73,12 +73,8 @@ absl::Status CheckRequestFields(absl::string_view wire,
   return codec::CheckNoUnknownFields(request);
 }
 
-// Every unary method is registered raw: the referee parses the request
-// itself, so bytes that do not decode get INVALID_ARGUMENT naming the
-// expected message (raw_request.h), not gRPC's bare UNIMPLEMENTED. Then
-// the call gate (`admit`), so a flood is refused before it costs more than
-// a parse, then the unknown-field check, then the method. `answer`
-// finishes the call, now or (a refusal) later.
+// A raw request parsed, through the call gate (`admit`), so a flood is
+// refused before it costs more than a parse, then the unknown-field check.
 template <typename Request, typename Admit>
 absl::Status ParseAndAdmit(const grpc::ByteBuffer& raw, Request* request,
                            Admit admit) {
@@ -89,6 +85,12 @@ absl::Status ParseAndAdmit(const grpc::ByteBuffer& raw, Request* request,
   return st;
 }
 
+// Every unary method is registered raw: the referee parses the request
+// itself, so bytes that do not decode get INVALID_ARGUMENT naming the
+// expected message (raw_request.h), not gRPC's bare UNIMPLEMENTED. Then
+// the call gate (`admit`), so a flood is refused before it costs more than
+// a parse, then the unknown-field check, then the method. `answer`
+// finishes the call, now or (a refusal) later.
 template <typename Request, typename Response, typename Admit,
           typename Handle, typename Answer>
 grpc::ServerUnaryReactor* Serve(grpc::CallbackServerContext* context,
@@ -240,11 +242,8 @@ absl::Status RefereeService::Admit(const grpc::ServerContextBase& context,
   return gate_ == nullptr ? absl::OkStatus() : gate_->Admit(context, token);
 }
 
-template <typename Request, typename Response>
-void RefereeService::ServeRaw(
-    const char* name,
-    absl::Status (RefereeService::*handle)(const grpc::ServerContextBase&,
-                                           const Request&, Response*)) {
+template <typename Handler>
+void RefereeService::MarkRaw(const char* name, Handler handler) {
   // The generated code numbers methods in the order of referee.proto, as
   // the descriptor does.
   const google::protobuf::MethodDescriptor* method =
@@ -256,19 +255,28 @@ void RefereeService::ServeRaw(
       method->index(),
       new grpc::internal::CallbackUnaryHandler<grpc::ByteBuffer,
                                                grpc::ByteBuffer>(
-          [this, handle](grpc::CallbackServerContext* context,
-                         const grpc::ByteBuffer* raw, grpc::ByteBuffer* out) {
-            return Serve<Request, Response>(
-                context, *raw, out,
-                [&](absl::string_view token) { return Admit(*context, token); },
-                [&](const Request& request, Response* response) {
-                  return (this->*handle)(*context, request, response);
-                },
-                [&](grpc::ServerUnaryReactor* reactor, grpc::Status status,
-                    absl::string_view token) {
-                  Answer(*context, reactor, std::move(status), token);
-                });
-          }));
+          std::move(handler)));
+}
+
+template <typename Request, typename Response>
+void RefereeService::ServeRaw(
+    const char* name,
+    absl::Status (RefereeService::*handle)(const grpc::ServerContextBase&,
+                                           const Request&, Response*)) {
+  MarkRaw(name, [this, handle](grpc::CallbackServerContext* context,
+                               const grpc::ByteBuffer* raw,
+                               grpc::ByteBuffer* out) {
+    return Serve<Request, Response>(
+        context, *raw, out,
+        [&](absl::string_view token) { return Admit(*context, token); },
+        [&](const Request& request, Response* response) {
+          return (this->*handle)(*context, request, response);
+        },
+        [&](grpc::ServerUnaryReactor* reactor, grpc::Status status,
+            absl::string_view token) {
+          Answer(*context, reactor, std::move(status), token);
+        });
+  });
 }
 
 void RefereeService::Answer(const grpc::ServerContextBase& context,
@@ -392,42 +400,32 @@ absl::Status RefereeService::DoAbortMatch(
 }
 
 void RefereeService::ServeSubmitAction() {
-  const google::protobuf::MethodDescriptor* method =
-      v1::SubmitActionRequest::descriptor()
-          ->file()
-          ->FindServiceByName("Referee")
-          ->FindMethodByName("SubmitAction");
-  MarkMethodRawCallback(
-      method->index(),
-      new grpc::internal::CallbackUnaryHandler<grpc::ByteBuffer,
-                                               grpc::ByteBuffer>(
-          [this](grpc::CallbackServerContext* context,
-                 const grpc::ByteBuffer* raw, grpc::ByteBuffer* out) {
-            grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-            v1::SubmitActionRequest request;
-            absl::Status st =
-                ParseAndAdmit(*raw, &request, [&](absl::string_view token) {
-                  return Admit(*context, token);
-                });
-            absl::StatusOr<std::shared_ptr<service::Match>> match =
-                st.ok() ? manager_->Find(request.match_id()) : st;
-            if (!match.ok()) {
-              Answer(*context, reactor, ToGrpcStatus(match.status()),
-                     request.token());
-              return reactor;
-            }
-            // The call, its context and `out` live until the reactor is
-            // finished, on whichever thread that happens.
-            service::Match::SubmitThen(
-                *match, request,
-                [this, context, reactor, out, token = request.token()](
-                    absl::StatusOr<v1::SubmitActionResponse> result) {
-                  absl::Status answer = result.status();
-                  if (answer.ok()) answer = SerializeResponse(*result, out);
-                  Answer(*context, reactor, ToGrpcStatus(answer), token);
-                });
-            return reactor;
-          }));
+  MarkRaw("SubmitAction", [this](grpc::CallbackServerContext* context,
+                                 const grpc::ByteBuffer* raw,
+                                 grpc::ByteBuffer* out) {
+    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+    v1::SubmitActionRequest request;
+    absl::Status st = ParseAndAdmit(*raw, &request, [&](absl::string_view token) {
+      return Admit(*context, token);
+    });
+    absl::StatusOr<std::shared_ptr<service::Match>> match =
+        st.ok() ? manager_->Find(request.match_id()) : st;
+    if (!match.ok()) {
+      Answer(*context, reactor, ToGrpcStatus(match.status()), request.token());
+      return reactor;
+    }
+    // The call, its context and `out` live until the reactor is finished,
+    // on whichever thread that happens.
+    service::Match::SubmitThen(
+        *match, request,
+        [this, context, reactor, out, token = request.token()](
+            absl::StatusOr<v1::SubmitActionResponse> result) {
+          absl::Status answer = result.status();
+          if (answer.ok()) answer = SerializeResponse(*result, out);
+          Answer(*context, reactor, ToGrpcStatus(answer), token);
+        });
+    return reactor;
+  });
 }
 
 grpc::ServerWriteReactor<v1::Observation>* RefereeService::WatchObservations(

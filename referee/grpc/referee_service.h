@@ -43,6 +43,10 @@ class RefereeService final : public v1::Referee::CallbackService {
  private:
   grpc::ServerWriteReactor<v1::MatchEvent>* StartEventStream(
       const v1::WatchMatchRequest* request, service::Audience audience);
+  // Registers `handler` (raw request bytes in, raw response bytes out) for
+  // unary method `name`.
+  template <typename Handler>
+  void MarkRaw(const char* name, Handler handler);
   // Registers `handle` as the raw handler of unary method `name`.
   template <typename Request, typename Response>
   void ServeRaw(const char* name,

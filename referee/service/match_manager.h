@@ -210,8 +210,8 @@ class MatchManager {
   absl::CondVar clock_wakeup_;  // signalled when stopping_ is set
   bool accepting_ ABSL_GUARDED_BY(mu_) = true;
   std::thread clock_;
-  // Last, so destroyed first: its tasks call into the matches and the
-  // listener (none unless --log_sync=round).
+  // After everything its tasks use (the matches, the listener), so
+  // destroyed before them (none unless --log_sync=round).
   std::unique_ptr<LogSyncer> own_log_syncer_;
   LogSyncer* log_syncer_ = nullptr;  // options_.log_syncer or the own one
 };
