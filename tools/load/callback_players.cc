@@ -39,8 +39,7 @@ class SeatCounts {
   ~SeatCounts();
 
   std::mutex mu;
-  std::vector<int64_t> latencies_us;
-  int64_t decisions = 0, timeouts = 0, observations = 0, bytes = 0;
+  Tally tally;
 
  private:
   Run* const run_;
@@ -115,8 +114,7 @@ class Run {
 SeatCounts::SeatCounts(Run* run) : run_(run) { run_->Hold(); }
 
 SeatCounts::~SeatCounts() {
-  run_->totals().AddSeat(decisions, timeouts, observations, bytes,
-                         latencies_us);
+  run_->totals().AddSeat(tally);
   run_->Release();
 }
 
@@ -184,8 +182,9 @@ class SeatPlayer : public grpc::ClientReadReactor<v1::Observation> {
     if (!ok) return;  // OnDone follows
     {
       std::lock_guard<std::mutex> lock(counts_->mu);
-      ++counts_->observations;
-      counts_->bytes += static_cast<int64_t>(observation_.ByteSizeLong());
+      ++counts_->tally.observations;
+      counts_->tally.observation_bytes +=
+          static_cast<int64_t>(observation_.ByteSizeLong());
     }
     if (!slot_->run().stopping() && observation_.seat_to_act() == seat_ &&
         observation_.version() != answered_ &&
@@ -208,7 +207,8 @@ class SeatPlayer : public grpc::ClientReadReactor<v1::Observation> {
     grpc::ClientContext context;
     v1::SubmitActionRequest request;
     v1::SubmitActionResponse response;
-    Clock::time_point start;
+    int64_t deadline_unix_millis = 0;  // as the observation told it
+    SendTime sent;
   };
 
   void Submit() {
@@ -221,7 +221,8 @@ class SeatPlayer : public grpc::ClientReadReactor<v1::Observation> {
         static_cast<int>(rng_.Uniform(observation_.legal_actions_size())));
     submit.set_decision_version(observation_.version());
     submit.set_omit_observation(slot_->run().options().omit_observation);
-    call->start = Clock::now();
+    call->deadline_unix_millis = observation_.deadline_unix_millis();
+    call->sent = SendTime::Now();
     SubmitCall* raw = call.release();
     // The callback keeps the counts, not the reactor: the stream may end
     // before the answer comes.
@@ -233,20 +234,14 @@ class SeatPlayer : public grpc::ClientReadReactor<v1::Observation> {
           std::unique_ptr<SubmitCall> done_call(raw);
           const auto done = Clock::now();
           if (done > run->end()) return;
-          if (status.ok()) {
+          bool counted;
+          {
             std::lock_guard<std::mutex> lock(counts->mu);
-            ++counts->decisions;
-            counts->latencies_us.push_back(
-                std::chrono::duration_cast<std::chrono::microseconds>(
-                    done - done_call->start)
-                    .count());
-          } else if (status.error_code() ==
-                     grpc::StatusCode::DEADLINE_EXCEEDED) {
-            std::lock_guard<std::mutex> lock(counts->mu);
-            ++counts->timeouts;
-          } else {
-            run->Error("SubmitAction", status);
+            counted = CountSubmission(status.error_code(), done_call->sent,
+                                      done_call->deadline_unix_millis, done,
+                                      &counts->tally);
           }
+          if (!counted) run->Error("SubmitAction", status);
         });
   }
 

@@ -11,10 +11,12 @@
 // decision (the SubmitAction round trip), the server's CPU per decision
 // (utime + stime of the server process, /proc/PID/stat; only for servers it
 // started) and the timeouts charged (submissions refused with
-// DEADLINE_EXCEEDED). With --attack it plays the referee a second time for
-// as long while a hostile client attacks it (tools/load/attacker.h), and
-// reports the healthy matches' latency under attack against the first,
-// unattacked, run. BENCHMARKS.md has figures.
+// DEADLINE_EXCEEDED), with how many of them were false (the submission left
+// before the deadline its observation told) and how many answers the
+// players themselves sent late (players.h). With --attack it plays the
+// referee a second time for as long while a hostile client attacks it
+// (tools/load/attacker.h), and reports the healthy matches' latency under
+// attack against the first, unattacked, run. BENCHMARKS.md has figures.
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -417,11 +419,10 @@ class LoadRun {
     auto stream = stub.WatchObservations(&context, watch);
     v1::Observation obs;
     uint64_t answered = 0;
-    std::vector<int64_t> latencies;
-    int64_t decisions = 0, timeouts = 0, observations = 0, bytes = 0;
+    Tally tally;
     while (!stop_ && stream->Read(&obs)) {
-      ++observations;
-      bytes += static_cast<int64_t>(obs.ByteSizeLong());
+      ++tally.observations;
+      tally.observation_bytes += static_cast<int64_t>(obs.ByteSizeLong());
       if (obs.seat_to_act() != seat || obs.version() == answered ||
           obs.legal_actions_size() == 0) {
         continue;
@@ -437,18 +438,13 @@ class LoadRun {
       submit.set_omit_observation(omit_observation_);
       v1::SubmitActionResponse response;
       grpc::ClientContext submit_context;
-      const auto start = Clock::now();
+      const SendTime sent = SendTime::Now();
       grpc::Status st = stub.SubmitAction(&submit_context, submit, &response);
       const auto done = Clock::now();
       if (done > end_) break;
-      if (st.ok()) {
-        ++decisions;
-        latencies.push_back(
-            std::chrono::duration_cast<std::chrono::microseconds>(done - start)
-                .count());
-      } else if (st.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
-        ++timeouts;
-      } else if (!stop_) {
+      if (!CountSubmission(st.error_code(), sent, obs.deadline_unix_millis(),
+                           done, &tally) &&
+          !stop_) {
         Error("SubmitAction", st);
       }
     }
@@ -458,7 +454,7 @@ class LoadRun {
     }
     context.TryCancel();
     stream->Finish();
-    totals_.AddSeat(decisions, timeouts, observations, bytes, latencies);
+    totals_.AddSeat(tally);
   }
 
   const std::string address_;
@@ -500,6 +496,8 @@ struct Figures {
   int64_t p99_us = 0;
   double cpu_us_per_decision = -1;  // -1: not measured (--server)
   int64_t timeouts = 0;
+  int64_t false_timeouts = 0;  // Tally::false_timeouts
+  int64_t late_answers = 0;    // Tally::late_answers
   int64_t errors = 0;
   double observation_bytes = 0;  // mean size of a streamed observation
   std::string first_error;
@@ -554,6 +552,8 @@ Figures MedianFigures(const std::vector<Figures>& rounds) {
   for (const Figures& f : rounds) {
     m.decisions += f.decisions;
     m.timeouts += f.timeouts;
+    m.false_timeouts += f.false_timeouts;
+    m.late_answers += f.late_answers;
     m.errors += f.errors;
     if (m.first_error.empty()) m.first_error = f.first_error;
   }
@@ -596,6 +596,8 @@ Figures Measure(const std::string& address, const std::string& token,
                             static_cast<double>(totals.decisions);
   }
   f.timeouts = totals.timeouts;
+  f.false_timeouts = totals.false_timeouts;
+  f.late_answers = totals.late_answers;
   f.errors = totals.errors;
   if (totals.observations > 0) {
     f.observation_bytes = static_cast<double>(totals.observation_bytes) /
@@ -828,7 +830,7 @@ int Main(int argc, char** argv) {
         "\"rounds\": %d, \"ratio\": %.3f, \"ratio_min\": %.3f, "
         "\"ratio_max\": %.3f, \"cpu_ratio\": %.3f, "
         "\"cpu_ratio_min\": %.3f, \"cpu_ratio_max\": %.3f, "
-        "\"timeouts\": %d, "
+        "\"timeouts\": %d, \"false_timeouts\": %d, \"late_answers\": %d, "
         "\"errors\": %d, \"first_error\": %s, \"attack\": %s%s%s}\n",
         JsonString(absl::GetFlag(FLAGS_game)), matches, seconds,
         absl::GetFlag(FLAGS_decision_time_limit_ms),
@@ -840,6 +842,7 @@ int Main(int argc, char** argv) {
         bare.cpu_us_per_decision, ref.observation_bytes,
         bare.observation_bytes, rounds, ratio, *ratio_min, *ratio_max,
         cpu_ratio, *cpu_ratio_min, *cpu_ratio_max, ref.timeouts,
+        ref.false_timeouts, ref.late_answers,
         ref.errors + bare.errors,
         JsonString(ref.first_error.empty() ? bare.first_error
                                            : ref.first_error),
@@ -879,9 +882,10 @@ int Main(int argc, char** argv) {
     auto line = [](const char* name, const Figures& f) {
       return absl::StrFormat(
           "%-8s %10.1f decisions/s  p50 %6d us  p99 %7d us  server CPU "
-          "%7.2f us/decision  timeouts %d  observation %.0f B\n",
+          "%7.2f us/decision  timeouts %d (%d false)  late answers %d  "
+          "observation %.0f B\n",
           name, f.decisions_per_s, f.p50_us, f.p99_us, f.cpu_us_per_decision,
-          f.timeouts, f.observation_bytes);
+          f.timeouts, f.false_timeouts, f.late_answers, f.observation_bytes);
     };
     std::cout << line("referee", ref);
     if (held_wanted > 0) {

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Smoke test of cardref_load: a short run prints one JSON object whose
-figures are present and sane (both servers made decisions, a ratio > 0);
+figures are present and sane (both servers made decisions, a ratio > 0;
+no timeout or late answer with a 5 s limit, late answers counted as the
+players' own with a 1 ms limit);
 a run with --attack=rejections or async_rejections also reports the healthy matches' latency
 under attack against the unattacked run; --held_matches reports what
 waiting matches cost; the echo's observations are the referee's size
@@ -30,6 +32,7 @@ if run.returncode != 0:
 report = json.loads(run.stdout)
 for field in ("referee_decisions_per_s", "echo_decisions_per_s", "ratio",
               "referee_p99_us", "echo_p99_us", "timeouts",
+              "false_timeouts", "late_answers",
               "referee_cpu_us_per_decision", "echo_cpu_us_per_decision",
               "referee_observation_bytes", "echo_observation_bytes"):
     if field not in report:
@@ -49,6 +52,9 @@ if report["referee_cpu_us_per_decision"] <= 0:
     problems.append("no referee server CPU measured")
 if report["errors"] != 0:
     problems.append(f"errors: {report['first_error']}")
+# A 5 s limit: every answer leaves long before the deadline it was told.
+if report["timeouts"] != 0 or report["late_answers"] != 0:
+    problems.append("timeouts or late answers with a 5 s limit")
 ref_bytes = report["referee_observation_bytes"]
 echo_bytes = report["echo_observation_bytes"]
 if not (ref_bytes > 0 and abs(echo_bytes - ref_bytes) <= 0.1 * ref_bytes):
@@ -62,6 +68,23 @@ if problems:
 print(run.stdout, end="")
 if report["attack"] != "none" or "attack_p99_us" in report:
     sys.exit(f"an unattacked run reports an attack: {run.stdout}")
+
+# A 1 ms limit: players answer after the deadline their observation told
+# them (the observation alone takes longer to arrive), and those answers
+# are counted as theirs; a timeout is false only for an answer sent in time.
+late = subprocess.run(
+    [binary, "--matches=2", "--seconds=1", "--format=json",
+     "--decision_time_limit_ms=1"],
+    capture_output=True, text=True, timeout=120)
+if late.returncode != 0:
+    sys.exit(f"cardref_load with a 1 ms limit exited {late.returncode}: "
+             f"{late.stderr}{late.stdout}")
+report = json.loads(late.stdout)
+if not report["late_answers"] > 0:
+    sys.exit(f"no late answer counted with a 1 ms limit: {late.stdout}")
+if not 0 <= report["false_timeouts"] <= report["timeouts"]:
+    sys.exit(f"false_timeouts not within 0..timeouts: {late.stdout}")
+print(late.stdout, end="")
 
 # Under attack: a flood of rejected submissions from one client, waiting
 # for each answer and not.

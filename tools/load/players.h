@@ -13,36 +13,83 @@
 #include <string>
 #include <vector>
 
+#include "grpcpp/support/status.h"
+
 namespace cardref::load {
 
 using Clock = std::chrono::steady_clock;
 
-// What the players of one run counted. Decisions answered after the run's
-// end are not counted.
-struct Totals {
-  std::mutex mu;
+// What one seat counted, or (Totals) all of a run's seats. Decisions
+// answered after the run's end are not counted.
+struct Tally {
   std::vector<int64_t> latencies_us;  // SubmitAction round trips
   int64_t decisions = 0;
   int64_t timeouts = 0;  // submissions refused with DEADLINE_EXCEEDED
-  int64_t errors = 0;
+  // Of those, the submissions that left the player before the deadline its
+  // observation told it: a timeout charged to a bot that answered in time
+  // (issue 12's target is none). The told deadline is never later than the
+  // real one (DecisionClock::DeadlineIfSeen), so every one counted here is
+  // the referee's delay or the network's, not the bot's. (Both times are
+  // wall clocks: against a --server on another machine they mean something
+  // only if the two clocks agree.)
+  int64_t false_timeouts = 0;
+  // Submissions that left after the told deadline, whatever the referee
+  // answered: the player itself was late (on one machine, the load client
+  // waiting for the CPU).
+  int64_t late_answers = 0;
   int64_t observations = 0;       // read from the seats' streams
   int64_t observation_bytes = 0;  // their serialized size
+
+  void Add(const Tally& seat) {
+    decisions += seat.decisions;
+    timeouts += seat.timeouts;
+    false_timeouts += seat.false_timeouts;
+    late_answers += seat.late_answers;
+    observations += seat.observations;
+    observation_bytes += seat.observation_bytes;
+    latencies_us.insert(latencies_us.end(), seat.latencies_us.begin(),
+                        seat.latencies_us.end());
+  }
+};
+
+// The wall-clock time a submission leaves, to hold against the deadline
+// the observation told (Unix milliseconds, 0: none).
+struct SendTime {
+  Clock::time_point steady;
+  int64_t unix_micros;
+  static SendTime Now() {
+    return {Clock::now(),
+            std::chrono::duration_cast<std::chrono::microseconds>(
+                std::chrono::system_clock::now().time_since_epoch())
+                .count()};
+  }
+  bool InTimeFor(int64_t deadline_unix_millis) const {
+    return deadline_unix_millis <= 0 ||
+           unix_micros <= deadline_unix_millis * 1000;
+  }
+};
+
+// Counts one SubmitAction sent at `sent` for a decision whose observation
+// told `deadline_unix_millis`, answered with `code` at `done`. Returns
+// false for an outcome that is none of the counted ones (an error for the
+// caller to report).
+bool CountSubmission(grpc::StatusCode code, const SendTime& sent,
+                     int64_t deadline_unix_millis, Clock::time_point done,
+                     Tally* tally);
+
+// A run's counts.
+struct Totals : Tally {
+  std::mutex mu;
+  int64_t errors = 0;
   std::string first_error;
   // The matches the players were in when the run stopped: still in
   // progress at the referee until aborted (AbortLeftovers).
   std::vector<std::string> left_matches;
 
   // Adds one seat's counts.
-  void AddSeat(int64_t seat_decisions, int64_t seat_timeouts,
-               int64_t seat_observations, int64_t seat_bytes,
-               const std::vector<int64_t>& seat_latencies_us) {
+  void AddSeat(const Tally& seat) {
     std::lock_guard<std::mutex> lock(mu);
-    decisions += seat_decisions;
-    timeouts += seat_timeouts;
-    observations += seat_observations;
-    observation_bytes += seat_bytes;
-    latencies_us.insert(latencies_us.end(), seat_latencies_us.begin(),
-                        seat_latencies_us.end());
+    Add(seat);
   }
 };
 
