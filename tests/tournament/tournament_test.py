@@ -345,6 +345,38 @@ def referee_lost(tools, src, tmp):
           "after, each once")
 
 
+def server_refusals(tools, src, tmp):
+    """With --server, a game the referee does not serve, or a referee that
+    is not there, ends the run before the event's folder exists."""
+    bots = cpp_bots(tools)
+    referee, server = start_referee(tools, tmp, "refusals")
+    try:
+        cases = [("unknown game", server, "--games=nosuchgame:2", 2,
+                  "the referee has no game 'nosuchgame'"),
+                 ("player count", server, "--games=kraken:3", 2,
+                  "kraken is for 4 to 4 players, not 3"),
+                 ("no referee", "localhost:1", "--games=craits:2", 1,
+                  "cannot reach the referee at localhost:1")]
+        for name, address, games, code, message in cases:
+            out = os.path.join(tmp, name.replace(" ", "_"))
+            run = subprocess.run(
+                [f"{tools}/cardref_tournament", f"--out={out}",
+                 "--trust_bots", games, "--matches=2",
+                 f"--server={address}"] + [f"--bot={b}" for b in bots],
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                timeout=60)
+            if run.returncode != code or message not in run.stdout:
+                fail(f"{name}: exit {run.returncode}, not {code} with "
+                     f"'{message}': {run.stdout}")
+            if os.path.exists(out):
+                fail(f"{name}: the event's folder was created: "
+                     f"{os.listdir(out)}")
+    finally:
+        referee.kill()
+        referee.wait()
+    print("PASS: --server refusals leave no event folder")
+
+
 def heuristic(tools, src, tmp):
     out = os.path.join(tmp, "event")
     run_tournament(tools, out, cpp_bots(tools),
@@ -372,6 +404,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         {"round_robin": round_robin, "resume": resume, "faults": faults,
          "stall": stall, "referee_lost": referee_lost,
+         "server_refusals": server_refusals,
          "heuristic": heuristic}[mode](tools, src, tmp)
 
 

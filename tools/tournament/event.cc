@@ -7,6 +7,7 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -177,6 +178,24 @@ absl::StatusOr<std::vector<cardref::v1::GameInfo>> ResolveGames(
   return infos;
 }
 
+// The games `server` serves; UNAVAILABLE naming it if it cannot be asked.
+absl::StatusOr<cardref::v1::ListGamesResponse> ListRefereeGames(
+    const std::string& server) {
+  auto stub = cardref::v1::Referee::NewStub(
+      grpc::CreateChannel(server, grpc::InsecureChannelCredentials()));
+  cardref::v1::ListGamesResponse listed;
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::seconds(10));
+  grpc::Status s =
+      stub->ListGames(&context, cardref::v1::ListGamesRequest(), &listed);
+  if (!s.ok()) {
+    return absl::UnavailableError(absl::StrCat(
+        "cannot reach the referee at ", server, ": ", s.error_message()));
+  }
+  return listed;
+}
+
 }  // namespace
 
 absl::Status CheckEventOptions(const EventOptions& options) {
@@ -236,6 +255,28 @@ int RunEvent(EventOptions options, std::FILE* progress) {
                  std::string(st.message()).c_str());
     return kEventUsage;
   }
+  // Another referee (--server) is asked for its games before the event's
+  // folder exists, so a game it lacks, or a referee that is not there,
+  // leaves nothing behind either.
+  std::optional<cardref::v1::ListGamesResponse> listed;
+  if (!options.server.empty()) {
+    absl::StatusOr<cardref::v1::ListGamesResponse> served =
+        ListRefereeGames(options.server);
+    if (!served.ok()) {
+      std::fprintf(stderr, "cardref_tournament: %s\n",
+                   std::string(served.status().message()).c_str());
+      return kEventError;
+    }
+    ScheduleConfig resolved = options.schedule;
+    if (absl::Status games =
+            ResolveGames(*served, options.match.params, &resolved).status();
+        !games.ok()) {
+      std::fprintf(stderr, "cardref_tournament: %s\n",
+                   std::string(games.message()).c_str());
+      return kEventUsage;
+    }
+    listed = *std::move(served);
+  }
   const std::string& dir = options.out_dir;
   absl::StatusOr<std::string> secret = LoadOrCreateSecret(dir);
   if (!secret.ok()) {
@@ -267,23 +308,18 @@ int RunEvent(EventOptions options, std::FILE* progress) {
   options.match.bot_output_dir = absl::StrCat(dir, "/bots");
   mkdir(options.match.bot_output_dir.c_str(), 0700);
 
-  auto channel =
-      grpc::CreateChannel(options.server, grpc::InsecureChannelCredentials());
-  auto stub = cardref::v1::Referee::NewStub(channel);
-  cardref::v1::ListGamesResponse listed;
-  {
-    grpc::ClientContext context;
-    context.set_deadline(std::chrono::system_clock::now() +
-                         std::chrono::seconds(10));
-    grpc::Status s =
-        stub->ListGames(&context, cardref::v1::ListGamesRequest(), &listed);
-    if (!s.ok()) {
-      std::fprintf(stderr,
-                   "cardref_tournament: cannot reach the referee at %s: %s\n",
-                   options.server.c_str(), s.error_message().c_str());
+  if (!listed.has_value()) {  // our own referee, just started
+    absl::StatusOr<cardref::v1::ListGamesResponse> served =
+        ListRefereeGames(options.server);
+    if (!served.ok()) {
+      std::fprintf(stderr, "cardref_tournament: %s\n",
+                   std::string(served.status().message()).c_str());
       return kEventError;
     }
+    listed = *std::move(served);
   }
+  auto stub = cardref::v1::Referee::NewStub(
+      grpc::CreateChannel(options.server, grpc::InsecureChannelCredentials()));
   // The logs of our own referee must carry its (kept) key; with --server
   // the event may span referees, and each log is checked against its own.
   std::string referee_key;
@@ -299,7 +335,7 @@ int RunEvent(EventOptions options, std::FILE* progress) {
   }
   ScheduleConfig& config = options.schedule;
   absl::StatusOr<std::vector<cardref::v1::GameInfo>> infos =
-      ResolveGames(listed, options.match.params, &config);
+      ResolveGames(*listed, options.match.params, &config);
   if (!infos.ok()) {
     std::fprintf(stderr, "cardref_tournament: %s\n",
                  std::string(infos.status().message()).c_str());

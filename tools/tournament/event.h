@@ -35,8 +35,10 @@ inline constexpr int kEventIncomplete =
 
 // Everything about the options that can be checked before the event's
 // folder or a referee exists (RunEvent does so first): the schedule's shape,
-// --shard, and the match's limits. INVALID_ARGUMENT naming the flag. The
-// games and their player counts are checked later, against the referee.
+// --shard, and the match's limits; with a referee of this build, the
+// games, player counts and --params too. INVALID_ARGUMENT naming the flag.
+// RunEvent checks the games of a --server referee next, also before the
+// folder exists; those of another build's --referee_bin once it runs.
 [[nodiscard]] absl::Status CheckEventOptions(const EventOptions& options);
 
 // Runs the event; progress lines go to `progress`.
