@@ -94,6 +94,9 @@ int RunJson(const std::vector<std::string>& args, const GameRegistry& registry,
   if (problem.empty() && framing.end != record::FileEnd::kComplete) {
     problem = framing.damage;
   }
+  if (problem.empty() && index == 0) {
+    problem = "empty file: no header record (the match never started)";
+  }
   if (!problem.empty()) {
     err << "cardref_log json: " << args[0] << ": " << problem << " (" << index
         << " records written)\n";
@@ -116,6 +119,12 @@ int RunFromJson(const std::vector<std::string>& args, std::ostream& out,
   if (!payloads.ok()) {
     err << "cardref_log from-json: " << args[0] << ": "
         << payloads.status().message() << "\n";
+    return kExitNotOk;
+  }
+  if (payloads->empty()) {
+    err << "cardref_log from-json: " << args[0]
+        << ": no records: a log starts with its header record; " << args[1]
+        << " not written\n";
     return kExitNotOk;
   }
   absl::StatusOr<std::unique_ptr<record::WritableSink>> sink =

@@ -249,6 +249,10 @@ TEST(CatTest, UsageErrorsAndBadLogs) {
           .exit_code,
       2);
   EXPECT_EQ(RunLog("cat /no/such.cardlog").exit_code, 1);
+  // No file is read past 256 MiB: an endless one is refused, not read.
+  const CliRun endless = RunLog("cat /dev/zero");
+  EXPECT_EQ(endless.exit_code, 1);
+  EXPECT_THAT(endless.err, HasSubstr("larger than 256 MiB"));
   // A truncated log: the replay up to the damage, then where it stops.
   const std::string bytes = ReadText(Golden("kraken_2rounds"));
   const std::string cut = testlogs::MakeTempDir() + "/cut.cardlog";
@@ -401,6 +405,19 @@ TEST(JsonTest, FromJsonNeverOverwritesAndNeedsTwoArguments) {
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_EQ(ReadText(dir + "/taken.cardlog"), "precious");
   EXPECT_EQ(RunLog(absl::StrCat("from-json '", jsonl, "'")).exit_code, 2);
+}
+
+TEST(JsonTest, AnEmptyFileIsNoLogEitherWay) {
+  const std::string dir = testlogs::MakeTempDir();
+  ASSERT_TRUE(testlogs::WriteFile(dir + "/empty", "").ok());
+  const CliRun json = RunLog(absl::StrCat("json '", dir, "/empty'"));
+  EXPECT_EQ(json.exit_code, 1);
+  EXPECT_THAT(json.err, HasSubstr("empty file: no header record"));
+  const CliRun from = RunLog(
+      absl::StrCat("from-json '", dir, "/empty' '", dir, "/out.cardlog'"));
+  EXPECT_EQ(from.exit_code, 1);
+  EXPECT_THAT(from.err, HasSubstr("no records: a log starts with its header"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/out.cardlog"));
 }
 
 TEST(JsonTest, JsonOfADamagedFileWritesTheIntactRecordsAndFails) {

@@ -169,16 +169,26 @@ absl::StatusOr<std::unique_ptr<WritableSink>> NewFileSink(
   return std::unique_ptr<WritableSink>(new FileSink(path, *fd));
 }
 
-absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
+absl::StatusOr<std::string> ReadWholeFile(const std::string& path,
+                                          uint64_t max_bytes) {
   int fd;
   do {
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   } while (fd < 0 && errno == EINTR);
   if (fd < 0) return PosixError(errno, "open", path);
 
+  const auto too_large = [&path, max_bytes] {
+    return absl::OutOfRangeError(absl::StrCat(
+        path, " is larger than ", max_bytes >> 20,
+        " MiB, more than any cardref log can be: not read"));
+  };
   std::string contents;
   struct stat st;
   if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+      ::close(fd);
+      return too_large();
+    }
     contents.reserve(static_cast<size_t>(st.st_size));
   }
   // Read to end of file rather than to st_size: the file may still grow.
@@ -193,6 +203,10 @@ absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
     }
     if (n == 0) break;
     contents.append(buffer, static_cast<size_t>(n));
+    if (contents.size() > max_bytes) {  // still growing, or not a file
+      ::close(fd);
+      return too_large();
+    }
   }
   ::close(fd);
   return contents;

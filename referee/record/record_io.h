@@ -188,10 +188,17 @@ RecordFile ScanRecords(
         visit,
     uint64_t max_record_size = kDefaultMaxRecordSize);
 
+// The most ReadWholeFile reads: far above the largest log a match can
+// write (a few MiB: rejected submissions logged per decision are capped,
+// docs/limits.md), so a file beyond it is no log and is not held in memory
+// (/dev/zero, a disk image given by mistake).
+inline constexpr uint64_t kMaxWholeFileBytes = uint64_t{256} << 20;
+
 // The bytes of `path`, read to end of file (it may still be growing).
-// NOT_FOUND and other errors carry the path and the system's reason.
+// NOT_FOUND and other errors carry the path and the system's reason;
+// OUT_OF_RANGE past `max_bytes`.
 [[nodiscard]] absl::StatusOr<std::string> ReadWholeFile(
-    const std::string& path);
+    const std::string& path, uint64_t max_bytes = kMaxWholeFileBytes);
 
 // Reads `path` and parses it. Fails only if the file cannot be read.
 [[nodiscard]] absl::StatusOr<RecordFile> ReadRecordFile(

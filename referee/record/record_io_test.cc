@@ -873,6 +873,22 @@ TEST_F(FileSinkTest, TruncateCutsTheFileAndWritesGoWhereItEnds) {
   EXPECT_EQ(*contents, "0123ab");  // no hole where 4..9 were
 }
 
+TEST_F(FileSinkTest, ReadWholeFileRefusesMoreThanItsBound) {
+  const std::string path = Path("ten.bytes");
+  auto sink = NewFileSink(path);
+  ASSERT_TRUE(sink.ok()) << sink.status();
+  ASSERT_TRUE((*sink)->Append("0123456789").ok());
+  ASSERT_TRUE((*sink)->Close().ok());
+  EXPECT_EQ(*ReadWholeFile(path, 10), "0123456789");
+  const absl::StatusOr<std::string> big = ReadWholeFile(path, 9);
+  EXPECT_EQ(big.status().code(), absl::StatusCode::kOutOfRange);
+  EXPECT_THAT(big.status().message(), HasSubstr(path));
+  // A file with no size to look at (a device) is cut off while it is read.
+  const absl::StatusOr<std::string> endless =
+      ReadWholeFile("/dev/zero", 1 << 20);
+  EXPECT_EQ(endless.status().code(), absl::StatusCode::kOutOfRange);
+}
+
 TEST_F(FileSinkTest, WrittenRecordsReadBack) {
   const std::string path = Path("log.tfrecord");
   auto sink = NewFileSink(path);
