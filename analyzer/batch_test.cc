@@ -512,6 +512,19 @@ TEST_F(BatchTest, RatingsAndCompareCommands) {
   }
   EXPECT_THAT(ratings.out, HasSubstr("\"player\": \"ann@1\""));
   EXPECT_THAT(ratings.out, HasSubstr("\"ci_low\": "));
+  // What was left out is said, not dropped in silence: the JSON lists it,
+  // the text ends with it, the CSV (rows of ratings only) puts it on stderr.
+  EXPECT_EQ(report.logs_rated(), static_cast<int64_t>(logs_.size()));
+  ASSERT_EQ(report.skipped_size(), 3);
+  for (const v1::FileAudit& f : report.skipped()) EXPECT_NE(f.verdict(), "OK");
+  const CliRun ratings_text = Analyze("ratings", {*dir_});
+  EXPECT_THAT(ratings_text.out, HasSubstr("\nskipped:\n  "));
+  EXPECT_THAT(ratings_text.out, HasSubstr("torn.cardlog"));
+  CliOptions csv;
+  csv.format = Format::kCsv;
+  const CliRun ratings_csv = Analyze("ratings", {*dir_}, csv);
+  EXPECT_THAT(ratings_csv.out, Not(HasSubstr("skipped")));
+  EXPECT_THAT(ratings_csv.err, HasSubstr("torn.cardlog"));
 
   CliOptions compare;
   compare.compare.game = "craits";

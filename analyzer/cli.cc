@@ -85,8 +85,11 @@ int Report(const std::string& command, const std::vector<std::string>& args,
   } else if (command == "stats") {
     out << RenderStats(BuildStatsReport(summaries), options.format);
   } else if (command == "ratings") {
-    out << RenderRatings(BuildRatingsReport(summaries, options.ratings),
-                         options.format);
+    const v1::RatingsReportProto ratings =
+        BuildRatingsReport(summaries, options.ratings);
+    out << RenderRatings(ratings, options.format);
+    // CSV rows have no place for the logs left out: they go to stderr.
+    if (options.format == Format::kCsv) err << SkippedSection(ratings.skipped());
   } else if (command == "compare") {
     CompareOptions compare = options.compare;
     compare.player_a = args[0];

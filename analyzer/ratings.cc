@@ -222,7 +222,12 @@ v1::RatingsReportProto BuildRatingsReport(
   v1::RatingsReportProto report;
   std::map<std::string, std::vector<const v1::GameSummary*>> by_game;
   for (const v1::GameSummary& s : summaries) {
-    if (s.audit().verdict() == "OK") by_game[s.game()].push_back(&s);
+    if (s.audit().verdict() == "OK") {
+      by_game[s.game()].push_back(&s);
+      report.set_logs_rated(report.logs_rated() + 1);
+    } else {
+      *report.add_skipped() = s.audit();
+    }
   }
   for (const auto& [game, games] : by_game) {
     std::set<std::string> keys;
@@ -536,7 +541,7 @@ std::string RenderRatings(const v1::RatingsReportProto& report, Format format) {
               p.games()));
     }
   }
-  return out;
+  return out + SkippedSection(report.skipped());
 }
 
 std::string RenderCompare(const v1::CompareReportProto& r, Format format) {

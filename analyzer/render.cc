@@ -404,11 +404,15 @@ std::string RenderStats(const v1::StatsReportProto& report, Format format) {
                       RenderTable(ec, rows));
     }
   }
-  if (skipped > 0) {
-    absl::StrAppend(&out, "\nskipped:\n");
-    for (const v1::FileAudit& f : report.skipped()) {
-      absl::StrAppend(&out, "  ", AuditLine(f), "\n");
-    }
+  return out + SkippedSection(report.skipped());
+}
+
+std::string SkippedSection(
+    const google::protobuf::RepeatedPtrField<v1::FileAudit>& skipped) {
+  if (skipped.empty()) return "";
+  std::string out = "\nskipped:\n";
+  for (const v1::FileAudit& f : skipped) {
+    absl::StrAppend(&out, "  ", AuditLine(f), "\n");
   }
   return out;
 }

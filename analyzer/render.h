@@ -39,6 +39,11 @@ std::string RenderAudit(const v1::AuditReportProto& report, Format format);
 // `stats`.
 std::string RenderStats(const v1::StatsReportProto& report, Format format);
 
+// The text report's list of logs left out, one audit line each; "" for
+// none.
+std::string SkippedSection(
+    const google::protobuf::RepeatedPtrField<v1::FileAudit>& skipped);
+
 }  // namespace cardref::analyzer
 
 #endif  // CARDREF_ANALYZER_RENDER_H_
