@@ -1,6 +1,8 @@
 #include "analyzer/log_tools/log_cli.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <memory>
 
@@ -218,11 +220,14 @@ int RunHtml(const std::vector<std::string>& args, const std::string& page,
                                                             : kExitNotOk;
   }
   const std::string html = RenderHtml(*t);
+  errno = 0;
   std::ofstream file(page, std::ios::binary | std::ios::trunc);
   file << html;
   file.close();
   if (!file) {
-    err << "cardref_log html: cannot write " << page << "\n";
+    err << "cardref_log html: cannot write " << page
+        << (errno != 0 ? absl::StrCat(": ", std::strerror(errno)) : "")
+        << "\n";
     return kExitNotOk;
   }
   out << "wrote " << page << " (" << t->steps.size() << " steps)\n";

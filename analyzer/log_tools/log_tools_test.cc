@@ -831,6 +831,12 @@ TEST(HtmlTest, UsageErrors) {
       RunLog(absl::StrCat("cat -o x.html '", Golden("kraken_2rounds"), "'"))
           .exit_code,
       2);
+  // A page that cannot be written says why.
+  const CliRun unwritable = RunLog(absl::StrCat(
+      "html '", Golden("kraken_2rounds"), "' -o /no/such/dir/page.html"));
+  EXPECT_EQ(unwritable.exit_code, 1);
+  EXPECT_THAT(unwritable.err,
+              HasSubstr("cannot write /no/such/dir/page.html: No such file"));
 }
 
 // --- the binary -------------------------------------------------------------
