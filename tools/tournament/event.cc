@@ -178,6 +178,13 @@ absl::StatusOr<std::vector<cardref::v1::GameInfo>> ResolveGames(
   return infos;
 }
 
+// Prints `status` as cardref_tournament's error and returns `code`.
+int Fail(int code, const absl::Status& status) {
+  std::fprintf(stderr, "cardref_tournament: %s\n",
+               std::string(status.message()).c_str());
+  return code;
+}
+
 // The games `server` serves; UNAVAILABLE naming it if it cannot be asked.
 absl::StatusOr<cardref::v1::ListGamesResponse> ListRefereeGames(
     const std::string& server) {
@@ -251,9 +258,7 @@ absl::Status CheckEventOptions(const EventOptions& options) {
 int RunEvent(EventOptions options, std::FILE* progress) {
   // Before the event's folder or a referee exists: a typo leaves nothing.
   if (absl::Status st = CheckEventOptions(options); !st.ok()) {
-    std::fprintf(stderr, "cardref_tournament: %s\n",
-                 std::string(st.message()).c_str());
-    return kEventUsage;
+    return Fail(kEventUsage, st);
   }
   // Another referee (--server) is asked for its games before the event's
   // folder exists, so a game it lacks, or a referee that is not there,
@@ -263,41 +268,31 @@ int RunEvent(EventOptions options, std::FILE* progress) {
     absl::StatusOr<cardref::v1::ListGamesResponse> served =
         ListRefereeGames(options.server);
     if (!served.ok()) {
-      std::fprintf(stderr, "cardref_tournament: %s\n",
-                   std::string(served.status().message()).c_str());
-      return kEventError;
+      return Fail(kEventError, served.status());
     }
     ScheduleConfig resolved = options.schedule;
     if (absl::Status games =
             ResolveGames(*served, options.match.params, &resolved).status();
         !games.ok()) {
-      std::fprintf(stderr, "cardref_tournament: %s\n",
-                   std::string(games.message()).c_str());
-      return kEventUsage;
+      return Fail(kEventUsage, games);
     }
     listed = *std::move(served);
   }
   const std::string& dir = options.out_dir;
   absl::StatusOr<std::string> secret = LoadOrCreateSecret(dir);
   if (!secret.ok()) {
-    std::fprintf(stderr, "cardref_tournament: %s\n",
-                 std::string(secret.status().message()).c_str());
-    return kEventError;
+    return Fail(kEventError, secret.status());
   }
   absl::StatusOr<EventState> state = EventState::Open(dir);
   if (!state.ok()) {
-    std::fprintf(stderr, "cardref_tournament: %s\n",
-                 std::string(state.status().message()).c_str());
-    return kEventError;
+    return Fail(kEventError, state.status());
   }
   std::optional<LocalReferee> local;
   if (options.server.empty()) {
     absl::StatusOr<LocalReferee> started =
         StartLocalReferee(options.referee_binary, dir);
     if (!started.ok()) {
-      std::fprintf(stderr, "cardref_tournament: %s\n",
-                   std::string(started.status().message()).c_str());
-      return kEventError;
+      return Fail(kEventError, started.status());
     }
     local = *std::move(started);
     options.server = local->address;
@@ -312,9 +307,7 @@ int RunEvent(EventOptions options, std::FILE* progress) {
     absl::StatusOr<cardref::v1::ListGamesResponse> served =
         ListRefereeGames(options.server);
     if (!served.ok()) {
-      std::fprintf(stderr, "cardref_tournament: %s\n",
-                   std::string(served.status().message()).c_str());
-      return kEventError;
+      return Fail(kEventError, served.status());
     }
     listed = *std::move(served);
   }
@@ -337,22 +330,16 @@ int RunEvent(EventOptions options, std::FILE* progress) {
   absl::StatusOr<std::vector<cardref::v1::GameInfo>> infos =
       ResolveGames(*listed, options.match.params, &config);
   if (!infos.ok()) {
-    std::fprintf(stderr, "cardref_tournament: %s\n",
-                 std::string(infos.status().message()).c_str());
-    return kEventUsage;
+    return Fail(kEventUsage, infos.status());
   }
   absl::StatusOr<std::vector<ScheduledMatch>> all = BuildSchedule(config);
   if (!all.ok()) {
-    std::fprintf(stderr, "cardref_tournament: %s\n",
-                 std::string(all.status().message()).c_str());
-    return kEventUsage;
+    return Fail(kEventUsage, all.status());
   }
   absl::StatusOr<std::vector<ScheduledMatch>> schedule =
       SelectShard(*all, options.shard);
   if (!schedule.ok()) {
-    std::fprintf(stderr, "cardref_tournament: %s\n",
-                 std::string(schedule.status().message()).c_str());
-    return kEventUsage;
+    return Fail(kEventUsage, schedule.status());
   }
   // Matches a killed run left "started": finished ones are recorded from
   // the referee or their log, the others ended and played again.
@@ -366,9 +353,7 @@ int RunEvent(EventOptions options, std::FILE* progress) {
     absl::StatusOr<bool> recovered = RecoverStarted(
         *stub, options.match, config, m, it->second, referee_key, dir, *state);
     if (!recovered.ok()) {
-      std::fprintf(stderr, "cardref_tournament: %s\n",
-                   std::string(recovered.status().message()).c_str());
-      return kEventError;
+      return Fail(kEventError, recovered.status());
     }
     if (*recovered) {
       std::fprintf(progress,
@@ -427,9 +412,7 @@ int RunEvent(EventOptions options, std::FILE* progress) {
   const std::map<std::string, MatchRecord> records = state->records();
   absl::StatusOr<int> not_finished = WriteEventReport(dir, *schedule, records);
   if (!not_finished.ok()) {
-    std::fprintf(stderr, "cardref_tournament: %s\n",
-                 std::string(not_finished.status().message()).c_str());
-    return kEventError;
+    return Fail(kEventError, not_finished.status());
   }
   std::vector<std::string> logs;
   for (const ScheduledMatch& m : *schedule) {
@@ -441,9 +424,7 @@ int RunEvent(EventOptions options, std::FILE* progress) {
   }
   absl::StatusOr<Standings> standings = ComputeStandings(logs, referee_key);
   if (!standings.ok()) {
-    std::fprintf(stderr, "cardref_tournament: %s\n",
-                 std::string(standings.status().message()).c_str());
-    return kEventError;
+    return Fail(kEventError, standings.status());
   }
   for (const auto& [name, text] :
        {std::pair{"standings.json", standings->json},
@@ -451,9 +432,7 @@ int RunEvent(EventOptions options, std::FILE* progress) {
     absl::Status s =
         WriteFileAtomically(absl::StrCat(dir, "/", name), text, 0644);
     if (!s.ok()) {
-      std::fprintf(stderr, "cardref_tournament: %s\n",
-                   std::string(s.message()).c_str());
-      return kEventError;
+      return Fail(kEventError, s);
     }
   }
   // This shard's share of the standings, for `cardref_analyze merge`.
@@ -464,9 +443,7 @@ int RunEvent(EventOptions options, std::FILE* progress) {
                                   referee_key, *shard)
           : shard.status();
   if (!partial.ok()) {
-    std::fprintf(stderr, "cardref_tournament: %s\n",
-                 std::string(partial.message()).c_str());
-    return kEventError;
+    return Fail(kEventError, partial);
   }
   std::fprintf(progress,
                "event %s: %zu of %zu matches finished; report %s/report.json\n"
