@@ -89,7 +89,9 @@ int Report(const std::string& command, const std::vector<std::string>& args,
         BuildRatingsReport(summaries, options.ratings);
     out << RenderRatings(ratings, options.format);
     // CSV rows have no place for the logs left out: they go to stderr.
-    if (options.format == Format::kCsv) err << SkippedSection(ratings.skipped());
+    if (options.format == Format::kCsv) {
+      err << SkippedSection(ratings.skipped());
+    }
   } else if (command == "compare") {
     CompareOptions compare = options.compare;
     compare.player_a = args[0];

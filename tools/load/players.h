@@ -28,10 +28,11 @@ struct Tally {
   // Of those, the submissions that left the player before the deadline its
   // observation told it: a timeout charged to a bot that answered in time
   // (issue 12's target is none). The told deadline is never later than the
-  // real one (DecisionClock::DeadlineIfSeen), so every one counted here is
-  // the referee's delay or the network's, not the bot's. (Both times are
-  // wall clocks: against a --server on another machine they mean something
-  // only if the two clocks agree.)
+  // real one (DecisionClock::DeadlineIfSeen), so every one counted here was
+  // lost after the player's call: in its gRPC and kernel (on one machine,
+  // sharing the CPU with the referee), the network or the referee. (Both
+  // times are wall clocks: against a --server on another machine they mean
+  // something only if the two clocks agree.)
   int64_t false_timeouts = 0;
   // Submissions that left after the told deadline, whatever the referee
   // answered: the player itself was late (on one machine, the load client
