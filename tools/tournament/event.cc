@@ -203,6 +203,24 @@ absl::StatusOr<cardref::v1::ListGamesResponse> ListRefereeGames(
   return listed;
 }
 
+// The event's games on `server`: `config`'s games and player counts filled
+// in and checked against the games it lists (ResolveGames). UNAVAILABLE if
+// it cannot be asked; INVALID_ARGUMENT for a game, count or --params it
+// does not serve.
+absl::StatusOr<std::vector<cardref::v1::GameInfo>> ResolveOnReferee(
+    const std::string& server, const std::string& params,
+    ScheduleConfig* config) {
+  absl::StatusOr<cardref::v1::ListGamesResponse> listed =
+      ListRefereeGames(server);
+  if (!listed.ok()) return listed.status();
+  return ResolveGames(*listed, params, config);
+}
+
+// cardref_tournament's exit code for a failed ResolveOnReferee.
+int ResolveFailed(const absl::Status& status) {
+  return Fail(absl::IsUnavailable(status) ? kEventError : kEventUsage, status);
+}
+
 }  // namespace
 
 absl::Status CheckEventOptions(const EventOptions& options) {
@@ -222,7 +240,8 @@ absl::Status CheckEventOptions(const EventOptions& options) {
   }
   // A referee of our own from this build serves this build's games: check
   // the games, player counts and --params before it starts. Another referee
-  // (--server, or --referee_bin of another build) answers for itself later.
+  // answers for itself in RunEvent: --server before the folder exists, a
+  // --referee_bin of another build once it has started there.
   if (options.server.empty() &&
       options.referee_binary == DefaultRefereeBinary()) {
     ScheduleConfig resolved = options.schedule;
@@ -260,23 +279,15 @@ int RunEvent(EventOptions options, std::FILE* progress) {
   if (absl::Status st = CheckEventOptions(options); !st.ok()) {
     return Fail(kEventUsage, st);
   }
-  // Another referee (--server) is asked for its games before the event's
-  // folder exists, so a game it lacks, or a referee that is not there,
-  // leaves nothing behind either.
-  std::optional<cardref::v1::ListGamesResponse> listed;
+  // The games are resolved on the referee as soon as there is one: another
+  // referee (--server) before the event's folder exists, so a game it
+  // lacks, or a referee that is not there, leaves nothing behind either;
+  // our own once it has started, in the folder.
+  absl::StatusOr<std::vector<cardref::v1::GameInfo>> infos;
   if (!options.server.empty()) {
-    absl::StatusOr<cardref::v1::ListGamesResponse> served =
-        ListRefereeGames(options.server);
-    if (!served.ok()) {
-      return Fail(kEventError, served.status());
-    }
-    ScheduleConfig resolved = options.schedule;
-    if (absl::Status games =
-            ResolveGames(*served, options.match.params, &resolved).status();
-        !games.ok()) {
-      return Fail(kEventUsage, games);
-    }
-    listed = *std::move(served);
+    infos = ResolveOnReferee(options.server, options.match.params,
+                             &options.schedule);
+    if (!infos.ok()) return ResolveFailed(infos.status());
   }
   const std::string& dir = options.out_dir;
   absl::StatusOr<std::string> secret = LoadOrCreateSecret(dir);
@@ -303,13 +314,10 @@ int RunEvent(EventOptions options, std::FILE* progress) {
   options.match.bot_output_dir = absl::StrCat(dir, "/bots");
   mkdir(options.match.bot_output_dir.c_str(), 0700);
 
-  if (!listed.has_value()) {  // our own referee, just started
-    absl::StatusOr<cardref::v1::ListGamesResponse> served =
-        ListRefereeGames(options.server);
-    if (!served.ok()) {
-      return Fail(kEventError, served.status());
-    }
-    listed = *std::move(served);
+  if (local.has_value()) {
+    infos = ResolveOnReferee(options.server, options.match.params,
+                             &options.schedule);
+    if (!infos.ok()) return ResolveFailed(infos.status());
   }
   auto stub = cardref::v1::Referee::NewStub(
       grpc::CreateChannel(options.server, grpc::InsecureChannelCredentials()));
@@ -326,12 +334,7 @@ int RunEvent(EventOptions options, std::FILE* progress) {
       referee_key = ToHex(key.public_key());
     }
   }
-  ScheduleConfig& config = options.schedule;
-  absl::StatusOr<std::vector<cardref::v1::GameInfo>> infos =
-      ResolveGames(*listed, options.match.params, &config);
-  if (!infos.ok()) {
-    return Fail(kEventUsage, infos.status());
-  }
+  const ScheduleConfig& config = options.schedule;
   absl::StatusOr<std::vector<ScheduledMatch>> all = BuildSchedule(config);
   if (!all.ok()) {
     return Fail(kEventUsage, all.status());
