@@ -20,6 +20,9 @@ import sys
 import tempfile
 import time
 
+# Each finding is printed at once, before any later one can fail.
+sys.stdout.reconfigure(line_buffering=True)
+
 binary = sys.argv[1]
 referee_binary = sys.argv[2]
 temporary_before = set(glob.glob("/tmp/cardref_load_*"))
@@ -209,10 +212,15 @@ with tempfile.TemporaryDirectory() as log_dir:
 # threads here for 200 slots).
 with tempfile.TemporaryDirectory() as tmp:
     port_file = os.path.join(tmp, "port")
+    # The referee's operations log (a line per match) goes to a file, shown
+    # in part on failure only: printed whole it buried this test's own
+    # message in CI's output.
+    referee_log = open(os.path.join(tmp, "referee.log"), "w+")
     referee = subprocess.Popen(
         [referee_binary, "--port=0", f"--port_file={port_file}",
          f"--log_dir={tmp}/logs", "--max_matches_in_progress=2",
-         "--max_waiting_matches=2"], stdout=subprocess.DEVNULL)
+         "--max_waiting_matches=2"], stdout=subprocess.DEVNULL,
+        stderr=referee_log)
     try:
         for _ in range(100):
             if os.path.exists(port_file) and open(port_file).read().strip():
@@ -238,6 +246,12 @@ with tempfile.TemporaryDirectory() as tmp:
     finally:
         referee.terminate()
         referee.wait(timeout=60)
+        referee_log.seek(0)
+        referee_tail = "".join(referee_log.readlines()[-5:])
+        referee_log.close()
+    print(f"capped referee: load exit {load.returncode}, at most "
+          f"{most_threads} threads; the referee's last lines:\n"
+          f"{referee_tail}", end="", flush=True)
     if load.returncode != 0:
         sys.exit(f"cardref_load against a capped referee exited "
                  f"{load.returncode}: {err}{out}")
