@@ -100,7 +100,8 @@ ABSL_FLAG(int32_t, max_waiting_matches,
           "RESOURCE_EXHAUSTED; 0 = no limit");
 ABSL_FLAG(int32_t, max_matches_in_progress,
           cardref::service::Limits().max_matches_in_progress,
-          "Matches in progress at once; CreateMatch past it gets "
+          "Matches in progress at once, never more: CreateMatch counts "
+          "waiting matches too (each may start) and past it gets "
           "RESOURCE_EXHAUSTED; 0 = no limit");
 ABSL_FLAG(int32_t, max_rejections_logged,
           cardref::service::Limits().max_rejections_logged_per_decision,

@@ -261,7 +261,9 @@ constexpr int64_t kWaitingMatchBytes = 8 << 10;
 
 TEST_F(LifecycleTest, WaitingMatchesHoldNoDescriptorsAndLittleMemory) {
   ManagerOptions options;
-  options.limits.max_waiting_matches = 0;  // past the default cap of 1000
+  // Past the default caps of 1000 (waiting matches count against both).
+  options.limits.max_waiting_matches = 0;
+  options.limits.max_matches_in_progress = 0;
   StartManager(options);
   CreateCraits();  // warm up allocator and registry caches
   const int fds_before = OpenFds();

@@ -2,12 +2,15 @@
 // decision versions from the future, rejected submissions logged up to a cap
 // and counted beyond it, and the manager's caps on waiting and running
 // matches (docs/limits.md).
+#include <atomic>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "absl/strings/str_cat.h"
 #include "referee/codec/logged_actions.h"
 #include "referee/base/testing/fresh_test_dir.h"
 #include "referee/games/all_games.h"
@@ -276,6 +279,59 @@ TEST_F(MatchLimitsTest, MatchesInProgressAreCapped) {
               HasSubstr("--max_matches_in_progress"));
   ASSERT_TRUE(running->Abort("done").ok());
   EXPECT_TRUE(Create().ok());
+}
+
+// Waiting matches may all start, so they count against the in-progress
+// cap: with two waiting and a cap of 2 no third is made, and the two start
+// without passing it. Counting only started ones let a third (and a
+// thousandth) be made and started.
+TEST_F(MatchLimitsTest, WaitingMatchesCountAgainstTheInProgressCap) {
+  options_.limits.max_matches_in_progress = 2;
+  absl::StatusOr<v1::CreateMatchResponse> a = Create();
+  absl::StatusOr<v1::CreateMatchResponse> b = Create();
+  ASSERT_TRUE(a.ok() && b.ok());
+  absl::StatusOr<v1::CreateMatchResponse> refused = Create();
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("0 matches are in progress and 2 waiting"));
+  for (const std::string& id : {a->match_id(), b->match_id()}) {
+    Join(id);
+    Join(id);
+  }
+  EXPECT_FALSE(Create().ok());
+  ASSERT_TRUE((*manager().Find(a->match_id()))->Abort("done").ok());
+  EXPECT_TRUE(Create().ok());
+}
+
+// Concurrent CreateMatch calls each reserve their place before making the
+// match: exactly the cap's worth are made. Checking the count and making
+// the match apart let several pass one free place.
+TEST_F(MatchLimitsTest, ConcurrentCreatesMakeExactlyTheCap) {
+  constexpr int kCap = 3;
+  options_.limits.max_waiting_matches = kCap;
+  manager();  // made before the threads race
+  std::atomic<bool> go{false};
+  std::atomic<int> made{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&] {
+      while (!go.load()) std::this_thread::yield();
+      for (int i = 0; i < 10; ++i) {
+        absl::StatusOr<v1::CreateMatchResponse> created = Create();
+        if (created.ok()) {
+          ++made;
+        } else {
+          EXPECT_EQ(created.status().code(),
+                    absl::StatusCode::kResourceExhausted);
+          EXPECT_THAT(std::string(created.status().message()),
+                      HasSubstr(absl::StrCat(kCap, " matches are waiting")));
+        }
+      }
+    });
+  }
+  go = true;
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(made.load(), kCap);
 }
 
 // The caps count matches as they change status (not by visiting them):

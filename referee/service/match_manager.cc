@@ -141,15 +141,7 @@ void MatchManager::Listener::Ended(const std::string& match_id) {
 void MatchManager::Listener::StatusChanged(const std::string& seed_commitment,
                                            v1::MatchStatus from,
                                            v1::MatchStatus to) {
-  auto count = [this](v1::MatchStatus status) -> std::atomic<int64_t>* {
-    if (status == v1::MATCH_STATUS_WAITING_FOR_PLAYERS) {
-      return &manager_->waiting_;
-    }
-    if (status == v1::MATCH_STATUS_IN_PROGRESS) return &manager_->in_progress_;
-    return nullptr;
-  };
-  if (std::atomic<int64_t>* c = count(from)) c->fetch_sub(1);
-  if (std::atomic<int64_t>* c = count(to)) c->fetch_add(1);
+  manager_->caps_.StatusChanged(from, to);
   const bool was_live = IsLive(from), is_live = IsLive(to);
   if (was_live == is_live) return;
   absl::MutexLock lock(&manager_->live_mu_);
@@ -191,7 +183,8 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
     absl::MutexLock lock(&mu_);
     if (!accepting_) return ShuttingDown();
   }
-  RETURN_IF_ERROR(CheckMatchCaps());
+  // Held until the new match is counted (or is not made).
+  ASSIGN_OR_RETURN(MatchPlace place, caps_.Reserve());
   RETURN_IF_ERROR(CheckCreateMatchShape(request));
   RETURN_IF_ERROR(CheckKnownGame(*registry_, request.game()));
   RETURN_IF_ERROR(CheckText("deal_set_id", request.deal_set_id(), kMaxIdChars));
@@ -331,29 +324,6 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   matches_[match_options.match_id] = std::move(shared);
   creation_order_.push_back(match_options.match_id);
   return response;
-}
-
-absl::Status MatchManager::CheckMatchCaps() {
-  const Limits& limits = options_.limits;
-  if (limits.max_waiting_matches <= 0 && limits.max_matches_in_progress <= 0) {
-    return absl::OkStatus();
-  }
-  const int64_t waiting = waiting_.load(std::memory_order_relaxed);
-  const int64_t in_progress = in_progress_.load(std::memory_order_relaxed);
-  if (limits.max_waiting_matches > 0 &&
-      waiting >= limits.max_waiting_matches) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        waiting, " matches are waiting for players, this referee's limit "
-        "(--max_waiting_matches); retry once some have started, or cancel "
-        "some (CancelMatch)"));
-  }
-  if (limits.max_matches_in_progress > 0 &&
-      in_progress >= limits.max_matches_in_progress) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        in_progress, " matches are in progress, this referee's limit "
-        "(--max_matches_in_progress); retry once some have finished"));
-  }
-  return absl::OkStatus();
 }
 
 absl::StatusOr<std::shared_ptr<Match>> MatchManager::Find(

@@ -28,6 +28,7 @@
 #include "cardref/v1/referee.pb.h"
 #include "referee/games/api/registry.h"
 #include "referee/service/limits.h"
+#include "referee/service/match_caps.h"
 #include "referee/service/deadline_queue.h"
 #include "referee/service/match.h"
 #include "referee/service/recovery.h"
@@ -151,9 +152,6 @@ class MatchManager {
   };
 
   void ClockLoop();
-  // RESOURCE_EXHAUSTED when the waiting or in-progress matches are at
-  // their caps.
-  absl::Status CheckMatchCaps() ABSL_LOCKS_EXCLUDED(mu_);
   // Drops ended matches whose time in memory is up.
   void EvictDue(absl::Time now) ABSL_LOCKS_EXCLUDED(mu_);
   std::string LogPath(const std::string& match_id) const;
@@ -173,10 +171,9 @@ class MatchManager {
   Listener listener_{this};
 
   // Matches of this process waiting for players and in progress, kept by
-  // the listener, so the caps cost the same beside 10,000 held matches as
-  // beside none.
-  std::atomic<int64_t> waiting_{0};
-  std::atomic<int64_t> in_progress_{0};
+  // the listener.
+  MatchCaps caps_{options_.limits.max_waiting_matches,
+                  options_.limits.max_matches_in_progress};
   // Waiting and in-progress matches per seed commitment: GetMatch withholds
   // a match's seed while a twin dealt from the same seed is among them.
   // A leaf lock: the listener takes it under a match's lock.

@@ -153,9 +153,11 @@ void ServeUntilClosed(int control, int port_pipe, bool echo,
     options.manager.log_sync =
         record::ParseSyncPolicy(absl::GetFlag(FLAGS_log_sync)).value();
     options.manager.default_decision_time_limit_millis = limit_ms;
-    options.manager.limits.max_waiting_matches =
-        std::max(options.manager.limits.max_waiting_matches,
-                 held_matches + 1000);
+    // Held matches wait, and waiting ones count against both caps.
+    for (int* cap : {&options.manager.limits.max_waiting_matches,
+                     &options.manager.limits.max_matches_in_progress}) {
+      *cap = std::max(*cap, held_matches + 1000);
+    }
     absl::StatusOr<std::unique_ptr<grpc_service::RefereeServer>> started =
         grpc_service::RefereeServer::Start(options);
     if (!started.ok()) {
