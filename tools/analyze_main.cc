@@ -37,7 +37,9 @@ ABSL_FLAG(std::string, partial, "",
           "`merge`");
 ABSL_FLAG(std::string, html, "",
           "also write a self-contained HTML report with charts to this file");
-ABSL_FLAG(int, bootstrap, 200, "ratings: bootstrap resamples for intervals");
+constexpr int kMaxBootstrap = 100'000;
+ABSL_FLAG(int, bootstrap, 200,
+          "ratings: bootstrap resamples for intervals (0..100000)");
 ABSL_FLAG(uint64_t, seed, 1, "ratings: seed of the bootstrap's generator");
 ABSL_FLAG(std::string, game, "",
           "compare: the game (when A and B met in "
@@ -125,12 +127,21 @@ int main(int argc, char** argv) {
   options.compare.elo1 = absl::GetFlag(FLAGS_elo1);
   options.compare.alpha = absl::GetFlag(FLAGS_alpha);
   options.compare.beta = absl::GetFlag(FLAGS_beta);
+  // Each resample refits every rating: a typo of a few digits more would
+  // run for days, and the interval's ends are steady long before 100,000.
+  if (options.ratings.bootstrap < 0 ||
+      options.ratings.bootstrap > kMaxBootstrap) {
+    std::cerr << "cardref_analyze: --bootstrap must be 0.." << kMaxBootstrap
+              << " resamples (200 by default), got "
+              << options.ratings.bootstrap << "\n";
+    return analyzer::kExitUsage;
+  }
   // alpha + beta below 1, or the SPRT's bounds cross.
-  if (options.ratings.bootstrap < 0 || !(options.compare.alpha > 0) ||
+  if (!(options.compare.alpha > 0) ||
       !(options.compare.beta > 0) ||
       !(options.compare.alpha + options.compare.beta < 1)) {
-    std::cerr << "cardref_analyze: --bootstrap must be 0 or more and "
-                 "--alpha, --beta more than 0 with a sum below 1\n";
+    std::cerr << "cardref_analyze: --alpha and --beta must be more than 0 "
+                 "with a sum below 1\n";
     return analyzer::kExitUsage;
   }
   // H1 must differ from H0 (A - B = 0), or the test never decides.
