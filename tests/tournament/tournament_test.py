@@ -16,6 +16,10 @@ MODE is one of:
                the wall-clock budget.
   referee_lost the referee dies mid-event: unplayed matches stay unrecorded
                and a second run on a new referee plays them, each once.
+  server_refusals  with --server, an unknown game or an absent referee ends
+               the run before the event's folder exists.
+  busy_referee a referee that holds one match at a time serves an event
+               playing three at once: refused matches wait for room.
   heuristic    the heuristic bot beats the random bot: the analyzer's 95%
                interval of the paired score difference excludes zero in
                every game.
@@ -283,12 +287,12 @@ def stall(tools, src, tmp):
     print("PASS: a silent bot's match is aborted at its budget")
 
 
-def start_referee(tools, tmp, name):
+def start_referee(tools, tmp, name, extra=()):
     port_file = os.path.join(tmp, f"{name}.port")
     referee = subprocess.Popen(
         [f"{tools}/cardref_referee", "--port=0", f"--port_file={port_file}",
-         f"--log_dir={tmp}/{name}-logs"], stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL)
+         f"--log_dir={tmp}/{name}-logs"] + list(extra),
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(200):
         if os.path.exists(port_file) and open(port_file).read().strip():
             return referee, f"localhost:{open(port_file).read().strip()}"
@@ -377,6 +381,27 @@ def server_refusals(tools, src, tmp):
     print("PASS: --server refusals leave no event folder")
 
 
+def busy_referee(tools, src, tmp):
+    """A referee that holds one match at a time (--max_matches_in_progress=1)
+    and an event playing three at once: the refused CreateMatch calls are
+    tried again until there is room, and every match finishes. They used to
+    be recorded as failed, for good."""
+    referee, server = start_referee(tools, tmp, "busy",
+                                    ["--max_matches_in_progress=1"])
+    out = os.path.join(tmp, "event")
+    try:
+        run_tournament(tools, out, cpp_bots(tools),
+                       ["--games=craits:2", "--matches=3", "--concurrency=3",
+                        f"--server={server}"], check=0)
+    finally:
+        referee.kill()
+        referee.wait()
+    outcomes = [r[1] for r in records(out)]
+    if len(outcomes) < 3 or any(o != "finished" for o in outcomes):
+        fail(f"outcomes {outcomes}")
+    print(f"PASS: {len(outcomes)} matches through a referee that holds one")
+
+
 def heuristic(tools, src, tmp):
     out = os.path.join(tmp, "event")
     run_tournament(tools, out, cpp_bots(tools),
@@ -404,7 +429,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         {"round_robin": round_robin, "resume": resume, "faults": faults,
          "stall": stall, "referee_lost": referee_lost,
-         "server_refusals": server_refusals,
+         "server_refusals": server_refusals, "busy_referee": busy_referee,
          "heuristic": heuristic}[mode](tools, src, tmp)
 
 

@@ -458,7 +458,8 @@ int RunEvent(EventOptions options, std::FILE* progress) {
   if (unplayed > 0) {
     std::fprintf(progress,
                  "event %s: %d matches not played (the referee was "
-                 "unreachable); run the same command again to play them\n",
+                 "unreachable or stayed busy); run the same command again "
+                 "to play them\n",
                  dir.c_str(), unplayed.load());
   }
   return *not_finished == 0 && unplayed == 0 ? kEventComplete

@@ -48,6 +48,30 @@ std::string OutcomeName(MatchStatus s) {
   }
 }
 
+// CreateMatch, tried again while the referee is busy: RESOURCE_EXHAUSTED
+// is its caps on matches or its rate limits, which other matches (of this
+// event or another on a shared referee) free as they end. A busy referee is
+// waited out, 0.1 s doubling to 5 s between tries, for up to the match's
+// budget; it used to fail the match for good.
+grpc::Status CreateWhenRoom(cardref::v1::Referee::Stub& stub,
+                            const MatchOptions& options,
+                            const cardref::v1::CreateMatchRequest& create,
+                            cardref::v1::CreateMatchResponse* created) {
+  const Clock::time_point give_up = After(options.match_budget_s);
+  auto pause = std::chrono::milliseconds(100);
+  for (;;) {
+    grpc::ClientContext context;
+    AddCredential(options, &context);
+    grpc::Status s = stub.CreateMatch(&context, create, created);
+    if (s.error_code() != grpc::StatusCode::RESOURCE_EXHAUSTED ||
+        Clock::now() + pause >= give_up) {
+      return s;
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(2 * pause, std::chrono::milliseconds(5000));
+  }
+}
+
 }  // namespace
 
 absl::Status AddParams(const cardref::v1::GameInfo& info,
@@ -112,19 +136,20 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
   }
   cardref::v1::CreateMatchResponse created;
   {
-    grpc::ClientContext context;
-    AddCredential(options, &context);
-    grpc::Status s = stub.CreateMatch(&context, create, &created);
+    grpc::Status s = CreateWhenRoom(stub, options, create, &created);
     if (!s.ok()) {
       outcome.record.reason =
           absl::StrCat("CreateMatch refused: ", s.error_message());
       outcome.played = s.error_code() != grpc::StatusCode::UNAVAILABLE &&
-                       s.error_code() != grpc::StatusCode::DEADLINE_EXCEEDED;
+                       s.error_code() != grpc::StatusCode::DEADLINE_EXCEEDED &&
+                       s.error_code() != grpc::StatusCode::RESOURCE_EXHAUSTED;
       if (!outcome.played) {
         outcome.record.outcome = "not played";
-        outcome.record.reason =
-            absl::StrCat("the referee is unreachable (", s.error_message(),
-                         "); run the event again to play it");
+        outcome.record.reason = absl::StrCat(
+            s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED
+                ? "the referee stayed busy for the match's budget ("
+                : "the referee is unreachable (",
+            s.error_message(), "); run the event again to play it");
       }
       return outcome;
     }

@@ -47,8 +47,9 @@ struct SeatOutcome {
 
 struct MatchOutcome {
   MatchRecord record;
-  // False when the referee could not be reached to create the match: it
-  // is not recorded, so running the event again plays it.
+  // False when the referee could not be reached to create the match, or
+  // stayed at its caps for the match's budget: it is not recorded, so
+  // running the event again plays it.
   bool played = true;
   std::vector<SeatOutcome> seats;
   cardref::v1::MatchInfo info;  // the referee's last word on the match
