@@ -10,7 +10,6 @@
 #include <fstream>
 #include <mutex>
 #include <set>
-#include <sstream>
 #include <thread>
 #include <utility>
 
@@ -21,6 +20,7 @@
 #include "analyzer/cli.h"
 #include "analyzer/report.h"
 #include "analyzer/summary.h"
+#include "referee/record/record_io.h"
 
 namespace cardref::analyzer {
 namespace {
@@ -159,15 +159,21 @@ absl::Status WritePartial(const std::string& path,
   return absl::OkStatus();
 }
 
-absl::StatusOr<v1::AnalysisPartial> ReadPartial(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::NotFoundError(absl::StrCat("cannot open partial ", path));
+absl::StatusOr<v1::AnalysisPartial> ReadPartial(const std::string& path,
+                                                uint64_t max_bytes) {
+  absl::StatusOr<std::string> bytes = record::ReadWholeFile(path, max_bytes);
+  if (bytes.status().code() == absl::StatusCode::kOutOfRange) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, " is more than ", max_bytes,
+        " bytes, more than any partial result can be: not read"));
   }
-  std::stringstream bytes;
-  bytes << in.rdbuf();
+  if (!bytes.ok()) {
+    return absl::Status(bytes.status().code(),
+                        absl::StrCat("cannot read the partial result: ",
+                                     bytes.status().message()));
+  }
   v1::AnalysisPartial partial;
-  if (!partial.ParseFromString(bytes.str()) || partial.shard_count() < 1 ||
+  if (!partial.ParseFromString(*bytes) || partial.shard_count() < 1 ||
       partial.command().empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat(path,

@@ -50,11 +50,17 @@ std::vector<v1::GameSummary> SummarizeFiles(
     const std::vector<std::string>& files, const BatchOptions& options,
     const GameRegistry& registry);
 
-// Writes / reads an AnalysisPartial (binary protobuf). Errors name the file.
+// The most ReadPartial reads: protobuf's limit on one message (2 GiB - 1),
+// which WritePartial cannot pass either. Past it the input is no partial
+// (/dev/zero given by mistake used to be read until memory ran out).
+inline constexpr uint64_t kMaxPartialBytes = (uint64_t{1} << 31) - 1;
+
+// Writes / reads an AnalysisPartial (binary protobuf). Errors name the file;
+// a file of more than `max_bytes` is not read past them.
 [[nodiscard]] absl::Status WritePartial(const std::string& path,
                                         const v1::AnalysisPartial& partial);
 [[nodiscard]] absl::StatusOr<v1::AnalysisPartial> ReadPartial(
-    const std::string& path);
+    const std::string& path, uint64_t max_bytes = kMaxPartialBytes);
 
 // The summaries of partials that together are every shard 1..N of one
 // command exactly once, sorted; INVALID_ARGUMENT naming what is missing,

@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -403,6 +404,32 @@ TEST_F(BatchTest, MergeRefusesMissingRepeatedOrMixedShards) {
                     }())
                 .code,
             kExitUsage);
+}
+
+// A partial is read up to protobuf's limit on a message and no further:
+// /dev/zero given by mistake used to be read until memory ran out.
+TEST_F(BatchTest, ReadPartialStopsAtItsBound) {
+  CliOptions options;
+  options.shard = "1/1";
+  options.partial = testlogs::MakeTempDir() + "/stats.pb";
+  Analyze("stats", {*dir_}, options);
+  ASSERT_TRUE(std::filesystem::exists(options.partial));
+  const uint64_t size = std::filesystem::file_size(options.partial);
+  EXPECT_TRUE(ReadPartial(options.partial, size).ok());
+  absl::StatusOr<v1::AnalysisPartial> over =
+      ReadPartial(options.partial, size - 1);
+  EXPECT_EQ(over.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(over.status().message()),
+              HasSubstr("more than any partial result can be"));
+  over = ReadPartial("/dev/zero", 1 << 20);
+  EXPECT_EQ(over.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(over.status().message()),
+              HasSubstr("/dev/zero is more than 1048576 bytes"));
+  over = ReadPartial(options.partial + ".missing");
+  EXPECT_EQ(over.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(over.status().message()),
+              HasSubstr("cannot read the partial result"));
+  EXPECT_EQ(kMaxPartialBytes, uint64_t{2147483647});
 }
 
 TEST_F(BatchTest, GameSpecificMetricsFollowFromTheLog) {
