@@ -13,6 +13,7 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -80,6 +81,10 @@ ABSL_FLAG(double, join_timeout_s, 30,
           "A match whose seats are not all taken by then is cancelled");
 ABSL_FLAG(double, match_budget_s, 600,
           "A match still running after this many seconds is aborted");
+ABSL_FLAG(int32_t, max_bot_output_mb, 4,
+          "The most a bot may write (its stdout and stderr, kept in "
+          "bots/) in one match, 1 to 1024 MiB; past it the bot is ended "
+          "(SIGXFSZ)");
 ABSL_FLAG(std::string, organiser_token_file, "",
           "With --server: file holding the organiser's bearer token (mode "
           "600); else $CARDREF_ORGANISER_TOKEN; none for a loopback referee "
@@ -170,6 +175,11 @@ int main(int argc, char** argv) {
   if (absl::GetFlag(FLAGS_match_budget_s) != 600) {
     options.match.match_budget_s = absl::GetFlag(FLAGS_match_budget_s);
   }
+  // Negative or huge values are kept out of range (and refused there).
+  options.match.max_bot_output_bytes =
+      static_cast<uint64_t>(std::clamp(absl::GetFlag(FLAGS_max_bot_output_mb),
+                                       0, 1 << 20))
+      << 20;
   if (!options.server.empty()) {
     absl::StatusOr<std::optional<std::string>> token =
         cardref::grpc_service::LoadOrganiserToken(

@@ -18,6 +18,8 @@ MODE is one of:
                and a second run on a new referee plays them, each once.
   server_refusals  with --server, an unknown game or an absent referee ends
                the run before the event's folder exists.
+  flood        a bot that writes without end is ended at --max_bot_output_mb
+               and its file stays within it.
   busy_referee a referee that holds one match at a time serves an event
                playing three at once: refused matches wait for room.
   heuristic    the heuristic bot beats the random bot: the analyzer's 95%
@@ -241,6 +243,47 @@ def faults(tools, src, tmp):
     print("PASS: faulty bots cost their own matches, with the reason")
 
 
+def flood(tools, src, tmp):
+    """A bot that writes without end: the kernel ends it at the output
+    limit (SIGXFSZ), its file stays within it, and its match says so. It
+    used to fill the disk until the match was over, and the report read
+    the whole file for its tail."""
+    out = os.path.join(tmp, "event")
+    flooder = os.path.join(tmp, "flood.sh")
+    with open(flooder, "w") as f:
+        f.write("#!/bin/sh\necho 'flood bot: here it comes' >&2\n"
+                "exec yes 'flood flood flood'\n")
+    os.chmod(flooder, 0o755)
+    start = time.time()
+    run_tournament(tools, out, cpp_bots(tools)[:1] + [f"flood={flooder}"],
+                   ["--games=craits:2", "--matches=1", "--max_bot_output_mb=1",
+                    "--join_timeout_s=5"], check=3)
+    if time.time() - start > 60:
+        fail("the flooding bot stalled the event")
+    report = load(out, "report.json")
+    seats = [s for m in report["matches"] for s in m["seats"]
+             if s["bot"] == "flood"]
+    if not seats:
+        fail("no match of the flooding bot")
+    for s in seats:
+        if not s["failed"] or "SIGXFSZ" not in s["exit"] or \
+                "flood flood" not in s.get("stderr_tail", ""):
+            fail(f"flood seat: {s}")
+    for name in os.listdir(os.path.join(out, "bots")):
+        size = os.path.getsize(os.path.join(out, "bots", name))
+        if size > 1 << 20:
+            fail(f"bots/{name} is {size} bytes, past the 1 MiB limit")
+    bad = subprocess.run(
+        [f"{tools}/cardref_tournament", f"--out={tmp}/never", "--trust_bots",
+         "--games=craits:2", "--max_bot_output_mb=0"] +
+        [f"--bot={b}" for b in cpp_bots(tools)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if bad.returncode != 2 or "--max_bot_output_mb must be 1 to 1024" \
+            not in bad.stdout or os.path.exists(f"{tmp}/never"):
+        fail(f"--max_bot_output_mb=0: exit {bad.returncode}: {bad.stdout}")
+    print(f"PASS: {len(seats)} flooding seats ended at 1 MiB of output")
+
+
 STALL_BOT = """#!/usr/bin/python3
 import argparse, os, sys, time
 import grpc
@@ -430,6 +473,7 @@ def main():
         {"round_robin": round_robin, "resume": resume, "faults": faults,
          "stall": stall, "referee_lost": referee_lost,
          "server_refusals": server_refusals, "busy_referee": busy_referee,
+         "flood": flood,
          "heuristic": heuristic}[mode](tools, src, tmp)
 
 

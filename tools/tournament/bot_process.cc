@@ -3,12 +3,13 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
-#include <fstream>
-#include <sstream>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -54,6 +55,9 @@ std::optional<ChildProcess> ChildProcess::Start(const ChildSpec& spec) {
   const int err_fd = open(spec.stderr_path.c_str(),
                           O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (err_fd < 0) return std::nullopt;
+  const rlimit output_limit = {
+      static_cast<rlim_t>(spec.max_output_bytes),
+      static_cast<rlim_t>(spec.max_output_bytes)};
   const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
@@ -68,6 +72,17 @@ std::optional<ChildProcess> ChildProcess::Start(const ChildSpec& spec) {
     const int null_fd = open("/dev/null", O_RDONLY);
     if (null_fd >= 0) dup2(null_fd, 0);
     setpgid(0, 0);
+    // A bot's output must not fill the organiser's disk: the kernel ends
+    // it (SIGXFSZ, back to its default action) at the limit.
+    if (spec.max_output_bytes > 0) {
+      signal(SIGXFSZ, SIG_DFL);
+      if (setrlimit(RLIMIT_FSIZE, &output_limit) != 0) {
+        static constexpr char kMessage[] =
+            "cardref_tournament: cannot limit the bot's output\n";
+        WriteError(kMessage, sizeof(kMessage) - 1);
+        _exit(126);
+      }
+    }
     // Drop privileges for good, then run the program.
     if (spec.user.set &&
         (setgroups(0, nullptr) != 0 || setgid(spec.user.gid) != 0 ||
@@ -123,6 +138,10 @@ std::string ChildProcess::Describe() const {
     if (WEXITSTATUS(status_) == 127) absl::StrAppend(&text, " (cannot start)");
   } else if (WIFSIGNALED(status_)) {
     text = absl::StrCat("killed by signal ", WTERMSIG(status_));
+    if (WTERMSIG(status_) == SIGXFSZ) {
+      absl::StrAppend(&text, " (SIGXFSZ: it wrote past its output limit, "
+                             "--max_bot_output_mb)");
+    }
   } else {
     text = "ended";
   }
@@ -131,11 +150,28 @@ std::string ChildProcess::Describe() const {
 }
 
 std::string ChildProcess::StderrTail(size_t bytes) const {
-  std::ifstream in(stderr_path_, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string all = buffer.str();
-  return all.size() <= bytes ? all : all.substr(all.size() - bytes);
+  const int fd = open(stderr_path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  struct stat st;
+  std::string tail;
+  if (fstat(fd, &st) == 0 && st.st_size > 0) {
+    const off_t size = st.st_size;
+    const off_t from = size > static_cast<off_t>(bytes)
+                           ? size - static_cast<off_t>(bytes)
+                           : 0;
+    tail.resize(static_cast<size_t>(size - from));
+    size_t got = 0;
+    while (got < tail.size()) {
+      const ssize_t n = pread(fd, tail.data() + got, tail.size() - got,
+                              from + static_cast<off_t>(got));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+    tail.resize(got);
+  }
+  close(fd);
+  return tail;
 }
 
 }  // namespace cardref::tournament

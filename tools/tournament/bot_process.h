@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -27,6 +28,10 @@ struct ChildSpec {
   std::vector<std::pair<std::string, std::string>> env;
   std::string stderr_path;  // stdout and stderr go here (created, 0600)
   RunAs user;
+  // The most bytes the child may write to any file, its stderr file
+  // included (RLIMIT_FSIZE, soft and hard, so it cannot raise it): past it
+  // the kernel sends SIGXFSZ, which ends it. 0: no limit.
+  uint64_t max_output_bytes = 0;
 };
 
 class ChildProcess {
@@ -42,10 +47,11 @@ class ChildProcess {
   bool exited() const { return exited_; }
   // SIGKILL, then waits for it.
   void Kill();
-  // "exit status 3", "killed by signal 9", "running".
+  // "exit status 3", "killed by signal 9", "running"; SIGXFSZ says that
+  // the child passed its output limit.
   std::string Describe() const;
   bool succeeded() const;
-  // The last `bytes` bytes of the stderr file.
+  // The last `bytes` bytes of the stderr file (only those are read).
   std::string StderrTail(size_t bytes = 800) const;
 
  private:

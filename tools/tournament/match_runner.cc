@@ -200,6 +200,7 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     spec.stderr_path = absl::StrCat(options.bot_output_dir, "/", match.key,
                                     ".seat", seat, ".stderr");
     spec.user = options.run_as;
+    spec.max_output_bytes = options.max_bot_output_bytes;
     bots[seat] = ChildProcess::Start(spec);
   }
 
