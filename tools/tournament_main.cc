@@ -13,7 +13,6 @@
 #include <pwd.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -175,11 +174,7 @@ int main(int argc, char** argv) {
   if (absl::GetFlag(FLAGS_match_budget_s) != 600) {
     options.match.match_budget_s = absl::GetFlag(FLAGS_match_budget_s);
   }
-  // Negative or huge values are kept out of range (and refused there).
-  options.match.max_bot_output_bytes =
-      static_cast<uint64_t>(std::clamp(absl::GetFlag(FLAGS_max_bot_output_mb),
-                                       0, 1 << 20))
-      << 20;
+  options.match.max_bot_output_mb = absl::GetFlag(FLAGS_max_bot_output_mb);
   if (!options.server.empty()) {
     absl::StatusOr<std::optional<std::string>> token =
         cardref::grpc_service::LoadOrganiserToken(

@@ -271,11 +271,10 @@ absl::Status CheckEventOptions(const EventOptions& options) {
         "--match_budget_s must be more than 0 and at most 604800, got ",
         match.match_budget_s));
   }
-  if (match.max_bot_output_bytes < (uint64_t{1} << 20) ||
-      match.max_bot_output_bytes > (uint64_t{1} << 30)) {
+  if (match.max_bot_output_mb < 1 || match.max_bot_output_mb > 1024) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--max_bot_output_mb must be 1 to 1024, got ",
-        match.max_bot_output_bytes >> 20));
+        match.max_bot_output_mb));
   }
   return absl::OkStatus();
 }

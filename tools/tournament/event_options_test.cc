@@ -68,11 +68,13 @@ TEST(EventOptionsTest, EachBadOptionIsNamed) {
   o.match.match_budget_s = 0;
   EXPECT_THAT(Problem(o), HasSubstr("--match_budget_s must be more than 0"));
   o = GoodOptions();
-  o.match.max_bot_output_bytes = 0;
+  o.match.max_bot_output_mb = 0;
   EXPECT_THAT(Problem(o), HasSubstr("--max_bot_output_mb must be 1 to 1024, "
                                     "got 0"));
-  o.match.max_bot_output_bytes = uint64_t{2048} << 20;
-  EXPECT_THAT(Problem(o), HasSubstr("got 2048"));
+  o.match.max_bot_output_mb = -3;
+  EXPECT_THAT(Problem(o), HasSubstr("got -3"));
+  o.match.max_bot_output_mb = 1025;
+  EXPECT_THAT(Problem(o), HasSubstr("got 1025"));
 }
 
 // With a referee of its own from this build, the games, player counts

@@ -200,7 +200,8 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     spec.stderr_path = absl::StrCat(options.bot_output_dir, "/", match.key,
                                     ".seat", seat, ".stderr");
     spec.user = options.run_as;
-    spec.max_output_bytes = options.max_bot_output_bytes;
+    spec.max_output_bytes = static_cast<uint64_t>(options.max_bot_output_mb)
+                            << 20;
     bots[seat] = ChildProcess::Start(spec);
   }
 

@@ -28,9 +28,9 @@ struct MatchOptions {
   double match_budget_s = 600;
   // After the match ends, how long bots may take to exit before SIGKILL.
   double exit_grace_s = 5;
-  // The most a bot may write to its stderr file (or any file) in one
+  // The most MiB a bot may write to its stderr file (or any file) in one
   // match; past it the kernel ends the bot (ChildSpec::max_output_bytes).
-  uint64_t max_bot_output_bytes = uint64_t{4} << 20;
+  int max_bot_output_mb = 4;
   std::string bot_output_dir;  // stderr files: <key>.seat<N>.stderr
   RunAs run_as;
   // Called once the match exists on the referee, before any bot starts,
