@@ -1,13 +1,13 @@
 // When a decision's clock starts (issue 12): when its seat is shown the
 // decision (a stream's message once written, a unary answer once built),
 // not when it became pending. On a FakeClock: no sleeps.
-#include <unistd.h>
 
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "referee/base/testing/fresh_test_dir.h"
 #include "referee/games/all_games.h"
 #include "referee/service/clock.h"
 #include "referee/service/match.h"
@@ -31,11 +31,11 @@ class MatchClockTest : public ::testing::Test {
     options.decision_time_limit_millis = kLimitMs;
     options.time_bank_millis = kBankMs;
     options.clock = &time_;
-    options.log_path = ::testing::TempDir() + "match_clock_test_" +
-                       ::testing::UnitTest::GetInstance()
-                           ->current_test_info()
-                           ->name() +
-                       std::to_string(::getpid()) + ".cardlog";
+    // A fresh folder: a log left by an earlier run whose process had the
+    // same pid made Create fail ("File exists"), once 458 had piled up.
+    options.log_path =
+        (testing_util::FreshTestDir("match_clock_test_") / "clock.cardlog")
+            .string();
     auto created = Match::Create(std::move(*game), options);
     ASSERT_TRUE(created.ok()) << created.status();
     match_ = std::move(*created);
