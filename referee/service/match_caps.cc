@@ -21,31 +21,30 @@ void MatchPlace::Release() {
 
 absl::StatusOr<MatchPlace> MatchCaps::Reserve() {
   absl::MutexLock lock(&mu_);
-  // A reserved place is a match about to wait for players.
-  const int64_t waiting = waiting_ + reserved_;
-  if (max_waiting_ > 0 && waiting >= max_waiting_) {
+  if (max_waiting_ > 0 && waiting_ >= max_waiting_) {
     return absl::ResourceExhaustedError(absl::StrCat(
-        waiting, " matches are waiting for players, this referee's limit "
+        waiting_, " matches are waiting for players, this referee's limit "
         "(--max_waiting_matches); retry once some have started, or cancel "
         "some (CancelMatch)"));
   }
-  if (max_in_progress_ > 0 && in_progress_ + waiting >= max_in_progress_) {
+  if (max_in_progress_ > 0 && in_progress_ + waiting_ >= max_in_progress_) {
     return absl::ResourceExhaustedError(absl::StrCat(
-        in_progress_, " matches are in progress and ", waiting,
+        in_progress_, " matches are in progress and ", waiting_,
         " waiting for players, who may start them, this referee's limit of ",
         max_in_progress_, " (--max_matches_in_progress counts both); retry "
         "once some have finished, or cancel waiting ones (CancelMatch)"));
   }
-  ++reserved_;
+  ++waiting_;  // the new match starts waiting for players
   return MatchPlace(this);
 }
 
 void MatchCaps::Release() {
   absl::MutexLock lock(&mu_);
-  --reserved_;
+  --waiting_;
 }
 
 void MatchCaps::StatusChanged(v1::MatchStatus from, v1::MatchStatus to) {
+  if (from == v1::MATCH_STATUS_UNSPECIFIED) return;  // counted by its place
   absl::MutexLock lock(&mu_);
   if (from == v1::MATCH_STATUS_WAITING_FOR_PLAYERS) --waiting_;
   if (from == v1::MATCH_STATUS_IN_PROGRESS) --in_progress_;

@@ -4,10 +4,13 @@
 // beside none.
 //
 // Both caps hold at every moment, not only at the check:
-// * CreateMatch reserves a place (Reserve) before it makes the match and
-//   holds it until the new match is counted, so concurrent calls cannot all
-//   pass a check that only one place satisfies (they did: "3 matches are
-//   waiting for players" under a cap of 2).
+// * CreateMatch reserves a place (Reserve) before it makes the match, so
+//   concurrent calls cannot all pass a check that only one place satisfies
+//   (they did: "3 matches are waiting for players" under a cap of 2). The
+//   place counts as a waiting match from then on: kept, it is the new
+//   match's count (a new match starts waiting); given back, the match was
+//   not made. Counting the place and the match apart counted each new
+//   match twice for a moment ("5 waiting" under a cap of 3).
 // * A waiting match may start at any join, and a start cannot be refused
 //   to players who were admitted, so the in-progress cap counts the waiting
 //   matches too: CreateMatch is refused while waiting + in progress reach
@@ -26,8 +29,8 @@ namespace cardref::service {
 
 class MatchCaps;
 
-// A reserved place: movable, given back when destroyed (by then the match
-// it was for is counted, or was not made).
+// A reserved place: movable; given back when destroyed unless Keep() made
+// it the count of the match it was for.
 class MatchPlace {
  public:
   MatchPlace() = default;
@@ -36,6 +39,10 @@ class MatchPlace {
   }
   MatchPlace& operator=(MatchPlace&& other) noexcept;
   ~MatchPlace() { Release(); }
+
+  // The match was made: it is counted as waiting by this place from now on,
+  // and its status changes move it.
+  void Keep() { caps_ = nullptr; }
 
  private:
   friend class MatchCaps;
@@ -55,8 +62,9 @@ class MatchCaps {
   // full, the counts and the flag.
   absl::StatusOr<MatchPlace> Reserve() ABSL_LOCKS_EXCLUDED(mu_);
 
-  // A match of this process went from one status to another
-  // (MATCH_STATUS_UNSPECIFIED: made, or gone).
+  // A match of this process went from one status to another. A match made
+  // (from MATCH_STATUS_UNSPECIFIED, to waiting) was counted by its place;
+  // MATCH_STATUS_UNSPECIFIED as `to`: gone.
   void StatusChanged(v1::MatchStatus from, v1::MatchStatus to)
       ABSL_LOCKS_EXCLUDED(mu_);
 
@@ -72,7 +80,6 @@ class MatchCaps {
   mutable absl::Mutex mu_;
   int64_t waiting_ ABSL_GUARDED_BY(mu_) = 0;
   int64_t in_progress_ ABSL_GUARDED_BY(mu_) = 0;
-  int64_t reserved_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace cardref::service

@@ -1,5 +1,6 @@
-// MatchCaps alone: a reserved place counts until it is given back, the
-// in-progress cap counts waiting matches, and statuses move the counts.
+// MatchCaps alone: a reserved place counts as a waiting match until it is
+// given back or kept, the in-progress cap counts waiting matches, and
+// statuses move the counts.
 #include "referee/service/match_caps.h"
 
 #include <string>
@@ -47,10 +48,42 @@ TEST(MatchCapsTest, AMovedPlaceIsGivenBackOnce) {
   EXPECT_FALSE(caps.Reserve().ok());
 }
 
+// A kept place is its match's count: the match's own first status (made,
+// waiting) does not count it again. Counting both made "5 matches are
+// waiting" under a cap of 3 while the places were still held.
+TEST(MatchCapsTest, AKeptPlaceIsTheMatchCountedOnce) {
+  MatchCaps caps(/*max_waiting=*/2, /*max_in_progress=*/0);
+  absl::StatusOr<MatchPlace> place = caps.Reserve();
+  ASSERT_TRUE(place.ok());
+  EXPECT_EQ(caps.waiting(), 1);
+  caps.StatusChanged(kNone, kWaiting);  // the match is made
+  EXPECT_EQ(caps.waiting(), 1);
+  place->Keep();
+  *place = MatchPlace();
+  EXPECT_EQ(caps.waiting(), 1);
+  absl::StatusOr<MatchPlace> second = caps.Reserve();
+  ASSERT_TRUE(second.ok());
+  absl::StatusOr<MatchPlace> refused = caps.Reserve();
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("2 matches are waiting for players"));
+  caps.StatusChanged(kWaiting, kPlaying);
+  EXPECT_EQ(caps.waiting(), 1);
+  EXPECT_EQ(caps.in_progress(), 1);
+}
+
+// n matches made, each from a kept place, as CreateMatch makes them.
+void MakeWaiting(MatchCaps& caps, int n) {
+  for (int i = 0; i < n; ++i) {
+    absl::StatusOr<MatchPlace> place = caps.Reserve();
+    ASSERT_TRUE(place.ok());
+    caps.StatusChanged(kNone, kWaiting);
+    place->Keep();
+  }
+}
+
 TEST(MatchCapsTest, TheInProgressCapCountsWaitingMatches) {
   MatchCaps caps(/*max_waiting=*/0, /*max_in_progress=*/2);
-  caps.StatusChanged(kNone, kWaiting);
-  caps.StatusChanged(kNone, kWaiting);
+  MakeWaiting(caps, 2);
   absl::StatusOr<MatchPlace> refused = caps.Reserve();
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kResourceExhausted);
   EXPECT_THAT(std::string(refused.status().message()),
@@ -70,7 +103,8 @@ TEST(MatchCapsTest, TheInProgressCapCountsWaitingMatches) {
 
 TEST(MatchCapsTest, ZeroIsNoCap) {
   MatchCaps caps(0, 0);
-  for (int i = 0; i < 100; ++i) caps.StatusChanged(kNone, kWaiting);
+  MakeWaiting(caps, 100);
+  EXPECT_EQ(caps.waiting(), 100);
   EXPECT_TRUE(caps.Reserve().ok());
 }
 

@@ -183,7 +183,7 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
     absl::MutexLock lock(&mu_);
     if (!accepting_) return ShuttingDown();
   }
-  // Held until the new match is counted (or is not made).
+  // Counts as a waiting match from here; kept once the match is made.
   ASSIGN_OR_RETURN(MatchPlace place, caps_.Reserve());
   RETURN_IF_ERROR(CheckCreateMatchShape(request));
   RETURN_IF_ERROR(CheckKnownGame(*registry_, request.game()));
@@ -296,6 +296,7 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   absl::StatusOr<std::unique_ptr<Match>> match =
       Match::Create(std::move(*game), match_options);
   if (!match.ok()) return match.status();
+  place.Keep();
   v1::CreateMatchResponse response;
   response.set_match_id(match_options.match_id);
   response.set_num_seats(seats);
