@@ -84,6 +84,10 @@ ABSL_FLAG(int32_t, max_bot_output_mb, 4,
           "The most a bot may write (its stdout and stderr, kept in "
           "bots/) in one match, 1 to 1024 MiB; past it the bot is ended "
           "(SIGXFSZ)");
+ABSL_FLAG(int32_t, max_bot_memory_mb, 2048,
+          "The most memory each bot may hold (its heap, thread stacks and "
+          "other private writable mappings), 16 to 1048576 MiB; past it its "
+          "allocations fail");
 ABSL_FLAG(std::string, organiser_token_file, "",
           "With --server: file holding the organiser's bearer token (mode "
           "600); else $CARDREF_ORGANISER_TOKEN; none for a loopback referee "
@@ -175,6 +179,7 @@ int main(int argc, char** argv) {
     options.match.match_budget_s = absl::GetFlag(FLAGS_match_budget_s);
   }
   options.match.max_bot_output_mb = absl::GetFlag(FLAGS_max_bot_output_mb);
+  options.match.max_bot_memory_mb = absl::GetFlag(FLAGS_max_bot_memory_mb);
   if (!options.server.empty()) {
     absl::StatusOr<std::optional<std::string>> token =
         cardref::grpc_service::LoadOrganiserToken(

@@ -20,6 +20,8 @@ MODE is one of:
                the run before the event's folder exists.
   flood        a bot that writes without end is ended at --max_bot_output_mb
                and its file stays within it.
+  memory_hog   a bot that allocates without end is refused memory at
+               --max_bot_memory_mb and its match says how much it held.
   busy_referee a referee that holds one match at a time serves an event
                playing three at once: refused matches wait for room.
   heuristic    the heuristic bot beats the random bot: the analyzer's 95%
@@ -284,6 +286,50 @@ def flood(tools, src, tmp):
     print(f"PASS: {len(seats)} flooding seats ended at 1 MiB of output")
 
 
+def memory_hog(tools, src, tmp):
+    """A bot that allocates without end: its allocations fail at the
+    memory limit (RLIMIT_DATA), it ends, and its seat says how much it held
+    and which flag set the limit; the C++ bots play their own matches under
+    the same limit. It used to take the organiser's machine's memory."""
+    out = os.path.join(tmp, "event")
+    hog = os.path.join(tmp, "hog.py")
+    with open(hog, "w") as f:
+        f.write("#!/usr/bin/python3\nimport sys\n"
+                "print('hog bot: eating', file=sys.stderr, flush=True)\n"
+                "chunks = []\n"
+                "while True: chunks.append(b'x' * (1 << 20))\n")
+    os.chmod(hog, 0o755)
+    run_tournament(tools, out, cpp_bots(tools)[:2] + [f"hog={hog}"],
+                   ["--games=craits:2", "--matches=1", "--max_bot_memory_mb=160",
+                    "--join_timeout_s=5"], check=3)
+    report = load(out, "report.json")
+    seats = [s for m in report["matches"] for s in m["seats"]]
+    finished = [m for m in report["matches"]
+                if all(s["bot"] != "hog" for s in m["seats"])]
+    if not finished or any(m["outcome"] != "finished" for m in finished):
+        fail(f"the C++ bots' own matches under the limit: {finished}")
+    hogs = [s for s in seats if s["bot"] == "hog"]
+    if not hogs:
+        fail("no match of the hog")
+    for s in hogs:
+        if not s["failed"] or \
+                "near its memory limit of 160 MiB (--max_bot_memory_mb)" \
+                not in s["exit"] or "MemoryError" not in s.get("stderr_tail", ""):
+            fail(f"hog seat: {s}")
+    for s in seats:
+        if s["bot"] != "hog" and s["failed"]:
+            fail(f"a C++ bot failed under the same limit: {s}")
+    bad = subprocess.run(
+        [f"{tools}/cardref_tournament", f"--out={tmp}/never", "--trust_bots",
+         "--games=craits:2", "--max_bot_memory_mb=15"] +
+        [f"--bot={b}" for b in cpp_bots(tools)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if bad.returncode != 2 or "--max_bot_memory_mb must be 16 to 1048576" \
+            not in bad.stdout or os.path.exists(f"{tmp}/never"):
+        fail(f"--max_bot_memory_mb=15: exit {bad.returncode}: {bad.stdout}")
+    print(f"PASS: {len(hogs)} hog seats ended at their memory limit")
+
+
 STALL_BOT = """#!/usr/bin/python3
 import argparse, os, sys, time
 import grpc
@@ -473,7 +519,7 @@ def main():
         {"round_robin": round_robin, "resume": resume, "faults": faults,
          "stall": stall, "referee_lost": referee_lost,
          "server_refusals": server_refusals, "busy_referee": busy_referee,
-         "flood": flood,
+         "flood": flood, "memory_hog": memory_hog,
          "heuristic": heuristic}[mode](tools, src, tmp)
 
 

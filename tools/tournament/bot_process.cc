@@ -58,6 +58,9 @@ std::optional<ChildProcess> ChildProcess::Start(const ChildSpec& spec) {
   const rlimit output_limit = {
       static_cast<rlim_t>(spec.max_output_bytes),
       static_cast<rlim_t>(spec.max_output_bytes)};
+  const rlimit memory_limit = {
+      static_cast<rlim_t>(spec.max_memory_bytes),
+      static_cast<rlim_t>(spec.max_memory_bytes)};
   const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
@@ -83,6 +86,15 @@ std::optional<ChildProcess> ChildProcess::Start(const ChildSpec& spec) {
         _exit(126);
       }
     }
+    // Nor may its memory take the organiser's machine (and the other bots'
+    // and the referee's memory) down with it.
+    if (spec.max_memory_bytes > 0 &&
+        setrlimit(RLIMIT_DATA, &memory_limit) != 0) {
+      static constexpr char kMessage[] =
+          "cardref_tournament: cannot limit the bot's memory\n";
+      WriteError(kMessage, sizeof(kMessage) - 1);
+      _exit(126);
+    }
     // Drop privileges for good, then run the program.
     if (spec.user.set &&
         (setgroups(0, nullptr) != 0 || setgid(spec.user.gid) != 0 ||
@@ -102,16 +114,19 @@ std::optional<ChildProcess> ChildProcess::Start(const ChildSpec& spec) {
   ChildProcess child;
   child.pid_ = pid;
   child.stderr_path_ = spec.stderr_path;
+  child.max_memory_bytes_ = spec.max_memory_bytes;
   return child;
 }
 
 bool ChildProcess::Poll() {
   if (exited_ || pid_ < 0) return true;
   int status = 0;
-  const pid_t r = waitpid(pid_, &status, WNOHANG);
+  rusage usage{};
+  const pid_t r = wait4(pid_, &status, WNOHANG, &usage);
   if (r == pid_) {
     exited_ = true;
     status_ = status;
+    peak_rss_kib_ = usage.ru_maxrss;
   }
   return exited_;
 }
@@ -122,7 +137,11 @@ void ChildProcess::Kill() {
   kill(-pid_, SIGKILL);  // its process group: a shell's children too
   kill(pid_, SIGKILL);
   int status = 0;
-  if (waitpid(pid_, &status, 0) == pid_) status_ = status;
+  rusage usage{};
+  if (wait4(pid_, &status, 0, &usage) == pid_) {
+    status_ = status;
+    peak_rss_kib_ = usage.ru_maxrss;
+  }
   exited_ = true;
 }
 
@@ -146,6 +165,15 @@ std::string ChildProcess::Describe() const {
     text = "ended";
   }
   if (killed_by_us_) absl::StrAppend(&text, ", by the tournament");
+  // Running out of memory has no signal of its own (an allocation fails and
+  // the program ends as it sees fit), so a failed child that came within a
+  // quarter of its limit says so.
+  const int64_t limit_kib = static_cast<int64_t>(max_memory_bytes_ >> 10);
+  if (!succeeded() && limit_kib > 0 && peak_rss_kib_ * 4 >= limit_kib * 3) {
+    absl::StrAppend(&text, "; it had up to ", peak_rss_kib_ >> 10,
+                    " MiB resident, near its memory limit of ", limit_kib >> 10,
+                    " MiB (--max_bot_memory_mb)");
+  }
   return text;
 }
 

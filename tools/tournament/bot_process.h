@@ -32,6 +32,10 @@ struct ChildSpec {
   // included (RLIMIT_FSIZE, soft and hard, so it cannot raise it): past it
   // the kernel sends SIGXFSZ, which ends it. 0: no limit.
   uint64_t max_output_bytes = 0;
+  // The most memory the child may hold (RLIMIT_DATA, soft and hard: its
+  // heap and private writable mappings, thread stacks included): past it an
+  // allocation fails, which ends most programs. 0: no limit.
+  uint64_t max_memory_bytes = 0;
 };
 
 class ChildProcess {
@@ -48,8 +52,11 @@ class ChildProcess {
   // SIGKILL, then waits for it.
   void Kill();
   // "exit status 3", "killed by signal 9", "running"; SIGXFSZ says that
-  // the child passed its output limit.
+  // the child passed its output limit, and a failed child that came near
+  // its memory limit says how much it held.
   std::string Describe() const;
+  // The most memory the child had resident, once it has exited (KiB).
+  int64_t peak_rss_kib() const { return peak_rss_kib_; }
   bool succeeded() const;
   // The last `bytes` bytes of the stderr file (only those are read).
   std::string StderrTail(size_t bytes = 800) const;
@@ -59,6 +66,8 @@ class ChildProcess {
   bool exited_ = false;
   int status_ = 0;
   bool killed_by_us_ = false;
+  int64_t peak_rss_kib_ = 0;
+  uint64_t max_memory_bytes_ = 0;
   std::string stderr_path_;
 };
 

@@ -276,6 +276,11 @@ absl::Status CheckEventOptions(const EventOptions& options) {
         "--max_bot_output_mb must be 1 to 1024, got ",
         match.max_bot_output_mb));
   }
+  if (match.max_bot_memory_mb < 16 || match.max_bot_memory_mb > (1 << 20)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--max_bot_memory_mb must be 16 to 1048576, got ",
+        match.max_bot_memory_mb));
+  }
   return absl::OkStatus();
 }
 

@@ -75,6 +75,14 @@ TEST(EventOptionsTest, EachBadOptionIsNamed) {
   EXPECT_THAT(Problem(o), HasSubstr("got -3"));
   o.match.max_bot_output_mb = 1025;
   EXPECT_THAT(Problem(o), HasSubstr("got 1025"));
+  o = GoodOptions();
+  o.match.max_bot_memory_mb = 15;
+  EXPECT_THAT(Problem(o), HasSubstr("--max_bot_memory_mb must be 16 to "
+                                    "1048576, got 15"));
+  o.match.max_bot_memory_mb = (1 << 20) + 1;
+  EXPECT_THAT(Problem(o), HasSubstr("got 1048577"));
+  o.match.max_bot_memory_mb = 1 << 20;
+  EXPECT_EQ(Problem(o), "");
 }
 
 // With a referee of its own from this build, the games, player counts

@@ -202,6 +202,8 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     spec.user = options.run_as;
     spec.max_output_bytes = static_cast<uint64_t>(options.max_bot_output_mb)
                             << 20;
+    spec.max_memory_bytes = static_cast<uint64_t>(options.max_bot_memory_mb)
+                            << 20;
     bots[seat] = ChildProcess::Start(spec);
   }
 
