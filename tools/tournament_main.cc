@@ -85,9 +85,8 @@ ABSL_FLAG(int32_t, max_bot_output_mb, 4,
           "bots/) in one match, 1 to 1024 MiB; past it the bot is ended "
           "(SIGXFSZ)");
 ABSL_FLAG(int32_t, max_bot_memory_mb, 2048,
-          "The most memory each bot may hold (its heap, thread stacks and "
-          "other private writable mappings), 16 to 1048576 MiB; past it its "
-          "allocations fail");
+          "The most resident memory each bot may hold, with the processes "
+          "it starts, 16 to 1048576 MiB; past it the bot is killed");
 ABSL_FLAG(std::string, organiser_token_file, "",
           "With --server: file holding the organiser's bearer token (mode "
           "600); else $CARDREF_ORGANISER_TOKEN; none for a loopback referee "

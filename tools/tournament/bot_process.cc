@@ -13,6 +13,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "tools/tournament/process_tree_memory.h"
 
 extern char** environ;
 
@@ -58,9 +59,6 @@ std::optional<ChildProcess> ChildProcess::Start(const ChildSpec& spec) {
   const rlimit output_limit = {
       static_cast<rlim_t>(spec.max_output_bytes),
       static_cast<rlim_t>(spec.max_output_bytes)};
-  const rlimit memory_limit = {
-      static_cast<rlim_t>(spec.max_memory_bytes),
-      static_cast<rlim_t>(spec.max_memory_bytes)};
   const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
@@ -86,15 +84,6 @@ std::optional<ChildProcess> ChildProcess::Start(const ChildSpec& spec) {
         _exit(126);
       }
     }
-    // Nor may its memory take the organiser's machine (and the other bots'
-    // and the referee's memory) down with it.
-    if (spec.max_memory_bytes > 0 &&
-        setrlimit(RLIMIT_DATA, &memory_limit) != 0) {
-      static constexpr char kMessage[] =
-          "cardref_tournament: cannot limit the bot's memory\n";
-      WriteError(kMessage, sizeof(kMessage) - 1);
-      _exit(126);
-    }
     // Drop privileges for good, then run the program.
     if (spec.user.set &&
         (setgroups(0, nullptr) != 0 || setgid(spec.user.gid) != 0 ||
@@ -118,15 +107,34 @@ std::optional<ChildProcess> ChildProcess::Start(const ChildSpec& spec) {
   return child;
 }
 
-bool ChildProcess::Poll() {
-  if (exited_ || pid_ < 0) return true;
+bool ChildProcess::Reap(bool block) {
   int status = 0;
-  rusage usage{};
-  const pid_t r = wait4(pid_, &status, WNOHANG, &usage);
-  if (r == pid_) {
+  if (waitpid(pid_, &status, block ? 0 : WNOHANG) == pid_) {
     exited_ = true;
     status_ = status;
-    peak_rss_kib_ = usage.ru_maxrss;
+  }
+  return exited_;
+}
+
+void ChildProcess::Stop() {
+  kill(-pid_, SIGKILL);  // its process group: a shell's children too
+  kill(pid_, SIGKILL);
+  Reap(/*block=*/true);
+  exited_ = true;
+}
+
+bool ChildProcess::Poll() {
+  if (exited_ || pid_ < 0) return true;
+  if (Reap(/*block=*/false)) return true;
+  // A bot must not take the memory of the machine (the referee's and the
+  // other bots'): checked at every poll, so it may pass the limit by what
+  // it can touch in one poll period (the match runner's 50 ms).
+  if (max_memory_bytes_ > 0) {
+    const int64_t resident = TreeResidentKib(pid_);
+    if (resident > static_cast<int64_t>(max_memory_bytes_ >> 10)) {
+      killed_at_kib_ = resident;
+      Stop();
+    }
   }
   return exited_;
 }
@@ -134,15 +142,7 @@ bool ChildProcess::Poll() {
 void ChildProcess::Kill() {
   if (Poll()) return;
   killed_by_us_ = true;
-  kill(-pid_, SIGKILL);  // its process group: a shell's children too
-  kill(pid_, SIGKILL);
-  int status = 0;
-  rusage usage{};
-  if (wait4(pid_, &status, 0, &usage) == pid_) {
-    status_ = status;
-    peak_rss_kib_ = usage.ru_maxrss;
-  }
-  exited_ = true;
+  Stop();
 }
 
 bool ChildProcess::succeeded() const {
@@ -164,15 +164,13 @@ std::string ChildProcess::Describe() const {
   } else {
     text = "ended";
   }
-  if (killed_by_us_) absl::StrAppend(&text, ", by the tournament");
-  // Running out of memory has no signal of its own (an allocation fails and
-  // the program ends as it sees fit), so a failed child that came within a
-  // quarter of its limit says so.
-  const int64_t limit_kib = static_cast<int64_t>(max_memory_bytes_ >> 10);
-  if (!succeeded() && limit_kib > 0 && peak_rss_kib_ * 4 >= limit_kib * 3) {
-    absl::StrAppend(&text, "; it had up to ", peak_rss_kib_ >> 10,
-                    " MiB resident, near its memory limit of ", limit_kib >> 10,
-                    " MiB (--max_bot_memory_mb)");
+  if (killed_at_kib_ > 0) {
+    absl::StrAppend(&text, ", by the tournament: it had ",
+                    killed_at_kib_ >> 10,
+                    " MiB resident, past its memory limit of ",
+                    max_memory_bytes_ >> 20, " MiB (--max_bot_memory_mb)");
+  } else if (killed_by_us_) {
+    absl::StrAppend(&text, ", by the tournament");
   }
   return text;
 }

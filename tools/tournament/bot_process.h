@@ -32,9 +32,8 @@ struct ChildSpec {
   // included (RLIMIT_FSIZE, soft and hard, so it cannot raise it): past it
   // the kernel sends SIGXFSZ, which ends it. 0: no limit.
   uint64_t max_output_bytes = 0;
-  // The most memory the child may hold (RLIMIT_DATA, soft and hard: its
-  // heap and private writable mappings, thread stacks included): past it an
-  // allocation fails, which ends most programs. 0: no limit.
+  // The most resident memory the child and its descendants may hold
+  // together (TreeResidentKib): Poll() kills it past that. 0: no limit.
   uint64_t max_memory_bytes = 0;
 };
 
@@ -46,28 +45,32 @@ class ChildProcess {
   static std::optional<ChildProcess> Start(const ChildSpec& spec);
 
   pid_t pid() const { return pid_; }
-  // Reaps the child if it has exited; true once it has.
+  // Reaps the child if it has exited; true once it has. A child that holds
+  // more than its memory limit is killed (with its process group) here.
   bool Poll();
   bool exited() const { return exited_; }
   // SIGKILL, then waits for it.
   void Kill();
   // "exit status 3", "killed by signal 9", "running"; SIGXFSZ says that
-  // the child passed its output limit, and a failed child that came near
-  // its memory limit says how much it held.
+  // the child passed its output limit, and a child killed for its memory
+  // says how much it had.
   std::string Describe() const;
-  // The most memory the child had resident, once it has exited (KiB).
-  int64_t peak_rss_kib() const { return peak_rss_kib_; }
   bool succeeded() const;
   // The last `bytes` bytes of the stderr file (only those are read).
   std::string StderrTail(size_t bytes = 800) const;
 
  private:
+  // Waits for the child (`block`: until it exits); true once it has.
+  bool Reap(bool block);
+  // SIGKILL to its process group and to it, then waits for it.
+  void Stop();
+
   pid_t pid_ = -1;
   bool exited_ = false;
   int status_ = 0;
   bool killed_by_us_ = false;
-  int64_t peak_rss_kib_ = 0;
   uint64_t max_memory_bytes_ = 0;
+  int64_t killed_at_kib_ = 0;  // resident memory when killed for it
   std::string stderr_path_;
 };
 

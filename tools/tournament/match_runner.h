@@ -31,7 +31,8 @@ struct MatchOptions {
   // The most MiB a bot may write to its stderr file (or any file) in one
   // match; past it the kernel ends the bot (ChildSpec::max_output_bytes).
   int max_bot_output_mb = 4;
-  // The most MiB of memory each bot may hold (ChildSpec::max_memory_bytes).
+  // The most MiB of resident memory each bot may hold with its children
+  // (ChildSpec::max_memory_bytes).
   int max_bot_memory_mb = 2048;
   std::string bot_output_dir;  // stderr files: <key>.seat<N>.stderr
   RunAs run_as;

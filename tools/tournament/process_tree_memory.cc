@@ -1,0 +1,82 @@
+#include "tools/tournament/process_tree_memory.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+
+namespace cardref::tournament {
+namespace {
+
+// The whole of a small /proc file ("" if it cannot be read).
+std::string ReadProcFile(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  std::string text;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = read(fd, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buffer, static_cast<size_t>(n));
+  }
+  close(fd);
+  return text;
+}
+
+// The second field of /proc/PID/statm: resident pages.
+int64_t ResidentKib(pid_t pid) {
+  static const int64_t page_kib = sysconf(_SC_PAGESIZE) / 1024;
+  const std::string statm = ReadProcFile(absl::StrCat("/proc/", pid, "/statm"));
+  std::vector<absl::string_view> fields =
+      absl::StrSplit(statm, ' ', absl::SkipEmpty());
+  int64_t pages = 0;
+  if (fields.size() < 2 || !absl::SimpleAtoi(fields[1], &pages)) return 0;
+  return pages * page_kib;
+}
+
+// Appends the children of every thread of `pid` (a child belongs to the
+// thread that forked it).
+void AppendChildren(pid_t pid, std::vector<pid_t>* out) {
+  const std::string task_dir = absl::StrCat("/proc/", pid, "/task");
+  DIR* dir = opendir(task_dir.c_str());
+  if (dir == nullptr) return;
+  while (const dirent* entry = readdir(dir)) {
+    if (entry->d_name[0] == '.') continue;
+    const std::string children =
+        ReadProcFile(absl::StrCat(task_dir, "/", entry->d_name, "/children"));
+    for (absl::string_view field :
+         absl::StrSplit(children, ' ', absl::SkipEmpty())) {
+      pid_t child = 0;
+      if (absl::SimpleAtoi(field, &child) && child > 0) out->push_back(child);
+    }
+  }
+  closedir(dir);
+}
+
+}  // namespace
+
+int64_t TreeResidentKib(pid_t root) {
+  std::vector<pid_t> tree = {root};
+  int64_t total = 0;
+  for (size_t i = 0; i < tree.size(); ++i) {
+    total += ResidentKib(tree[i]);
+    if (tree.size() < static_cast<size_t>(kMaxTreeProcesses)) {
+      AppendChildren(tree[i], &tree);
+      if (tree.size() > static_cast<size_t>(kMaxTreeProcesses)) {
+        tree.resize(kMaxTreeProcesses);
+      }
+    }
+  }
+  return total;
+}
+
+}  // namespace cardref::tournament
