@@ -312,8 +312,10 @@ TEST_F(MatchLimitsTest, ConcurrentCreatesMakeExactlyTheCap) {
   manager();  // made before the threads race
   std::atomic<bool> go{false};
   std::atomic<int> made{0};
+  constexpr int kThreads = 8;
   std::vector<std::thread> threads;
-  for (int t = 0; t < 8; ++t) {
+  threads.reserve(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&] {
       while (!go.load()) std::this_thread::yield();
       for (int i = 0; i < 10; ++i) {

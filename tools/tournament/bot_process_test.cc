@@ -29,7 +29,7 @@ using ::testing::Not;
 constexpr uint64_t kMiB = 1 << 20;
 
 // Runs `argv` to its end (at most a minute) and returns it.
-ChildProcess RunToEnd(ChildSpec spec) {
+ChildProcess RunToEnd(const ChildSpec& spec) {
   std::optional<ChildProcess> child = ChildProcess::Start(spec);
   EXPECT_TRUE(child.has_value());
   if (!child.has_value()) return ChildProcess();
