@@ -87,6 +87,9 @@ ABSL_FLAG(int32_t, max_bot_output_mb, 4,
 ABSL_FLAG(int32_t, max_bot_memory_mb, 2048,
           "The most resident memory each bot may hold, with the processes "
           "it starts, 16 to 1048576 MiB; past it the bot is killed");
+ABSL_FLAG(int32_t, max_bot_threads, 1024,
+          "The most processes and threads each bot may run, with the "
+          "processes it starts, 16 to 4096; past it the bot is killed");
 ABSL_FLAG(std::string, organiser_token_file, "",
           "With --server: file holding the organiser's bearer token (mode "
           "600); else $CARDREF_ORGANISER_TOKEN; none for a loopback referee "
@@ -179,6 +182,7 @@ int main(int argc, char** argv) {
   }
   options.match.max_bot_output_mb = absl::GetFlag(FLAGS_max_bot_output_mb);
   options.match.max_bot_memory_mb = absl::GetFlag(FLAGS_max_bot_memory_mb);
+  options.match.max_bot_threads = absl::GetFlag(FLAGS_max_bot_threads);
   if (!options.server.empty()) {
     absl::StatusOr<std::optional<std::string>> token =
         cardref::grpc_service::LoadOrganiserToken(

@@ -20,8 +20,9 @@ MODE is one of:
                the run before the event's folder exists.
   flood        a bot that writes without end is ended at --max_bot_output_mb
                and its file stays within it.
-  memory_hog   a bot that allocates without end is killed past
-               --max_bot_memory_mb and its match says how much it had.
+  bot_limits   a bot that allocates without end and one that forks without
+               end are killed past --max_bot_memory_mb and
+               --max_bot_threads, and their matches say how much they had.
   busy_referee a referee that holds one match at a time serves an event
                playing three at once: refused matches wait for room.
   heuristic    the heuristic bot beats the random bot: the analyzer's 95%
@@ -292,12 +293,13 @@ def flood(tools, src, tmp):
     print(f"PASS: {len(seats)} flooding seats ended at 1 MiB of output")
 
 
-def memory_hog(tools, src, tmp):
-    """A bot that allocates without end is killed past the memory limit,
-    and its seat says how much it had and which flag set the limit; the C++
-    bots play their own matches under the same limit (under the ASan lane
-    too: the limit is on resident memory, not on address space). It used
-    to take the organiser's machine's memory."""
+def bot_limits(tools, src, tmp):
+    """A bot that allocates without end and one that forks without end are
+    killed past their limits, and their seats say how much they had and
+    which flag set the limit; the C++ bots play their own matches under the
+    same limits (in the ASan lane too: the memory limit is on resident
+    memory, not on address space). Such bots used to take the organiser's
+    machine's memory and process table."""
     out = os.path.join(tmp, "event")
     hog = os.path.join(tmp, "hog.py")
     with open(hog, "w") as f:
@@ -305,31 +307,44 @@ def memory_hog(tools, src, tmp):
                 "print('hog bot: eating', file=sys.stderr, flush=True)\n"
                 "chunks = []\n"
                 "while True: chunks.append(b'x' * (1 << 20))\n")
-    os.chmod(hog, 0o755)
-    run_tournament(tools, out, cpp_bots(tools)[:2] + [f"hog={hog}"],
+    forker = os.path.join(tmp, "forker.sh")
+    with open(forker, "w") as f:
+        f.write("#!/bin/sh\necho 'fork bot: forking' >&2\n"
+                "while :; do sleep 60 & done\n")
+    for path in (hog, forker):
+        os.chmod(path, 0o755)
+    run_tournament(tools, out, cpp_bots(tools)[:2] +
+                   [f"hog={hog}", f"forker={forker}"],
                    ["--games=craits:2", "--matches=1", "--max_bot_memory_mb=160",
-                    "--join_timeout_s=5"], check=3)
+                    "--max_bot_threads=64", "--join_timeout_s=5"], check=3)
     report = load(out, "report.json")
     seats = [s for m in report["matches"] for s in m["seats"]]
+    bad_bots = ("hog", "forker")
     finished = [m for m in report["matches"]
-                if all(s["bot"] != "hog" for s in m["seats"])]
+                if all(s["bot"] not in bad_bots for s in m["seats"])]
     if not finished or any(m["outcome"] != "finished" for m in finished):
-        fail(f"the C++ bots' own matches under the limit: {finished}")
-    hogs = [s for s in seats if s["bot"] == "hog"]
-    if not hogs:
-        fail("no match of the hog")
-    for s in hogs:
-        if not s["failed"] or \
-                "past its memory limit of 160 MiB (--max_bot_memory_mb)" \
-                not in s["exit"] or "hog bot: eating" not in s.get(
-                    "stderr_tail", ""):
-            fail(f"hog seat: {s}")
+        fail(f"the C++ bots' own matches under the limits: {finished}")
+    expected = {
+        "hog": ("past its memory limit of 160 MiB (--max_bot_memory_mb)",
+                "hog bot: eating"),
+        "forker": ("processes and threads, past its limit of 64 "
+                   "(--max_bot_threads)", "fork bot: forking")}
+    for bot, (exit_text, stderr_text) in expected.items():
+        mine = [s for s in seats if s["bot"] == bot]
+        if not mine:
+            fail(f"no match of the {bot}")
+        for s in mine:
+            if not s["failed"] or exit_text not in s["exit"] or \
+                    stderr_text not in s.get("stderr_tail", ""):
+                fail(f"{bot} seat: {s}")
     for s in seats:
-        if s["bot"] != "hog" and s["failed"]:
-            fail(f"a C++ bot failed under the same limit: {s}")
+        if s["bot"] not in bad_bots and s["failed"]:
+            fail(f"a C++ bot failed under the same limits: {s}")
     refuses_flag(tools, tmp, "--max_bot_memory_mb=15",
                  "--max_bot_memory_mb must be 16 to 1048576")
-    print(f"PASS: {len(hogs)} hog seats ended at their memory limit")
+    refuses_flag(tools, tmp, "--max_bot_threads=4097",
+                 "--max_bot_threads must be 16 to 4096")
+    print("PASS: the hog and the forker were killed at their limits")
 
 
 STALL_BOT = """#!/usr/bin/python3
@@ -521,7 +536,7 @@ def main():
         {"round_robin": round_robin, "resume": resume, "faults": faults,
          "stall": stall, "referee_lost": referee_lost,
          "server_refusals": server_refusals, "busy_referee": busy_referee,
-         "flood": flood, "memory_hog": memory_hog,
+         "flood": flood, "bot_limits": bot_limits,
          "heuristic": heuristic}[mode](tools, src, tmp)
 
 

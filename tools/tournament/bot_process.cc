@@ -13,7 +13,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "tools/tournament/process_tree_memory.h"
+#include "tools/tournament/process_tree.h"
 
 extern char** environ;
 
@@ -104,6 +104,7 @@ std::optional<ChildProcess> ChildProcess::Start(const ChildSpec& spec) {
   child.pid_ = pid;
   child.stderr_path_ = spec.stderr_path;
   child.max_memory_bytes_ = spec.max_memory_bytes;
+  child.max_tasks_ = spec.max_tasks;
   return child;
 }
 
@@ -126,16 +127,30 @@ void ChildProcess::Stop() {
 bool ChildProcess::Poll() {
   if (exited_ || pid_ < 0) return true;
   if (Reap(/*block=*/false)) return true;
-  // A bot must not take the memory of the machine (the referee's and the
-  // other bots'): checked at every poll, so it may pass the limit by what
-  // it can touch in one poll period (the match runner's 50 ms).
-  if (max_memory_bytes_ > 0) {
-    const int64_t resident = TreeResidentKib(pid_);
-    if (resident > static_cast<int64_t>(max_memory_bytes_ >> 10)) {
-      killed_at_kib_ = resident;
-      Stop();
-    }
+  // A bot must not take the memory or the process table of the machine
+  // (the referee's and the other bots'): checked at every poll, so it may
+  // pass a limit by what it can do in one poll period (the match runner's
+  // 50 ms). Killing its process group also stops a fork bomb: a process
+  // with a fatal signal pending forks no more.
+  if (max_memory_bytes_ == 0 && max_tasks_ == 0) return false;
+  const TreeUsage usage = MeasureTree(pid_);
+  const int64_t memory_limit_kib = static_cast<int64_t>(max_memory_bytes_ >> 10);
+  // The resident sum is cheap and never below the proportional size, which
+  // counts the pages a bot's processes share once: that decides.
+  const int64_t held_kib =
+      max_memory_bytes_ > 0 && usage.resident_kib > memory_limit_kib
+          ? ProportionalKib(usage.processes)
+          : 0;
+  if (held_kib > memory_limit_kib) {
+    limit_passed_ = absl::StrCat(
+        "it had ", held_kib >> 10, " MiB resident, past its memory limit of ",
+        max_memory_bytes_ >> 20, " MiB (--max_bot_memory_mb)");
+  } else if (max_tasks_ > 0 && usage.tasks > max_tasks_) {
+    limit_passed_ = absl::StrCat(
+        "it ran ", usage.tasks, " processes and threads, past its limit of ",
+        max_tasks_, " (--max_bot_threads)");
   }
+  if (!limit_passed_.empty()) Stop();
   return exited_;
 }
 
@@ -164,11 +179,8 @@ std::string ChildProcess::Describe() const {
   } else {
     text = "ended";
   }
-  if (killed_at_kib_ > 0) {
-    absl::StrAppend(&text, ", by the tournament: it had ",
-                    killed_at_kib_ >> 10,
-                    " MiB resident, past its memory limit of ",
-                    max_memory_bytes_ >> 20, " MiB (--max_bot_memory_mb)");
+  if (!limit_passed_.empty()) {
+    absl::StrAppend(&text, ", by the tournament: ", limit_passed_);
   } else if (killed_by_us_) {
     absl::StrAppend(&text, ", by the tournament");
   }

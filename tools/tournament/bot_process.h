@@ -33,8 +33,10 @@ struct ChildSpec {
   // the kernel sends SIGXFSZ, which ends it. 0: no limit.
   uint64_t max_output_bytes = 0;
   // The most resident memory the child and its descendants may hold
-  // together (TreeResidentKib): Poll() kills it past that. 0: no limit.
+  // together, and the most processes and threads they may run (MeasureTree):
+  // Poll() kills it past either. 0: no limit.
   uint64_t max_memory_bytes = 0;
+  int64_t max_tasks = 0;
 };
 
 class ChildProcess {
@@ -45,16 +47,18 @@ class ChildProcess {
   static std::optional<ChildProcess> Start(const ChildSpec& spec);
 
   pid_t pid() const { return pid_; }
-  // Reaps the child if it has exited; true once it has. A child that holds
-  // more than its memory limit is killed (with its process group) here.
+  // Reaps the child if it has exited; true once it has. A child past its
+  // memory or task limit is killed (with its process group) here.
   bool Poll();
   bool exited() const { return exited_; }
   // SIGKILL, then waits for it.
   void Kill();
   // "exit status 3", "killed by signal 9", "running"; SIGXFSZ says that
   // the child passed its output limit, and a child killed for its memory
-  // says how much it had.
+  // or its tasks says how much it had.
   std::string Describe() const;
+  // Killed for passing its memory or task limit (by Poll or Kill).
+  bool killed_for_a_limit() const { return !limit_passed_.empty(); }
   bool succeeded() const;
   // The last `bytes` bytes of the stderr file (only those are read).
   std::string StderrTail(size_t bytes = 800) const;
@@ -70,7 +74,8 @@ class ChildProcess {
   int status_ = 0;
   bool killed_by_us_ = false;
   uint64_t max_memory_bytes_ = 0;
-  int64_t killed_at_kib_ = 0;  // resident memory when killed for it
+  int64_t max_tasks_ = 0;
+  std::string limit_passed_;  // which limit it was killed for, and by how much
   std::string stderr_path_;
 };
 

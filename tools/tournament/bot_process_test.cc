@@ -1,13 +1,18 @@
-// ChildProcess: a bot is held to its memory limit with its children, on
-// what it has resident, and one killed for it says so.
+// ChildProcess: a bot is held to its memory and task limits with its
+// children (memory as resident, not address space), and one killed for
+// either says so; MeasureTree, which measures them.
 #include "tools/tournament/bot_process.h"
 
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
@@ -17,7 +22,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "referee/base/testing/fresh_test_dir.h"
-#include "tools/tournament/process_tree_memory.h"
+#include "tools/tournament/process_tree.h"
 
 namespace cardref::tournament {
 namespace {
@@ -46,13 +51,16 @@ ChildProcess RunToEnd(const ChildSpec& spec) {
 
 class ChildProcessTest : public ::testing::Test {
  protected:
-  // `argv` under a memory limit of `memory_mib`, its output in a fresh
-  // folder of this test's.
-  ChildSpec Spec(std::vector<std::string> argv, uint64_t memory_mib) {
+  // `argv` under a memory limit of `memory_mib` and a limit of `tasks`
+  // processes and threads (0: none), its output in a fresh folder of this
+  // test's.
+  ChildSpec Spec(std::vector<std::string> argv, uint64_t memory_mib,
+                 int64_t tasks = 0) {
     ChildSpec spec;
     spec.argv = std::move(argv);
     spec.stderr_path = (dir_ / "child.stderr").string();
     spec.max_memory_bytes = memory_mib * kMiB;
+    spec.max_tasks = tasks;
     return spec;
   }
 
@@ -112,14 +120,107 @@ TEST_F(ChildProcessTest, ABotWithinItsLimitIsLeftAlone) {
   EXPECT_EQ(child.Describe(), "exit status 0");
 }
 
-TEST(TreeResidentKibTest, CountsThisProcessAndNothingForAProcessThatIsGone) {
-  EXPECT_GT(TreeResidentKib(getpid()), 1024);
+// The processes of group `pgid` that are not yet zombies (/proc/PID/stat:
+// "pid (comm) state ppid pgrp ...").
+int LiveProcessesInGroup(pid_t pgid) {
+  int live = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string text((std::istreambuf_iterator<char>(stat)),
+                     std::istreambuf_iterator<char>());
+    const size_t comm_end = text.rfind(')');
+    if (comm_end == std::string::npos) continue;
+    std::istringstream rest(text.substr(comm_end + 1));
+    char state = 0;
+    pid_t ppid = 0, pgrp = 0;
+    if (rest >> state >> ppid >> pgrp && pgrp == pgid && state != 'Z') ++live;
+  }
+  return live;
+}
+
+// A fork bomb (here a slow one: a shell starting sleeps without end) is
+// killed past the task limit, with every process of its group.
+TEST_F(ChildProcessTest, AForkBombIsKilledWithItsWholeGroup) {
+  ChildProcess child =
+      RunToEnd(Spec({"/bin/sh", "-c", "while :; do sleep 60 & done"},
+                    /*memory_mib=*/0, /*tasks=*/64));
+  EXPECT_THAT(child.Describe(),
+              MatchesRegex("killed by signal 9, by the tournament: it ran "
+                           "[0-9]+ processes and threads, past its limit of "
+                           "64 \\(--max_bot_threads\\)"));
+  const auto give_up =
+      std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (LiveProcessesInGroup(child.pid()) > 0 &&
+         std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(LiveProcessesInGroup(child.pid()), 0);
+}
+
+// Threads count as the kernel's pids.max counts them.
+TEST_F(ChildProcessTest, ABotWithTooManyThreadsIsKilled) {
+  ChildProcess child = RunToEnd(
+      Spec({"/usr/bin/python3", "-c",
+            "import threading, time\n"
+            "for _ in range(200):\n"
+            "  threading.Thread(target=time.sleep, args=(60,), "
+            "daemon=True).start()\n"
+            "time.sleep(60)\n"},
+           /*memory_mib=*/0, /*tasks=*/64));
+  EXPECT_THAT(child.Describe(),
+              HasSubstr("processes and threads, past its limit of 64 "
+                        "(--max_bot_threads)"));
+}
+
+// Pages a bot's processes share after a fork count once: four processes
+// sharing 96 MiB hold 96 MiB, not the 384 MiB their resident sizes add up
+// to (a Python bot with worker processes would have been killed).
+TEST_F(ChildProcessTest, PagesSharedAfterAForkCountOnce) {
+  ChildProcess child = RunToEnd(
+      Spec({"/usr/bin/python3", "-c",
+            "import os, time\n"
+            "held = b'x' * (96 << 20)\n"
+            "for _ in range(3):\n"
+            "  if os.fork() == 0:\n"
+            "    time.sleep(1.5)\n"
+            "    os._exit(0)\n"
+            "time.sleep(1.5)\n"
+            "for _ in range(3): os.wait()\n"},
+           /*memory_mib=*/200));
+  EXPECT_TRUE(child.succeeded()) << child.Describe();
+}
+
+TEST(MeasureTreeTest, CountsThisProcessAndNothingForAProcessThatIsGone) {
+  const TreeUsage self = MeasureTree(getpid());
+  EXPECT_GT(self.resident_kib, 1024);
+  EXPECT_GE(self.tasks, 1);
+  ASSERT_EQ(self.processes.size(), 1u);
+  const int64_t proportional = ProportionalKib(self.processes);
+  EXPECT_GT(proportional, 0);
+  EXPECT_LE(proportional, self.resident_kib + 1024);  // it grew meanwhile
   std::optional<ChildProcess> child = ChildProcess::Start(
-      ChildSpec{{"/bin/true"}, {}, "/dev/null", {}, 0, 0});
+      ChildSpec{{"/bin/true"}, {}, "/dev/null", {}, 0, 0, 0});
   ASSERT_TRUE(child.has_value());
   const pid_t pid = child->pid();
   child->Kill();
-  EXPECT_EQ(TreeResidentKib(pid), 0);
+  const TreeUsage gone = MeasureTree(pid);
+  EXPECT_EQ(gone.resident_kib, 0);
+  EXPECT_EQ(gone.tasks, 0);
+  EXPECT_TRUE(gone.processes.empty());
+}
+
+// A thread of ours is a task of ours.
+TEST(MeasureTreeTest, CountsThreads) {
+  const int64_t before = MeasureTree(getpid()).tasks;
+  std::atomic<bool> done{false};
+  std::thread sleeper([&done] {
+    while (!done) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
+  EXPECT_EQ(MeasureTree(getpid()).tasks, before + 1);
+  done = true;
+  sleeper.join();
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "referee/grpc/organiser_token.h"
 #include "tools/tournament/event_state.h"
 #include "tools/tournament/local_referee.h"
+#include "tools/tournament/process_tree.h"
 #include "tools/tournament/report.h"
 
 namespace cardref::tournament {
@@ -280,6 +281,13 @@ absl::Status CheckEventOptions(const EventOptions& options) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--max_bot_memory_mb must be 16 to 1048576, got ",
         match.max_bot_memory_mb));
+  }
+  // Past kMaxTreeProcesses a bot's tree is not walked further.
+  if (match.max_bot_threads < 16 ||
+      match.max_bot_threads > kMaxTreeProcesses) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--max_bot_threads must be 16 to ", kMaxTreeProcesses, ", got ",
+        match.max_bot_threads));
   }
   return absl::OkStatus();
 }

@@ -83,6 +83,12 @@ TEST(EventOptionsTest, EachBadOptionIsNamed) {
   EXPECT_THAT(Problem(o), HasSubstr("got 1048577"));
   o.match.max_bot_memory_mb = 1 << 20;
   EXPECT_EQ(Problem(o), "");
+  o = GoodOptions();
+  o.match.max_bot_threads = 15;
+  EXPECT_THAT(Problem(o), HasSubstr("--max_bot_threads must be 16 to 4096, "
+                                    "got 15"));
+  o.match.max_bot_threads = 4097;
+  EXPECT_THAT(Problem(o), HasSubstr("got 4097"));
 }
 
 // With a referee of its own from this build, the games, player counts

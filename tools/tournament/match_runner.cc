@@ -204,6 +204,7 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
                             << 20;
     spec.max_memory_bytes = static_cast<uint64_t>(options.max_bot_memory_mb)
                             << 20;
+    spec.max_tasks = options.max_bot_threads;
     bots[seat] = ChildProcess::Start(spec);
   }
 
@@ -321,7 +322,11 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
       const bool running = !bots[seat]->exited();
       bots[seat]->Kill();
       seat_outcome.exit = bots[seat]->Describe();
-      if (running) {
+      if (bots[seat]->killed_for_a_limit()) {
+        // A fault even after the tournament ended the match for another
+        // bot's: no cancellation makes a bot hold 2 GiB.
+        if (fault[seat].empty()) fault[seat] = seat_outcome.exit;
+      } else if (running) {
         seat_outcome.exit = "still running after the match ended; killed";
         // A bot that does not leave a match that ended normally is at
         // fault; one in a match the tournament ended is merely stopped.

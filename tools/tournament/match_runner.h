@@ -34,6 +34,9 @@ struct MatchOptions {
   // The most MiB of resident memory each bot may hold with its children
   // (ChildSpec::max_memory_bytes).
   int max_bot_memory_mb = 2048;
+  // The most processes and threads each bot may run with its children
+  // (ChildSpec::max_tasks).
+  int max_bot_threads = 1024;
   std::string bot_output_dir;  // stderr files: <key>.seat<N>.stderr
   RunAs run_as;
   // Called once the match exists on the referee, before any bot starts,
