@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@
 #include "tools/tournament/config.h"
 #include "tools/tournament/event.h"
 #include "tools/tournament/local_referee.h"
+#include "tools/tournament/uid_pool.h"
 
 // --bot may be given many times; each value adds a bot (absl keeps only the
 // last value of a flag, so the type accumulates).
@@ -97,6 +99,11 @@ ABSL_FLAG(std::string, organiser_token_file, "",
 ABSL_FLAG(std::string, bot_user, "",
           "Run every bot as this user (needs root), so bots cannot read the "
           "referee's files");
+ABSL_FLAG(std::string, bot_uids, "",
+          "FIRST-LAST: run each bot as a uid of its own from this range (needs "
+          "root; no account may use them), so bots can neither read the "
+          "referee's files nor signal, trace or read each other; every "
+          "process of a bot's uid is killed when its match ends");
 ABSL_FLAG(bool, trust_bots, false,
           "Run the bots as this program's own user (without --bot_user): only "
           "for bots you trust, since they could read what this user can");
@@ -117,7 +124,7 @@ int main(int argc, char** argv) {
       "Usage: cardref_tournament --bot='NAME=COMMAND ARGS...' --bot=... "
       "--out=DIR [--games=craits:3,kraken] [--schedule=round_robin|gauntlet] "
       "[--duplicate] [--concurrency=K] [--shard=I/N] [--server=HOST:PORT] "
-      "--trust_bots|--bot_user=USER");
+      "--trust_bots|--bot_user=USER|--bot_uids=FIRST-LAST");
   namespace t = cardref::tournament;
   t::EventOptions options;
   if (const std::string path = absl::GetFlag(FLAGS_config); !path.empty()) {
@@ -190,7 +197,19 @@ int main(int argc, char** argv) {
     if (!token.ok()) return Usage(std::string(token.status().message()));
     options.organiser_token = *token;
   }
-  if (const std::string name = absl::GetFlag(FLAGS_bot_user); !name.empty()) {
+  std::unique_ptr<t::UidPool> uid_pool;
+  if (const std::string range_text = absl::GetFlag(FLAGS_bot_uids);
+      !range_text.empty()) {
+    if (!absl::GetFlag(FLAGS_bot_user).empty()) {
+      return Usage("give --bot_uids or --bot_user, not both");
+    }
+    if (geteuid() != 0) return Usage("--bot_uids needs root to switch users");
+    absl::StatusOr<t::UidRange> range = t::ParseUidRange(range_text);
+    if (!range.ok()) return Usage(std::string(range.status().message()));
+    uid_pool = std::make_unique<t::UidPool>(*range);
+    options.match.uid_pool = uid_pool.get();
+  } else if (const std::string name = absl::GetFlag(FLAGS_bot_user);
+             !name.empty()) {
     const struct passwd* pw = getpwnam(name.c_str());
     if (pw == nullptr) return Usage("no user '" + name + "'");
     if (geteuid() != 0) return Usage("--bot_user needs root to switch users");
@@ -198,9 +217,9 @@ int main(int argc, char** argv) {
   } else if (!absl::GetFlag(FLAGS_trust_bots)) {
     return Usage(
         "bots would run as this user and could read its files (the "
-        "referee's logs, if it is the same user). Give --bot_user=USER (as "
-        "root), or --trust_bots for bots you trust (README, \"Running "
-        "untrusted bots\").");
+        "referee's logs, if it is the same user). Give --bot_uids=FIRST-LAST "
+        "or --bot_user=USER (as root), or --trust_bots for bots you trust "
+        "(README, \"Running untrusted bots\").");
   }
   // RunEvent checks the rest before it creates anything (CheckEventOptions).
   return t::RunEvent(std::move(options), stdout);

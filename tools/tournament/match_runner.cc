@@ -180,7 +180,9 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     }
   }
 
-  // One process per seat; the seat's ticket only in its environment.
+  // One process per seat; the seat's ticket only in its environment. The
+  // lease outlives the bots: its end kills whatever still runs as them.
+  const UidLease lease(options.uid_pool, static_cast<int>(match.seats.size()));
   std::vector<std::optional<ChildProcess>> bots(match.seats.size());
   for (const cardref::v1::SeatTicket& ticket : created.tickets()) {
     const int seat = ticket.seat();
@@ -200,6 +202,9 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     spec.stderr_path = absl::StrCat(options.bot_output_dir, "/", match.key,
                                     ".seat", seat, ".stderr");
     spec.user = options.run_as;
+    if (options.uid_pool != nullptr) {
+      spec.user = {true, lease.uids()[seat], lease.uids()[seat]};
+    }
     spec.max_output_bytes = static_cast<uint64_t>(options.max_bot_output_mb)
                             << 20;
     spec.max_memory_bytes = static_cast<uint64_t>(options.max_bot_memory_mb)

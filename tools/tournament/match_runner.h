@@ -14,6 +14,7 @@
 #include "tools/tournament/bot_process.h"
 #include "tools/tournament/event_state.h"
 #include "tools/tournament/schedule.h"
+#include "tools/tournament/uid_pool.h"
 
 namespace cardref::tournament {
 
@@ -39,6 +40,8 @@ struct MatchOptions {
   int max_bot_threads = 1024;
   std::string bot_output_dir;  // stderr files: <key>.seat<N>.stderr
   RunAs run_as;
+  // If set, a uid of its own per bot (--bot_uids) instead of run_as.
+  UidPool* uid_pool = nullptr;
   // Called once the match exists on the referee, before any bot starts,
   // with outcome "started" (the event records it, so that a killed run's
   // match is found again). An error ends the match before it starts.
