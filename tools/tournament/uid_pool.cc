@@ -2,11 +2,11 @@
 
 #include <grp.h>
 #include <pwd.h>
-#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 
 #include "absl/status/status.h"
