@@ -11,12 +11,8 @@
 #   tests/bot_uids_test.sh BUILD_TOOLS_DIR
 set -euo pipefail
 BIN=$(cd "$1" && pwd)
-if [ "$(id -u)" != 0 ]; then
-  echo "SKIPPED: switching bots to other users needs root"; exit 77
-fi
-if ! id nobody >/dev/null 2>&1; then
-  echo "SKIPPED: this machine has no user 'nobody'"; exit 77
-fi
+. "$(dirname "$0")/spy_test_lib.sh"
+require_root_and_nobody
 FIRST=3900000000 LAST=3900000009
 TMP=$(mktemp -d)
 REFEREE=""
@@ -51,13 +47,7 @@ echo "$!" >"$SPY_DIR/escaped.$$"
 exec "$SPY_BOT" "$@"
 SPY
 chmod 755 "$TMP/spy_bot.sh"
-( umask 077; echo "bot-uids-test-organiser-token-0123456789" >"$TMP/token" )
-"$BIN/cardref_referee" --port=0 --port_file="$TMP/port" \
-  --organiser_token_file="$TMP/token" --log_dir="$TMP/logs" \
-  >"$TMP/referee.out" 2>&1 &
-REFEREE=$!
-for _ in $(seq 100); do [ -s "$TMP/port" ] && break; sleep 0.1; done
-[ -s "$TMP/port" ] || { cat "$TMP/referee.out"; exit 1; }
+start_referee
 export SPY_BOT="$TMP/cardref_bot"
 
 # One match of two spies (--shard=0/2: the first of its two seat orders).

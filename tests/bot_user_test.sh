@@ -7,12 +7,8 @@
 #   tests/bot_user_test.sh BUILD_TOOLS_DIR
 set -euo pipefail
 BIN=$(cd "$1" && pwd)
-if [ "$(id -u)" != 0 ]; then
-  echo "SKIPPED: switching bots to another user needs root"; exit 77
-fi
-if ! id nobody >/dev/null 2>&1; then
-  echo "SKIPPED: this machine has no user 'nobody'"; exit 77
-fi
+. "$(dirname "$0")/spy_test_lib.sh"
+require_root_and_nobody
 TMP=$(mktemp -d)
 REFEREE=""
 trap '[ -n "$REFEREE" ] && kill $REFEREE 2>/dev/null; wait 2>/dev/null; rm -rf "$TMP"' EXIT
@@ -33,13 +29,7 @@ cat >"$TMP/spy_bot.sh" <<'SPY'
 exec "$SPY_BOT" "$@"
 SPY
 chmod 755 "$TMP/spy_bot.sh"
-( umask 077; echo "bot-user-test-organiser-token-0123456789" >"$TMP/token" )
-"$BIN/cardref_referee" --port=0 --port_file="$TMP/port" \
-  --organiser_token_file="$TMP/token" --log_dir="$TMP/logs" \
-  >"$TMP/referee.out" 2>&1 &
-REFEREE=$!
-for _ in $(seq 100); do [ -s "$TMP/port" ] && break; sleep 0.1; done
-[ -s "$TMP/port" ] || { cat "$TMP/referee.out"; exit 1; }
+start_referee
 
 export SPY_LOG_DIR="$TMP/logs" SPY_TOKEN="$TMP/token" SPY_OUT="$TMP/spy/out"
 export SPY_BOT="$TMP/cardref_bot"
