@@ -1,10 +1,9 @@
 #include "tools/tournament/process_tree.h"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <unistd.h>
 
-#include <cerrno>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -14,24 +13,15 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/strings/string_view.h"
+#include "referee/record/record_io.h"
 
 namespace cardref::tournament {
 namespace {
 
-// The whole of a small /proc file ("" if it cannot be read).
+// A small /proc file ("" if it cannot be read, as when the process is gone).
 std::string ReadProcFile(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return "";
-  std::string text;
-  char buffer[4096];
-  for (;;) {
-    const ssize_t n = read(fd, buffer, sizeof(buffer));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    text.append(buffer, static_cast<size_t>(n));
-  }
-  close(fd);
-  return text;
+  constexpr uint64_t kMaxProcFileBytes = 1 << 20;  // a children list at most
+  return record::ReadWholeFile(path, kMaxProcFileBytes).value_or("");
 }
 
 // The second field of /proc/PID/statm: resident pages.

@@ -84,16 +84,20 @@ UidPool::UidPool(UidRange range) {
 }
 
 std::vector<uid_t> UidPool::Acquire(int n) {
-  std::vector<uid_t> taken;
+  std::vector<uid_t> taken, first_use;
   {
     absl::MutexLock lock(&mu_);
     while (static_cast<int>(free_.size()) < n) freed_.Wait(&mu_);
     taken.assign(free_.end() - n, free_.end());
     free_.resize(free_.size() - n);
+    for (uid_t uid : taken) {
+      if (used_.insert(uid).second) first_use.push_back(uid);
+    }
   }
-  // Left over from a run that was killed: nothing may be waiting for the
-  // new bot under its uid.
-  for (uid_t uid : taken) KillEveryProcessOf(uid);
+  // A uid first used in this run may hold leftovers of a run that was
+  // killed: nothing may wait for the new bot under it. Later uses follow a
+  // Release, which left none.
+  for (uid_t uid : first_use) KillEveryProcessOf(uid);
   return taken;
 }
 

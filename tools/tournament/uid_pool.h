@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
@@ -52,6 +53,8 @@ class UidPool {
   absl::Mutex mu_;
   absl::CondVar freed_;
   std::vector<uid_t> free_ ABSL_GUARDED_BY(mu_);
+  // Uids given out before in this run (their Release left nothing).
+  absl::flat_hash_set<uid_t> used_ ABSL_GUARDED_BY(mu_);
 };
 
 // Holds a match's uids and gives them back when it goes.
