@@ -68,18 +68,34 @@ std::string LegacySeed(uint64_t dealing_seed) {
 
 absl::StatusOr<std::unique_ptr<Match>> Match::Create(
     std::unique_ptr<Game> game, MatchOptions options) {
+  absl::Status seeded = absl::OkStatus();
   if (options.seed.empty() && options.dealing_seed != 0) {
     options.seed = LegacySeed(options.dealing_seed);
   } else if (options.seed.empty()) {
-    ASSIGN_OR_RETURN(options.seed, crypto::RandomBytes(kDealSeedSize));
+    absl::StatusOr<std::string> drawn = crypto::RandomBytes(kDealSeedSize);
+    if (drawn.ok()) {
+      options.seed = *std::move(drawn);
+    } else {
+      seeded = drawn.status();
+    }
   } else if (options.seed.size() != kDealSeedSize) {
-    return absl::InvalidArgumentError(
+    seeded = absl::InvalidArgumentError(
         absl::StrCat("the dealing seed must be ", kDealSeedSize,
                      " bytes, got ", options.seed.size()));
   }
-  if (absl::Status st = record::CreateEmptyFile(options.log_path); !st.ok()) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot create the match log: ", st.message()));
+  if (!seeded.ok()) {
+    if (options.log_path_created) {
+      std::error_code ignored;  // empty, and no match will ever use it
+      std::filesystem::remove(options.log_path, ignored);
+    }
+    return seeded;
+  }
+  if (!options.log_path_created) {
+    if (absl::Status st = record::CreateEmptyFile(options.log_path);
+        !st.ok()) {
+      return absl::UnavailableError(
+          absl::StrCat("cannot create the match log: ", st.message()));
+    }
   }
   std::unique_ptr<Match> match(new Match(std::move(game), std::move(options)));
   const std::vector<std::string>& invited = match->options_.invited_names;

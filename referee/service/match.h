@@ -86,6 +86,10 @@ struct MatchOptions {
   // Created empty at once (never overwritten) and closed; opened for
   // append when the match starts, closed at its end (docs/recovery.md).
   std::string log_path;
+  // The caller created log_path empty already: it claimed the match's id
+  // that way (MatchManager). Match::Create then owns the file, and removes
+  // it if it fails.
+  bool log_path_created = false;
   record::SyncPolicy log_sync = record::SyncPolicy::kRound;
   // Opens log_path for append when the match starts; unset:
   // record::OpenAppendSink. Tests wrap the sink to make a sync fail.

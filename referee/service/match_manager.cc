@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "referee/base/random_bytes.h"
+#include "referee/record/record_io.h"
 #include "referee/base/status_macros.h"
 #include "referee/base/deal_stream.h"
 #include "referee/codec/codec.h"
@@ -256,19 +257,6 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
         "open=true to let anyone join");
   }
   match_options.open = request.seat_assignments_size() == 0;
-  // The id's random part keeps ids of referees started in the same second
-  // apart; from the OS generator, not std::random_device (random_bytes.h),
-  // which cost a device open per match (issue 12).
-  absl::StatusOr<std::string> nonce = crypto::RandomBytes(2);
-  if (!nonce.ok()) return nonce.status();
-  const uint32_t random_bits =
-      static_cast<uint32_t>(static_cast<unsigned char>((*nonce)[0])) << 8 |
-      static_cast<unsigned char>((*nonce)[1]);
-  {
-    absl::MutexLock lock(&mu_);
-    match_options.match_id = FormatMatchId(request.game(), absl::Now(),
-                                           next_serial_++, random_bits);
-  }
   match_options.decision_time_limit_millis = limit;
   match_options.deal_set_id = request.deal_set_id();
   if (!request.seed().empty() && request.seed().size() != kDealSeedSize) {
@@ -279,7 +267,6 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   match_options.seed = request.seed();
   match_options.dealing_seed = request.dealing_seed();
   match_options.signing_key = options_.signing_key;
-  match_options.log_path = LogPath(match_options.match_id);
   match_options.log_sync = options_.log_sync;
   match_options.log_syncer = log_syncer_;
   match_options.open_log = options_.open_log;
@@ -292,6 +279,9 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   match_options.ops_log = options_.ops_log;
   // Last of the checks: the request itself is fine.
   RETURN_IF_ERROR(CheckDiskReserve(options_.log_dir, options_.min_free_disk_mb));
+  ASSIGN_OR_RETURN(match_options.match_id, ClaimMatchId(request.game()));
+  match_options.log_path = LogPath(match_options.match_id);
+  match_options.log_path_created = true;
   const GameParams params = (*game)->params();
   absl::StatusOr<std::unique_ptr<Match>> match =
       Match::Create(std::move(*game), match_options);
@@ -325,6 +315,32 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   matches_[match_options.match_id] = std::move(shared);
   creation_order_.push_back(match_options.match_id);
   return response;
+}
+
+absl::StatusOr<std::string> MatchManager::ClaimMatchId(
+    absl::string_view game) {
+  constexpr int kAttempts = 16;
+  absl::Status created;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    // The id's random part keeps ids of referees started in the same
+    // second apart; from the OS generator, not std::random_device
+    // (random_bytes.h), which cost a device open per match (issue 12).
+    ASSIGN_OR_RETURN(const std::string nonce, crypto::RandomBytes(2));
+    const uint32_t random_bits =
+        static_cast<uint32_t>(static_cast<unsigned char>(nonce[0])) << 8 |
+        static_cast<unsigned char>(nonce[1]);
+    std::string id;
+    {
+      absl::MutexLock lock(&mu_);
+      id = FormatMatchId(game, options_.clock->Now(), next_serial_++,
+                         random_bits);
+    }
+    created = record::CreateEmptyFile(LogPath(id));
+    if (created.ok()) return id;
+    if (!absl::IsAlreadyExists(created)) break;
+  }
+  return absl::UnavailableError(
+      absl::StrCat("cannot create the match log: ", created.message()));
 }
 
 absl::StatusOr<std::shared_ptr<Match>> MatchManager::Find(

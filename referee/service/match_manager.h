@@ -155,6 +155,11 @@ class MatchManager {
   // Drops ended matches whose time in memory is up.
   void EvictDue(absl::Time now) ABSL_LOCKS_EXCLUDED(mu_);
   std::string LogPath(const std::string& match_id) const;
+  // Draws a new match's id and creates its log empty, which claims the id.
+  // An id whose log the directory holds already is passed over, not
+  // refused: a referee restarted within the same second numbers its matches
+  // from 1 again, and tests run many managers on one directory.
+  absl::StatusOr<std::string> ClaimMatchId(absl::string_view game);
   // GetMatch for a match not in memory: cancelled ones from the index,
   // the others from their log.
   absl::StatusOr<v1::MatchInfo> ArchivedInfo(const std::string& match_id,

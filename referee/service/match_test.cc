@@ -5,6 +5,7 @@
 #include "referee/service/match.h"
 
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 
@@ -13,6 +14,7 @@
 #include "referee/base/rng.h"
 #include "referee/games/all_games.h"
 #include "referee/record/game_log.h"
+#include "referee/service/clock.h"
 #include "referee/service/match_manager.h"
 
 namespace cardref::service {
@@ -501,6 +503,46 @@ TEST(MatchManagerClockTest, BanksAndPoliciesTakeDefaultsAndRespectMaxima) {
   request.mutable_fault_policy()->set_max_rejections_per_decision(-1);
   refused = manager.CreateMatch(request);
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// A match id is its log's name. An id whose log the directory already
+// holds (a referee restarted within the same second numbers its matches
+// from 1 again; random bits alone collide 1 in 65,536) is passed over: the
+// match gets the next one, and the older log is left as it was. It used to
+// refuse the match ("cannot create the match log: ... File exists").
+TEST(MatchManagerIdTest, AnIdWhoseLogExistsIsPassedOver) {
+  const std::filesystem::path dir =
+      testing_util::FreshTestDir("match_id_test_");
+  FakeClock clock;
+  // Every id the first match could draw (serial 1, any random bits) is
+  // taken, each by a log with a byte in it.
+  for (uint32_t bits = 0; bits <= 0xffff; ++bits) {
+    const std::string id = FormatMatchId("craits", clock.Now(), 1, bits);
+    std::ofstream(dir / (id + ".cardlog")) << 'x';
+  }
+  ManagerOptions options;
+  options.log_dir = dir.string();
+  options.referee_version = "test";
+  options.clock = &clock;
+  options.recover_on_start = false;  // not logs of a referee: left alone
+  MatchManager manager(&AllGames(), options);
+  v1::CreateMatchRequest request;
+  request.set_game("craits");
+  absl::StatusOr<v1::CreateMatchResponse> created =
+      manager.CreateMatch(request);
+  ASSERT_TRUE(created.ok()) << created.status();
+  const std::string serial_2 = FormatMatchId("craits", clock.Now(), 2, 0);
+  EXPECT_THAT(created->match_id(),  // the random bits' 4 digits aside
+              StartsWith(serial_2.substr(0, serial_2.size() - 4)));
+  EXPECT_EQ(std::filesystem::file_size(dir / (created->match_id() +
+                                               ".cardlog")),
+            0u);
+  for (uint32_t bits : {0u, 0x1234u, 0xffffu}) {
+    EXPECT_EQ(std::filesystem::file_size(
+                  dir / (FormatMatchId("craits", clock.Now(), 1, bits) +
+                         ".cardlog")),
+              1u);
+  }
 }
 
 }  // namespace

@@ -78,7 +78,8 @@ class Run {
     contexts_.erase(context);
   }
 
-  // Things still running (slots, seat counts); Play waits for none.
+  // Things still running (slots, seat counts, calls); Play waits for them
+  // all.
   void Hold() {
     std::lock_guard<std::mutex> lock(mu_);
     ++held_;
@@ -113,6 +114,24 @@ class Run {
 
 SeatCounts::SeatCounts(Run* run) : run_(run) { run_->Hold(); }
 
+// Holds the run while a call is in flight. It is a call's first member, so
+// it lets go after the call's ClientContext, which holds a reference to the
+// slot's channel: the run's channels must die on Play's thread, never on
+// one of gRPC's callback threads. (gRPC 1.51 without background polling
+// runs callbacks on its "nexting" threads; when the last channel using them
+// is destroyed on one of them, that thread deletes the completion queue it
+// is still reading, a double free that crashed cardref_load_smoke in CI.)
+class Held {
+ public:
+  explicit Held(Run* run) : run_(run) { run_->Hold(); }
+  ~Held() { run_->Release(); }
+  Held(const Held&) = delete;
+  Held& operator=(const Held&) = delete;
+
+ private:
+  Run* const run_;
+};
+
 SeatCounts::~SeatCounts() {
   run_->totals().AddSeat(tally);
   run_->Release();
@@ -140,6 +159,8 @@ class Slot {
 
  private:
   struct CreateCall {
+    explicit CreateCall(Run* run) : held(run) {}
+    Held held;  // first: let go last
     grpc::ClientContext context;
     v1::CreateMatchRequest request;
     v1::CreateMatchResponse response;
@@ -204,6 +225,8 @@ class SeatPlayer : public grpc::ClientReadReactor<v1::Observation> {
 
  private:
   struct SubmitCall {
+    explicit SubmitCall(Run* run) : held(run) {}
+    Held held;  // first: let go last
     grpc::ClientContext context;
     v1::SubmitActionRequest request;
     v1::SubmitActionResponse response;
@@ -212,7 +235,7 @@ class SeatPlayer : public grpc::ClientReadReactor<v1::Observation> {
   };
 
   void Submit() {
-    auto call = std::make_unique<SubmitCall>();
+    auto call = std::make_unique<SubmitCall>(&slot_->run());
     v1::SubmitActionRequest& submit = call->request;
     submit.set_match_id(match_id_);
     submit.set_seat(seat_);
@@ -266,7 +289,7 @@ void Slot::NextMatch() {
     run_->Release();
     return;
   }
-  auto call = std::make_unique<CreateCall>();
+  auto call = std::make_unique<CreateCall>(run_);
   call->request.set_game(run_->options().game);
   call->request.set_decision_time_limit_millis(run_->options().limit_ms);
   if (!run_->options().token.empty()) {
@@ -303,11 +326,13 @@ void Slot::Created(std::unique_ptr<CreateCall> call,
 
 void Slot::Join(const std::string& match_id, int seat) {
   struct JoinCall {
+    explicit JoinCall(Run* run) : held(run) {}
+    Held held;  // first: let go last
     grpc::ClientContext context;
     v1::JoinMatchRequest request;
     v1::JoinMatchResponse response;
   };
-  auto* call = new JoinCall;
+  auto* call = new JoinCall(run_);
   call->request.set_match_id(match_id);
   call->request.set_seat(seat);
   call->request.set_player_name(absl::StrCat("load", seat));
