@@ -166,7 +166,7 @@ class Slot {
     v1::CreateMatchResponse response;
   };
   void Created(std::unique_ptr<CreateCall> call, const grpc::Status& status);
-  void Join(const std::string& match_id, int seat);
+  void Join(const std::string& match_id, int seat, uint64_t round);
 
   Run* const run_;
   const int index_;
@@ -320,11 +320,13 @@ void Slot::Created(std::unique_ptr<CreateCall> call,
   }
   seats_left_.store(seats);
   match_id_ = call->response.match_id();
-  for (int s = 0; s < seats; ++s) Join(call->response.match_id(), s);
-  ++round_;
+  // Counted before the joins: once they are out, the match may end and the
+  // next one be created on another thread.
+  const uint64_t round = round_++;
+  for (int s = 0; s < seats; ++s) Join(call->response.match_id(), s, round);
 }
 
-void Slot::Join(const std::string& match_id, int seat) {
+void Slot::Join(const std::string& match_id, int seat, uint64_t round) {
   struct JoinCall {
     explicit JoinCall(Run* run) : held(run) {}
     Held held;  // first: let go last
@@ -338,7 +340,7 @@ void Slot::Join(const std::string& match_id, int seat) {
   call->request.set_player_name(absl::StrCat("load", seat));
   const PlayOptions& o = run_->options();
   const uint64_t seed = o.seed * 1000003 +
-                        static_cast<uint64_t>(index_) * 7919 + round_ * 31 +
+                        static_cast<uint64_t>(index_) * 7919 + round * 31 +
                         static_cast<uint64_t>(seat);
   stub_->async()->JoinMatch(
       &call->context, &call->request, &call->response,
