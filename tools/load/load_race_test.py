@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Short cardref_load runs for the sanitizer lanes (label concurrency): both
+clients against the referee the tool starts, then the callback client
+against a separate referee that refuses most CreateMatch calls (caps of 2),
+so that refusals, retries and the run's stop all happen on gRPC's callback
+threads at once. Under ThreadSanitizer a race in either process ends it
+with a report (halt_on_error); under AddressSanitizer, a use after free.
+In a plain build it is a quick run that must finish cleanly.
+
+The capped run stops while CreateMatch calls are still being refused: a
+slot's channel whose last reference dropped on a gRPC callback thread made
+that thread delete the completion queue it was still reading (a double
+free in 2 of 32 such runs under load, CI 2026-12-04)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.stdout.reconfigure(line_buffering=True)
+
+binary = sys.argv[1]
+referee_binary = sys.argv[2]
+
+
+def check(what, run):
+    if run.returncode != 0:
+        sys.exit(f"{what}: exit {run.returncode}\n{run.stderr[-4000:]}"
+                 f"{run.stdout[-2000:]}")
+    report = json.loads(run.stdout)
+    if not report["referee_decisions"] > 0:
+        sys.exit(f"{what}: no decision: {run.stdout}")
+    return report
+
+
+for client in ("callbacks", "threads"):
+    run = subprocess.run(
+        [binary, "--matches=8", "--seconds=1", "--format=json",
+         f"--client={client}", "--decision_time_limit_ms=60000"],
+        capture_output=True, text=True, timeout=240)
+    report = check(f"--client={client}", run)
+    print(f"--client={client}: {report['referee_decisions']} decisions, "
+          f"{report['echo_decisions']} against the echo")
+
+with tempfile.TemporaryDirectory() as tmp:
+    port_file = os.path.join(tmp, "port")
+    referee_log = open(os.path.join(tmp, "referee.log"), "w+")
+    referee = subprocess.Popen(
+        [referee_binary, "--port=0", f"--port_file={port_file}",
+         f"--log_dir={tmp}/logs", "--max_matches_in_progress=2",
+         "--max_waiting_matches=2"], stdout=subprocess.DEVNULL,
+        stderr=referee_log)
+    try:
+        for _ in range(300):
+            if os.path.exists(port_file) and open(port_file).read().strip():
+                break
+            if referee.poll() is not None:
+                break
+            time.sleep(0.1)
+        port = open(port_file).read().strip() if os.path.exists(
+            port_file) else ""
+        if not port:
+            referee_log.seek(0)
+            sys.exit(f"the capped referee did not start:\n"
+                     f"{referee_log.read()[-4000:]}")
+        runs = []
+        for _ in range(3):
+            runs.append(subprocess.run(
+                [binary, f"--server=localhost:{port}",
+                 "--game=krass_kariert", "--matches=60", "--seconds=1",
+                 "--decision_time_limit_ms=60000", "--format=json"],
+                capture_output=True, text=True, timeout=240))
+    finally:
+        referee.terminate()
+        referee_rc = referee.wait(timeout=120)
+        referee_log.seek(0)
+        referee_tail = referee_log.read()[-4000:]
+        referee_log.close()
+    for i, run in enumerate(runs):
+        report = check(f"capped referee, run {i + 1}", run)
+        if not report["errors"] > 0:
+            sys.exit(f"capped referee, run {i + 1}: nothing refused: "
+                     f"{run.stdout}")
+        print(f"capped referee, run {i + 1}: {report['errors']} refusals "
+              f"retried, {report['referee_decisions']} decisions")
+    # SIGTERM is an orderly shutdown (exit 0); a sanitizer report is not.
+    if referee_rc != 0:
+        sys.exit(f"the capped referee exited {referee_rc}:\n{referee_tail}")
+print("PASS")
