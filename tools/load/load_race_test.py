@@ -12,11 +12,10 @@ slot's channel whose last reference dropped on a gRPC callback thread made
 that thread delete the completion queue it was still reading (a double
 free in 2 of 32 such runs under load, CI 2026-12-04)."""
 import json
-import os
 import subprocess
 import sys
-import tempfile
-import time
+
+from capped_referee import CappedReferee
 
 sys.stdout.reconfigure(line_buffering=True)
 
@@ -43,48 +42,21 @@ for client in ("callbacks", "threads"):
     print(f"--client={client}: {report['referee_decisions']} decisions, "
           f"{report['echo_decisions']} against the echo")
 
-with tempfile.TemporaryDirectory() as tmp:
-    port_file = os.path.join(tmp, "port")
-    referee_log = open(os.path.join(tmp, "referee.log"), "w+")
-    referee = subprocess.Popen(
-        [referee_binary, "--port=0", f"--port_file={port_file}",
-         f"--log_dir={tmp}/logs", "--max_matches_in_progress=2",
-         "--max_waiting_matches=2"], stdout=subprocess.DEVNULL,
-        stderr=referee_log)
-    try:
-        for _ in range(300):
-            if os.path.exists(port_file) and open(port_file).read().strip():
-                break
-            if referee.poll() is not None:
-                break
-            time.sleep(0.1)
-        port = open(port_file).read().strip() if os.path.exists(
-            port_file) else ""
-        if not port:
-            referee_log.seek(0)
-            sys.exit(f"the capped referee did not start:\n"
-                     f"{referee_log.read()[-4000:]}")
-        runs = []
-        for _ in range(3):
-            runs.append(subprocess.run(
-                [binary, f"--server=localhost:{port}",
-                 "--game=krass_kariert", "--matches=60", "--seconds=1",
-                 "--decision_time_limit_ms=60000", "--format=json"],
-                capture_output=True, text=True, timeout=240))
-    finally:
-        referee.terminate()
-        referee_rc = referee.wait(timeout=120)
-        referee_log.seek(0)
-        referee_tail = referee_log.read()[-4000:]
-        referee_log.close()
-    for i, run in enumerate(runs):
-        report = check(f"capped referee, run {i + 1}", run)
-        if not report["errors"] > 0:
-            sys.exit(f"capped referee, run {i + 1}: nothing refused: "
-                     f"{run.stdout}")
-        print(f"capped referee, run {i + 1}: {report['errors']} refusals "
-              f"retried, {report['referee_decisions']} decisions")
-    # SIGTERM is an orderly shutdown (exit 0); a sanitizer report is not.
-    if referee_rc != 0:
-        sys.exit(f"the capped referee exited {referee_rc}:\n{referee_tail}")
+with CappedReferee(referee_binary) as referee:
+    runs = [subprocess.run(
+        [binary, f"--server=localhost:{referee.port}", "--game=krass_kariert",
+         "--matches=60", "--seconds=1", "--decision_time_limit_ms=60000",
+         "--format=json"], capture_output=True, text=True, timeout=240)
+            for _ in range(3)]
+for i, run in enumerate(runs):
+    report = check(f"capped referee, run {i + 1}", run)
+    if not report["errors"] > 0:
+        sys.exit(f"capped referee, run {i + 1}: nothing refused: "
+                 f"{run.stdout}")
+    print(f"capped referee, run {i + 1}: {report['errors']} refusals "
+          f"retried, {report['referee_decisions']} decisions")
+# SIGTERM is an orderly shutdown (exit 0); a sanitizer report is not.
+if referee.exit_code != 0:
+    sys.exit(f"the capped referee exited {referee.exit_code}:\n"
+             f"{referee.log_tail}")
 print("PASS")

@@ -20,6 +20,8 @@ import sys
 import tempfile
 import time
 
+from capped_referee import CappedReferee
+
 # Each finding is printed at once, before any later one can fail.
 sys.stdout.reconfigure(line_buffering=True)
 
@@ -210,65 +212,43 @@ with tempfile.TemporaryDirectory() as log_dir:
 # client retries each refusal 100 ms later on its one retry thread, still
 # plays, and stops on time. It used to start a thread per refusal (178
 # threads here for 200 slots).
-with tempfile.TemporaryDirectory() as tmp:
-    port_file = os.path.join(tmp, "port")
-    # The referee's operations log (a line per match) goes to a file, shown
-    # in part on failure only: printed whole it buried this test's own
-    # message in CI's output.
-    referee_log = open(os.path.join(tmp, "referee.log"), "w+")
-    referee = subprocess.Popen(
-        [referee_binary, "--port=0", f"--port_file={port_file}",
-         f"--log_dir={tmp}/logs", "--max_matches_in_progress=2",
-         "--max_waiting_matches=2"], stdout=subprocess.DEVNULL,
-        stderr=referee_log)
-    try:
-        for _ in range(100):
-            if os.path.exists(port_file) and open(port_file).read().strip():
-                break
-            time.sleep(0.1)
-        load = subprocess.Popen(
-            [binary, f"--server=localhost:{open(port_file).read().strip()}",
-             "--game=krass_kariert", "--matches=200", "--seconds=2",
-             "--decision_time_limit_ms=5000", "--format=json"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        most_threads = 0
-        while load.poll() is None:
-            try:
-                with open(f"/proc/{load.pid}/status") as status:
-                    for line in status:
-                        if line.startswith("Threads:"):
-                            most_threads = max(most_threads,
-                                               int(line.split()[1]))
-            except OSError:
-                pass
-            time.sleep(0.02)
-        out, err = load.communicate(timeout=120)
-    finally:
-        referee.terminate()
-        referee.wait(timeout=60)
-        referee_log.seek(0)
-        referee_tail = "".join(referee_log.readlines()[-5:])
-        referee_log.close()
-    print(f"capped referee: load exit {load.returncode}, at most "
-          f"{most_threads} threads; the referee's last lines:\n"
-          f"{referee_tail}", end="", flush=True)
-    if load.returncode != 0:
-        sys.exit(f"cardref_load against a capped referee exited "
-                 f"{load.returncode}: {err}{out}")
-    report = json.loads(out)
-    first_error = report["first_error"]
-    if not report["errors"] > 0 or not ("max_waiting_matches" in first_error
-                                        or "max_matches_in_progress"
-                                        in first_error):
-        sys.exit(f"the capped referee refused nothing: {out}")
-    if not report["referee_decisions"] > 0:
-        sys.exit(f"no decision beside the refusals: {out}")
-    if most_threads > 60:
-        sys.exit(f"{most_threads} threads for 200 refused slots: a thread "
-                 f"per retry?")
-    print(f"capped referee: {report['errors']} refusals retried, "
-          f"{report['referee_decisions']} decisions, at most {most_threads} "
-          f"threads")
+with CappedReferee(referee_binary) as referee:
+    load = subprocess.Popen(
+        [binary, f"--server=localhost:{referee.port}",
+         "--game=krass_kariert", "--matches=200", "--seconds=2",
+         "--decision_time_limit_ms=5000", "--format=json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    most_threads = 0
+    while load.poll() is None:
+        try:
+            with open(f"/proc/{load.pid}/status") as status:
+                for line in status:
+                    if line.startswith("Threads:"):
+                        most_threads = max(most_threads, int(line.split()[1]))
+        except OSError:
+            pass
+        time.sleep(0.02)
+    out, err = load.communicate(timeout=120)
+print(f"capped referee: load exit {load.returncode}, at most "
+      f"{most_threads} threads; the referee's last lines:\n"
+      f"{referee.log_tail}", end="", flush=True)
+if load.returncode != 0:
+    sys.exit(f"cardref_load against a capped referee exited "
+             f"{load.returncode}: {err}{out}")
+report = json.loads(out)
+first_error = report["first_error"]
+if not report["errors"] > 0 or not ("max_waiting_matches" in first_error
+                                    or "max_matches_in_progress"
+                                    in first_error):
+    sys.exit(f"the capped referee refused nothing: {out}")
+if not report["referee_decisions"] > 0:
+    sys.exit(f"no decision beside the refusals: {out}")
+if most_threads > 60:
+    sys.exit(f"{most_threads} threads for 200 refused slots: a thread "
+             f"per retry?")
+print(f"capped referee: {report['errors']} refusals retried, "
+      f"{report['referee_decisions']} decisions, at most {most_threads} "
+      f"threads")
 
 bad = subprocess.run([binary, "--attack=juggle"], capture_output=True,
                      text=True, timeout=60)
