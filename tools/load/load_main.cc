@@ -474,10 +474,12 @@ class LoadRun {
 
 // Aborts the matches a run left in progress (after its figures are
 // taken), so they hold no cap and spend no CPU in the next measurement.
-// Errors are ignored: a match may have ended on its own.
-void AbortLeftovers(const std::string& address, const std::string& token,
-                    const std::vector<std::string>& match_ids) {
+// Returns how many it could not end: refused (AbortMatch is an organiser's
+// call) or unanswered. A match that ended on its own is not counted.
+int64_t AbortLeftovers(const std::string& address, const std::string& token,
+                       const std::vector<std::string>& match_ids) {
   std::atomic<size_t> next{0};
+  std::atomic<int64_t> still_running{0};
   OnEightChannels(address, [&](v1::Referee::Stub& stub) {
     for (size_t i = next++; i < match_ids.size(); i = next++) {
       v1::EndMatchRequest request;
@@ -486,9 +488,15 @@ void AbortLeftovers(const std::string& address, const std::string& token,
       v1::MatchInfo info;
       grpc::ClientContext context;
       AddBearer(token, &context);
-      stub.AbortMatch(&context, request, &info).ok();
+      const grpc::Status st = stub.AbortMatch(&context, request, &info);
+      if (!st.ok() &&
+          st.error_code() != grpc::StatusCode::FAILED_PRECONDITION &&
+          st.error_code() != grpc::StatusCode::NOT_FOUND) {
+        ++still_running;
+      }
     }
   });
+  return still_running.load();
 }
 
 struct Figures {
@@ -502,6 +510,8 @@ struct Figures {
   int64_t late_answers = 0;    // Tally::late_answers
   int64_t errors = 0;
   double observation_bytes = 0;  // mean size of a streamed observation
+  // Matches the run left in progress that AbortLeftovers could not end.
+  int64_t left_running = 0;
   std::string first_error;
 };
 
@@ -513,10 +523,12 @@ int64_t Percentile(std::vector<int64_t>& v, double p) {
 }
 
 // Waits until the server `pid` is idle (under 4% of a core over 250 ms,
-// at most 30 s), or 3 s when it is not ours to watch (--server).
-void Settle(pid_t pid) {
+// at most 30 s). A server that is not ours to watch (--server): nothing to
+// wait for when the run ended every match it left; else those matches go
+// on (timeouts, then substitutes) and it waits 3 s for the worst of it.
+void Settle(pid_t pid, int64_t left_running) {
   if (pid <= 0) {
-    std::this_thread::sleep_for(std::chrono::seconds(3));
+    if (left_running > 0) std::this_thread::sleep_for(std::chrono::seconds(3));
     return;
   }
   const auto give_up = Clock::now() + std::chrono::seconds(30);
@@ -557,6 +569,7 @@ Figures MedianFigures(const std::vector<Figures>& rounds) {
     m.false_timeouts += f.false_timeouts;
     m.late_answers += f.late_answers;
     m.errors += f.errors;
+    m.left_running += f.left_running;
     if (m.first_error.empty()) m.first_error = f.first_error;
   }
   return m;
@@ -586,7 +599,8 @@ Figures Measure(const std::string& address, const std::string& token,
   }
   Totals& totals = *played;
   const double cpu_after = server_pid > 0 ? CpuSeconds(server_pid) : -1;
-  AbortLeftovers(address, token, totals.left_matches);
+  const int64_t left_running =
+      AbortLeftovers(address, token, totals.left_matches);
   Figures f;
   f.decisions = totals.decisions;
   f.decisions_per_s = static_cast<double>(totals.decisions) / seconds;
@@ -601,6 +615,7 @@ Figures Measure(const std::string& address, const std::string& token,
   f.false_timeouts = totals.false_timeouts;
   f.late_answers = totals.late_answers;
   f.errors = totals.errors;
+  f.left_running = left_running;
   if (totals.observations > 0) {
     f.observation_bytes = static_cast<double>(totals.observation_bytes) /
                           static_cast<double>(totals.observations);
@@ -730,7 +745,7 @@ int Main(int argc, char** argv) {
         Measure(referee_address, token, referee.pid, matches, seconds));
     // The matches the players left are played out by the referee (timeouts,
     // then substitutes): not beside the echo's turn, nor the next round.
-    Settle(referee.pid);
+    Settle(referee.pid, ref_rounds.back().left_running);
     bare_rounds.push_back(
         Measure(echo_address, "", echo.pid, matches, seconds));
     const Figures& a = ref_rounds.back();
@@ -833,7 +848,8 @@ int Main(int argc, char** argv) {
         "\"ratio_max\": %.3f, \"cpu_ratio\": %.3f, "
         "\"cpu_ratio_min\": %.3f, \"cpu_ratio_max\": %.3f, "
         "\"timeouts\": %d, \"false_timeouts\": %d, \"late_answers\": %d, "
-        "\"errors\": %d, \"first_error\": %s, \"attack\": %s%s%s}\n",
+        "\"errors\": %d, \"left_running\": %d, \"first_error\": %s, "
+        "\"attack\": %s%s%s}\n",
         JsonString(absl::GetFlag(FLAGS_game)), matches, seconds,
         absl::GetFlag(FLAGS_decision_time_limit_ms),
         absl::GetFlag(FLAGS_omit_observation) ? "true" : "false",
@@ -845,7 +861,7 @@ int Main(int argc, char** argv) {
         bare.observation_bytes, rounds, ratio, *ratio_min, *ratio_max,
         cpu_ratio, *cpu_ratio_min, *cpu_ratio_max, ref.timeouts,
         ref.false_timeouts, ref.late_answers,
-        ref.errors + bare.errors,
+        ref.errors + bare.errors, ref.left_running,
         JsonString(ref.first_error.empty() ? bare.first_error
                                            : ref.first_error),
         JsonString(absl::GetFlag(FLAGS_attack)),
@@ -924,6 +940,13 @@ int Main(int argc, char** argv) {
           "medians of %d interleaved rounds; ratio %.3f to %.3f, CPU "
           "ratio %.3f to %.3f\n",
           rounds, *ratio_min, *ratio_max, *cpu_ratio_min, *cpu_ratio_max);
+    }
+    if (ref.left_running > 0) {
+      std::cout << absl::StrFormat(
+          "%d matches the players left are still in progress: the referee "
+          "refused to abort them (an organiser's call: "
+          "--organiser_token_file)\n",
+          ref.left_running);
     }
     if (ref.errors + bare.errors > 0) {
       std::cout << "errors: " << ref.errors + bare.errors << " (first: "

@@ -50,6 +50,9 @@ with CappedReferee(referee_binary) as referee:
             for _ in range(3)]
 for i, run in enumerate(runs):
     report = check(f"capped referee, run {i + 1}", run)
+    if report["left_running"] != 0:
+        sys.exit(f"capped referee, run {i + 1}: matches left running: "
+                 f"{run.stdout}")
     if not report["errors"] > 0:
         sys.exit(f"capped referee, run {i + 1}: nothing refused: "
                  f"{run.stdout}")

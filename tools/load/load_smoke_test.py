@@ -39,7 +39,8 @@ for field in ("referee_decisions_per_s", "echo_decisions_per_s", "ratio",
               "referee_p99_us", "echo_p99_us", "timeouts",
               "false_timeouts", "late_answers",
               "referee_cpu_us_per_decision", "echo_cpu_us_per_decision",
-              "referee_observation_bytes", "echo_observation_bytes"):
+              "referee_observation_bytes", "echo_observation_bytes",
+              "left_running"):
     if field not in report:
         sys.exit(f"missing field {field}: {run.stdout}")
 problems = []
@@ -243,6 +244,10 @@ if not report["errors"] > 0 or not ("max_waiting_matches" in first_error
     sys.exit(f"the capped referee refused nothing: {out}")
 if not report["referee_decisions"] > 0:
     sys.exit(f"no decision beside the refusals: {out}")
+# The matches the players were in at the stop were aborted (the run's
+# figures are taken first), so nothing of this run plays on at the referee.
+if report["left_running"] != 0:
+    sys.exit(f"matches left running at the capped referee: {out}")
 if most_threads > 60:
     sys.exit(f"{most_threads} threads for 200 refused slots: a thread "
              f"per retry?")
