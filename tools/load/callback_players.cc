@@ -245,6 +245,7 @@ class SeatPlayer : public grpc::ClientReadReactor<v1::Observation> {
     submit.set_decision_version(observation_.version());
     submit.set_omit_observation(slot_->run().options().omit_observation);
     call->deadline_unix_millis = observation_.deadline_unix_millis();
+    SetAnswerDeadline(slot_->run().end(), &call->context);
     call->sent = SendTime::Now();
     SubmitCall* raw = call.release();
     // The callback keeps the counts, not the reactor: the stream may end
@@ -256,7 +257,12 @@ class SeatPlayer : public grpc::ClientReadReactor<v1::Observation> {
         [raw, counts, run](const grpc::Status& status) {
           std::unique_ptr<SubmitCall> done_call(raw);
           const auto done = Clock::now();
-          if (done > run->end()) return;
+          if (done > run->end()) {
+            if (Unanswered(status, run->end(), done)) {
+              run->totals().AddUnanswered();
+            }
+            return;
+          }
           bool counted;
           {
             std::lock_guard<std::mutex> lock(counts->mu);
@@ -292,6 +298,7 @@ void Slot::NextMatch() {
   auto call = std::make_unique<CreateCall>(run_);
   call->request.set_game(run_->options().game);
   call->request.set_decision_time_limit_millis(run_->options().limit_ms);
+  SetAnswerDeadline(run_->end(), &call->context);
   if (!run_->options().token.empty()) {
     call->request.set_open(true);
     call->context.AddMetadata("authorization",
@@ -308,6 +315,9 @@ void Slot::NextMatch() {
 void Slot::Created(std::unique_ptr<CreateCall> call,
                    const grpc::Status& status) {
   if (!status.ok()) {
+    if (Unanswered(status, run_->end(), Clock::now())) {
+      run_->totals().AddUnanswered();
+    }
     run_->Error("CreateMatch", status);
     // A refused match (a cap, a rate limit): try again shortly.
     run_->RetryLater(this, std::chrono::milliseconds(100));
@@ -338,6 +348,7 @@ void Slot::Join(const std::string& match_id, int seat, uint64_t round) {
   call->request.set_match_id(match_id);
   call->request.set_seat(seat);
   call->request.set_player_name(absl::StrCat("load", seat));
+  SetAnswerDeadline(run_->end(), &call->context);
   const PlayOptions& o = run_->options();
   const uint64_t seed = o.seed * 1000003 +
                         static_cast<uint64_t>(index_) * 7919 + round * 31 +
@@ -347,6 +358,9 @@ void Slot::Join(const std::string& match_id, int seat, uint64_t round) {
       [this, call, match_id, seat, seed](const grpc::Status& status) {
         std::unique_ptr<JoinCall> done(call);
         if (!status.ok()) {
+          if (Unanswered(status, run_->end(), Clock::now())) {
+            run_->totals().AddUnanswered();
+          }
           run_->Error("JoinMatch", status);
           SeatDone();
           return;

@@ -4,6 +4,7 @@ r.port serves; on leaving, the referee is sent SIGTERM and r.exit_code and
 r.log_tail say how it ended. Its operations log (a line per match) goes to
 a file: printed whole it buried the tests' own messages in CI's output."""
 import os
+import signal
 import subprocess
 import tempfile
 import time
@@ -39,7 +40,15 @@ class CappedReferee:
         raise RuntimeError(f"the capped referee did not start:\n"
                            f"{self.log_tail}")
 
+    def pause(self):
+        """Stops the referee (SIGSTOP): it answers nothing until resume."""
+        self._process.send_signal(signal.SIGSTOP)
+
+    def resume(self):
+        self._process.send_signal(signal.SIGCONT)
+
     def __exit__(self, *exc):
+        self._process.send_signal(signal.SIGCONT)
         self._process.terminate()
         self.exit_code = self._process.wait(timeout=120)
         self._log.seek(0)

@@ -298,6 +298,7 @@ int CreateWaitingMatches(const std::string& address, const std::string& token,
       v1::CreateMatchResponse response;
       grpc::ClientContext context;
       AddBearer(token, &context);
+      SetAnswerDeadline(Clock::now(), &context);
       const grpc::Status st = stub.CreateMatch(&context, create, &response);
       if (st.ok()) {
         ++created;
@@ -368,8 +369,10 @@ class LoadRun {
       v1::CreateMatchResponse created;
       grpc::ClientContext context;
       AddBearer(token_, &context);
+      SetAnswerDeadline(end_, &context);
       grpc::Status st = stub->CreateMatch(&context, create, &created);
       if (!st.ok()) {
+        if (Unanswered(st, end_, Clock::now())) totals_.AddUnanswered();
         if (!stop_) Error("CreateMatch", st);
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         continue;
@@ -401,8 +404,10 @@ class LoadRun {
     v1::JoinMatchResponse me;
     {
       grpc::ClientContext context;
+      SetAnswerDeadline(end_, &context);
       grpc::Status st = stub.JoinMatch(&context, join, &me);
       if (!st.ok()) {
+        if (Unanswered(st, end_, Clock::now())) totals_.AddUnanswered();
         if (!stop_) Error("JoinMatch", st);
         return;
       }
@@ -440,10 +445,14 @@ class LoadRun {
       submit.set_omit_observation(omit_observation_);
       v1::SubmitActionResponse response;
       grpc::ClientContext submit_context;
+      SetAnswerDeadline(end_, &submit_context);
       const SendTime sent = SendTime::Now();
       grpc::Status st = stub.SubmitAction(&submit_context, submit, &response);
       const auto done = Clock::now();
-      if (done > end_) break;
+      if (done > end_) {
+        if (Unanswered(st, end_, done)) totals_.AddUnanswered();
+        break;
+      }
       if (!CountSubmission(st.error_code(), sent, obs.deadline_unix_millis(),
                            done, &tally) &&
           !stop_) {
@@ -480,6 +489,9 @@ int64_t AbortLeftovers(const std::string& address, const std::string& token,
                        const std::vector<std::string>& match_ids) {
   std::atomic<size_t> next{0};
   std::atomic<int64_t> still_running{0};
+  // One deadline for all: a server that answers none costs kAnswerGrace,
+  // not that for each match.
+  const Clock::time_point start = Clock::now();
   OnEightChannels(address, [&](v1::Referee::Stub& stub) {
     for (size_t i = next++; i < match_ids.size(); i = next++) {
       v1::EndMatchRequest request;
@@ -488,6 +500,7 @@ int64_t AbortLeftovers(const std::string& address, const std::string& token,
       v1::MatchInfo info;
       grpc::ClientContext context;
       AddBearer(token, &context);
+      SetAnswerDeadline(start, &context);
       const grpc::Status st = stub.AbortMatch(&context, request, &info);
       if (!st.ok() &&
           st.error_code() != grpc::StatusCode::FAILED_PRECONDITION &&
@@ -512,6 +525,7 @@ struct Figures {
   double observation_bytes = 0;  // mean size of a streamed observation
   // Matches the run left in progress that AbortLeftovers could not end.
   int64_t left_running = 0;
+  int64_t unanswered = 0;  // Totals::unanswered
   std::string first_error;
 };
 
@@ -570,6 +584,7 @@ Figures MedianFigures(const std::vector<Figures>& rounds) {
     m.late_answers += f.late_answers;
     m.errors += f.errors;
     m.left_running += f.left_running;
+    m.unanswered += f.unanswered;
     if (m.first_error.empty()) m.first_error = f.first_error;
   }
   return m;
@@ -599,8 +614,11 @@ Figures Measure(const std::string& address, const std::string& token,
   }
   Totals& totals = *played;
   const double cpu_after = server_pid > 0 ? CpuSeconds(server_pid) : -1;
+  // A server that left calls unanswered would not answer these either.
   const int64_t left_running =
-      AbortLeftovers(address, token, totals.left_matches);
+      totals.unanswered > 0
+          ? static_cast<int64_t>(totals.left_matches.size())
+          : AbortLeftovers(address, token, totals.left_matches);
   Figures f;
   f.decisions = totals.decisions;
   f.decisions_per_s = static_cast<double>(totals.decisions) / seconds;
@@ -615,6 +633,7 @@ Figures Measure(const std::string& address, const std::string& token,
   f.false_timeouts = totals.false_timeouts;
   f.late_answers = totals.late_answers;
   f.errors = totals.errors;
+  f.unanswered = totals.unanswered;
   f.left_running = left_running;
   if (totals.observations > 0) {
     f.observation_bytes = static_cast<double>(totals.observation_bytes) /
@@ -848,7 +867,8 @@ int Main(int argc, char** argv) {
         "\"ratio_max\": %.3f, \"cpu_ratio\": %.3f, "
         "\"cpu_ratio_min\": %.3f, \"cpu_ratio_max\": %.3f, "
         "\"timeouts\": %d, \"false_timeouts\": %d, \"late_answers\": %d, "
-        "\"errors\": %d, \"left_running\": %d, \"first_error\": %s, "
+        "\"errors\": %d, \"left_running\": %d, \"unanswered\": %d, "
+        "\"first_error\": %s, "
         "\"attack\": %s%s%s}\n",
         JsonString(absl::GetFlag(FLAGS_game)), matches, seconds,
         absl::GetFlag(FLAGS_decision_time_limit_ms),
@@ -862,6 +882,7 @@ int Main(int argc, char** argv) {
         cpu_ratio, *cpu_ratio_min, *cpu_ratio_max, ref.timeouts,
         ref.false_timeouts, ref.late_answers,
         ref.errors + bare.errors, ref.left_running,
+        ref.unanswered + bare.unanswered,
         JsonString(ref.first_error.empty() ? bare.first_error
                                            : ref.first_error),
         JsonString(absl::GetFlag(FLAGS_attack)),
@@ -955,7 +976,16 @@ int Main(int argc, char** argv) {
                 << ")\n";
     }
   }
-  return ref.decisions > 0 && bare.decisions > 0 &&
+  // A server that stopped answering: its figures measure the hang.
+  const int64_t unanswered = ref.unanswered + bare.unanswered +
+                             held.unanswered + attacked.unanswered;
+  if (unanswered > 0) {
+    std::cerr << "cardref_load: " << unanswered << " calls were not "
+              << "answered " << kAnswerGrace.count()
+              << " s after the run's end: the server hung or stopped "
+              << "answering, so these figures are no measurement\n";
+  }
+  return ref.decisions > 0 && bare.decisions > 0 && unanswered == 0 &&
                  (!attacking || attacked.decisions > 0) &&
                  (held_wanted == 0 ||
                   (held_created == held_wanted && held.decisions > 0))

@@ -2,16 +2,17 @@
 """Smoke test of cardref_load: a short run prints one JSON object whose
 figures are present and sane (both servers made decisions, a ratio > 0;
 no timeout or late answer with a 5 s limit, late answers counted as the
-players' own with a 1 ms limit);
-a run with --attack=rejections or async_rejections also reports the healthy matches' latency
-under attack against the unattacked run; --held_matches reports what
-waiting matches cost; the echo's observations are the referee's size
-(the baseline sends what the referee sends); the referee's logs go to a
-temporary directory that is removed, or to --log_dir, where they stay;
---rounds reports medians inside their ranges; both clients (threads and
-callbacks) play, with their starts ramped; refused CreateMatch calls
-are retried without a thread each; an unknown --attack is a usage error naming the kinds. No timing is
-asserted."""
+players' own with a 1 ms limit); a run with --attack=rejections or
+async_rejections also reports the healthy matches' latency under attack
+against the unattacked run; --held_matches reports what waiting matches
+cost; the echo's observations are the referee's size (the baseline sends
+what the referee sends); the referee's logs go to a temporary directory
+that is removed, or to --log_dir, where they stay; --rounds reports medians
+inside their ranges; both clients (threads and callbacks) play, with their
+starts ramped; refused CreateMatch calls are retried without a thread each
+and the matches left at the stop are aborted; a referee that stops
+answering ends the run 10 s late with exit 1; an unknown --attack is a
+usage error naming the kinds. No timing is asserted."""
 import glob
 import json
 import os
@@ -254,6 +255,30 @@ if most_threads > 60:
 print(f"capped referee: {report['errors']} refusals retried, "
       f"{report['referee_decisions']} decisions, at most {most_threads} "
       f"threads")
+
+# A referee that stops answering mid-run (SIGSTOP): the load ends anyway,
+# kAnswerGrace (10 s) after the run, and says its figures are no
+# measurement (exit 1). It used to wait for ever.
+with CappedReferee(referee_binary) as referee:
+    hung = subprocess.Popen(
+        [binary, f"--server=localhost:{referee.port}", "--matches=2",
+         "--seconds=2", "--format=json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1)
+    referee.pause()
+    try:
+        out, err = hung.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        hung.kill()
+        sys.exit("cardref_load still waits 120 s after a referee stopped "
+                 "answering")
+    finally:
+        referee.resume()
+if hung.returncode != 1 or "not answered" not in err:
+    sys.exit(f"against a stopped referee: exit {hung.returncode}, {err}{out}")
+if not json.loads(out)["unanswered"] > 0:
+    sys.exit(f"against a stopped referee, nothing unanswered: {out}")
+print(f"a referee that stopped answering: {err.strip()}")
 
 bad = subprocess.run([binary, "--attack=juggle"], capture_output=True,
                      text=True, timeout=60)

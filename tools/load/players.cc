@@ -2,6 +2,8 @@
 // clients.
 #include "tools/load/players.h"
 
+#include <algorithm>
+
 namespace cardref::load {
 
 bool CountSubmission(grpc::StatusCode code, const SendTime& sent,
@@ -23,6 +25,21 @@ bool CountSubmission(grpc::StatusCode code, const SendTime& sent,
     return true;
   }
   return false;
+}
+
+void SetAnswerDeadline(Clock::time_point end, grpc::ClientContext* context) {
+  const Clock::duration left = std::max(end - Clock::now(),
+                                        Clock::duration::zero());
+  context->set_deadline(
+      std::chrono::system_clock::now() +
+      std::chrono::duration_cast<std::chrono::system_clock::duration>(
+          left + kAnswerGrace));
+}
+
+bool Unanswered(const grpc::Status& status, Clock::time_point end,
+                Clock::time_point done) {
+  return status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED &&
+         done >= end + kAnswerGrace - std::chrono::seconds(1);
 }
 
 }  // namespace cardref::load

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "grpcpp/client_context.h"
 #include "grpcpp/support/status.h"
 
 namespace cardref::load {
@@ -78,10 +79,26 @@ bool CountSubmission(grpc::StatusCode code, const SendTime& sent,
                      int64_t deadline_unix_millis, Clock::time_point done,
                      Tally* tally);
 
+// How long past the run's end a call may wait for its answer: a server
+// that stops answering (hung, stopped, its network gone) must not hold the
+// run for ever.
+inline constexpr std::chrono::seconds kAnswerGrace{10};
+
+// Gives `context` its deadline: kAnswerGrace past the run's `end`.
+void SetAnswerDeadline(Clock::time_point end, grpc::ClientContext* context);
+
+// True for a call that ended at `done` on the deadline SetAnswerDeadline
+// gave it (not on the referee's own DEADLINE_EXCEEDED, a timeout, which
+// comes at once): the server never answered.
+bool Unanswered(const grpc::Status& status, Clock::time_point end,
+                Clock::time_point done);
+
 // A run's counts.
 struct Totals : Tally {
   std::mutex mu;
   int64_t errors = 0;
+  // Calls the server had not answered kAnswerGrace after the run's end.
+  int64_t unanswered = 0;
   std::string first_error;
   // The matches the players were in when the run stopped: still in
   // progress at the referee until aborted (AbortLeftovers).
@@ -91,6 +108,10 @@ struct Totals : Tally {
   void AddSeat(const Tally& seat) {
     std::lock_guard<std::mutex> lock(mu);
     Add(seat);
+  }
+  void AddUnanswered() {
+    std::lock_guard<std::mutex> lock(mu);
+    ++unanswered;
   }
 };
 
