@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "tools/load/players.h"
 
 namespace cardref::load {
 
@@ -34,6 +35,7 @@ grpc::Status Call(const std::string& token, CallFn call) {
   if (!token.empty()) {
     context.AddMetadata("authorization", absl::StrCat("Bearer ", token));
   }
+  SetAnswerDeadline(Clock::now(), &context);  // a hung server ends the attack
   return call(&context);
 }
 
@@ -156,6 +158,7 @@ void Attacker::FloodRejections() {
   while (!stop_.load()) {
     v1::SubmitActionResponse response;
     grpc::ClientContext context;
+    SetAnswerDeadline(Clock::now(), &context);
     if (!stub_->SubmitAction(&context, submit, &response).ok()) ++count_;
   }
 }
@@ -172,6 +175,7 @@ void Attacker::FloodRejectionsAsync() {
   grpc::CompletionQueue cq;
   auto issue = [&] {
     auto* call = new Call;
+    SetAnswerDeadline(Clock::now(), &call->context);
     call->reader = stub_->AsyncSubmitAction(&call->context, submit, &cq);
     call->reader->Finish(&call->response, &call->status, call);
   };
