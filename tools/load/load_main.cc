@@ -966,7 +966,7 @@ int Main(int argc, char** argv) {
       std::cout << absl::StrFormat(
           "%d matches the players left are still in progress: the referee "
           "refused to abort them (an organiser's call: "
-          "--organiser_token_file)\n",
+          "--organiser_token_file) or did not answer\n",
           ref.left_running);
     }
     if (ref.errors + bare.errors > 0) {
