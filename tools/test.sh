@@ -38,9 +38,11 @@ seed_costs() {
 
 # ctest, then (when a test failed) the end of each failed test's output
 # again, last, where CI's shortened log still shows it.
+#   run_ctest BUILD_DIR CTEST_ARGS...
 run_ctest() {
-  local dir="$2" rc=0
-  ctest "$@" || rc=$?
+  local dir="$1" rc=0
+  shift
+  ctest --test-dir "$dir" "$@" || rc=$?
   if [ "$rc" != 0 ]; then
     tools/show_failures.sh "$dir"
     exit "$rc"
@@ -52,7 +54,7 @@ tools/build.sh -DCARDREF_WERROR=ON
 
 stage "tests"
 seed_costs build release
-run_ctest --test-dir build --output-on-failure -j2 --timeout 900
+run_ctest build --output-on-failure -j2 --timeout 900
 
 # One clang build serves the sanitizer and the fuzz lanes: every library
 # and test with ASan+UBSan and libFuzzer's coverage instrumentation, plus the
@@ -75,11 +77,11 @@ if [ "${SANITIZE:-1}" != "0" ]; then
   seed_costs build-asan sanitizer
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     LSAN_OPTIONS=suppressions="$PWD/tools/lsan_suppressions.txt" \
-    run_ctest --test-dir build-asan -LE '^(fuzz|slurm)$' --output-on-failure -j2 --timeout 1800
+    run_ctest build-asan -LE '^(fuzz|slurm)$' --output-on-failure -j2 --timeout 1800
 fi
 if [ "${FUZZ:-1}" != "0" ]; then
   stage "fuzzing (${CARDREF_FUZZ_SECONDS:-20} s per target)"
-  run_ctest --test-dir build-asan -L '^fuzz$' --output-on-failure -j2
+  run_ctest build-asan -L '^fuzz$' --output-on-failure -j2
 fi
 if [ "${TSAN:-1}" != "0" ]; then
   # -O1: the lane looks for races, not speed; it compiles a quarter faster.
@@ -90,7 +92,7 @@ if [ "${TSAN:-1}" != "0" ]; then
   stage "thread sanitizer tests"
   seed_costs build-tsan tsan
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/tools/tsan_suppressions.txt" \
-    run_ctest --test-dir build-tsan -L concurrency --output-on-failure -j2 --timeout 1800
+    run_ctest build-tsan -L concurrency --output-on-failure -j2 --timeout 1800
 fi
 
 if [ "${TIDY:-1}" != "0" ]; then

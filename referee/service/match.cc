@@ -68,27 +68,14 @@ std::string LegacySeed(uint64_t dealing_seed) {
 
 absl::StatusOr<std::unique_ptr<Match>> Match::Create(
     std::unique_ptr<Game> game, MatchOptions options) {
-  absl::Status seeded = absl::OkStatus();
   if (options.seed.empty() && options.dealing_seed != 0) {
     options.seed = LegacySeed(options.dealing_seed);
   } else if (options.seed.empty()) {
-    absl::StatusOr<std::string> drawn = crypto::RandomBytes(kDealSeedSize);
-    if (drawn.ok()) {
-      options.seed = *std::move(drawn);
-    } else {
-      seeded = drawn.status();
-    }
+    ASSIGN_OR_RETURN(options.seed, crypto::RandomBytes(kDealSeedSize));
   } else if (options.seed.size() != kDealSeedSize) {
-    seeded = absl::InvalidArgumentError(
+    return absl::InvalidArgumentError(
         absl::StrCat("the dealing seed must be ", kDealSeedSize,
                      " bytes, got ", options.seed.size()));
-  }
-  if (!seeded.ok()) {
-    if (options.log_path_created) {
-      std::error_code ignored;  // empty, and no match will ever use it
-      std::filesystem::remove(options.log_path, ignored);
-    }
-    return seeded;
   }
   if (!options.log_path_created) {
     if (absl::Status st = record::CreateEmptyFile(options.log_path);

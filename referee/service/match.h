@@ -87,8 +87,7 @@ struct MatchOptions {
   // append when the match starts, closed at its end (docs/recovery.md).
   std::string log_path;
   // The caller created log_path empty already: it claimed the match's id
-  // that way (MatchManager). Match::Create then owns the file, and removes
-  // it if it fails.
+  // that way (MatchManager), and removes the file if Create fails.
   bool log_path_created = false;
   record::SyncPolicy log_sync = record::SyncPolicy::kRound;
   // Opens log_path for append when the match starts; unset:

@@ -285,7 +285,11 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   const GameParams params = (*game)->params();
   absl::StatusOr<std::unique_ptr<Match>> match =
       Match::Create(std::move(*game), match_options);
-  if (!match.ok()) return match.status();
+  if (!match.ok()) {
+    std::error_code ignored;  // empty, and its id is given up
+    std::filesystem::remove(match_options.log_path, ignored);
+    return match.status();
+  }
   place.Keep();
   v1::CreateMatchResponse response;
   response.set_match_id(match_options.match_id);

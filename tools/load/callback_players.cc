@@ -114,6 +114,11 @@ class Run {
 
 SeatCounts::SeatCounts(Run* run) : run_(run) { run_->Hold(); }
 
+SeatCounts::~SeatCounts() {
+  run_->totals().AddSeat(tally);
+  run_->Release();
+}
+
 // Holds the run while a call is in flight. It is a call's first member, so
 // it lets go after the call's ClientContext, which holds a reference to the
 // slot's channel: the run's channels must die on Play's thread, never on
@@ -131,11 +136,6 @@ class Held {
  private:
   Run* const run_;
 };
-
-SeatCounts::~SeatCounts() {
-  run_->totals().AddSeat(tally);
-  run_->Release();
-}
 
 // Plays matches one after another on its own channel until the run stops.
 class Slot {
@@ -224,9 +224,9 @@ class SeatPlayer : public grpc::ClientReadReactor<v1::Observation> {
   }
 
  private:
+  // Not Held: the callback's copy of the seat's counts holds the run, and
+  // it goes with the callback, after the call (its body's done_call).
   struct SubmitCall {
-    explicit SubmitCall(Run* run) : held(run) {}
-    Held held;  // first: let go last
     grpc::ClientContext context;
     v1::SubmitActionRequest request;
     v1::SubmitActionResponse response;
@@ -235,7 +235,7 @@ class SeatPlayer : public grpc::ClientReadReactor<v1::Observation> {
   };
 
   void Submit() {
-    auto call = std::make_unique<SubmitCall>(&slot_->run());
+    auto call = std::make_unique<SubmitCall>();
     v1::SubmitActionRequest& submit = call->request;
     submit.set_match_id(match_id_);
     submit.set_seat(seat_);

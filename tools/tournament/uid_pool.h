@@ -30,8 +30,8 @@ struct UidRange {
 };
 
 // "FIRST-LAST": at least kMinBotUids and at most 65536 uids, none of them 0
-// and none an account's (getpwuid): every process of a uid in the range is
-// killed between matches.
+// and none an account's (the user database, getpwent): every process of a
+// uid in the range is killed between matches.
 absl::StatusOr<UidRange> ParseUidRange(absl::string_view text);
 
 // Ends every process that runs as `uid` (needs root).
