@@ -6,8 +6,17 @@
 // observations and answers each decision. Strategies: "random" (uniform over
 // the legal actions, seeded by --seed), "first" (always the first legal
 // action) and "heuristic" (a simple rule set per game, bot_heuristic.h).
-// The ticket of an invited seat comes from $CARDREF_JOIN_TICKET. A bot for another language needs only referee.proto: the
-// observation lists the legal actions, each with its notation.
+// The ticket of an invited seat comes from $CARDREF_JOIN_TICKET. A bot for
+// another language needs only referee.proto: the observation lists the legal
+// actions, each with its notation.
+//
+// It does what docs/bots.md asks of a bot on a network that fails: every
+// unary call has a deadline; a stream that breaks is reopened from the last
+// version seen; an answer whose connection failed is resent unchanged (the
+// same sequence number, so the referee applies it at most once) until the
+// decision's deadline.
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -40,6 +49,9 @@ ABSL_FLAG(uint64_t, seed, 1, "Seed of the random strategy");
 ABSL_FLAG(int, matches, 1, "Matches to play one after the other");
 ABSL_FLAG(int, join_timeout_s, 30,
           "How long to keep retrying to find an open match");
+ABSL_FLAG(int, reconnect_timeout_s, 30,
+          "How long to keep reopening a broken observation stream while the "
+          "referee does not answer");
 ABSL_FLAG(bool, quiet, false, "Print only errors");
 
 namespace {
@@ -57,6 +69,30 @@ std::string FlagOrEnv(const std::string& flag, const char* name) {
 std::string StatusText(const grpc::Status& s) {
   return absl::StrCat("code ", s.error_code(), ": ", s.error_message());
 }
+
+// A unary call that takes longer has lost its referee (docs/bots.md).
+constexpr std::chrono::seconds kCallTimeout{10};
+
+// Failures worth the same request again after a pause: the connection
+// failed, or a limit that frees itself (the broken stream the referee has
+// not yet closed counts against the seat's streams; docs/limits.md).
+bool IsTransient(const grpc::Status& s) {
+  return s.error_code() == grpc::StatusCode::UNAVAILABLE ||
+         s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED;
+}
+
+// Pauses between retries: 50 ms, doubling up to 1 s.
+class Backoff {
+ public:
+  void Wait() {
+    std::this_thread::sleep_for(pause_);
+    pause_ = std::min(pause_ * 2, std::chrono::milliseconds(1000));
+  }
+  void Reset() { pause_ = std::chrono::milliseconds(50); }
+
+ private:
+  std::chrono::milliseconds pause_{50};
+};
 
 class Bot {
  public:
@@ -77,30 +113,65 @@ class Bot {
     request.set_match_id(joined.match_id());
     request.set_seat(joined.seat());
     request.set_token(joined.token());
-    grpc::ClientContext context;
-    std::unique_ptr<grpc::ClientReader<Observation>> stream =
-        stub_->WatchObservations(&context, request);
+    const auto patience =
+        std::chrono::seconds(absl::GetFlag(FLAGS_reconnect_timeout_s));
     Observation obs;
     Observation last;
     int decisions = 0;
-    while (stream->Read(&obs)) {
-      last = obs;
-      if (obs.seat_to_act() != joined.seat() || obs.legal_actions().empty()) {
-        continue;
+    int reconnects = 0;
+    Backoff backoff;
+    auto give_up = std::chrono::steady_clock::now() + patience;
+    for (;;) {
+      // Reopened from the last version seen: recent_actions then holds
+      // exactly what this bot missed.
+      request.set_since_version(last.version());
+      grpc::ClientContext context;
+      std::unique_ptr<grpc::ClientReader<Observation>> stream =
+          stub_->WatchObservations(&context, request);
+      while (stream->Read(&obs)) {
+        give_up = std::chrono::steady_clock::now() + patience;
+        backoff.Reset();
+        last = obs;
+        if (obs.seat_to_act() != joined.seat() ||
+            obs.legal_actions().empty()) {
+          continue;
+        }
+        ++decisions;
+        Answer(joined, obs);
       }
-      ++decisions;
-      Answer(joined, obs);
-    }
-    grpc::Status end = stream->Finish();
-    if (!end.ok()) {
-      std::fprintf(stderr, "%s: stream ended: %s\n", who.c_str(),
-                   StatusText(end).c_str());
-      return false;
+      grpc::Status end = stream->Finish();
+      if (end.ok()) break;
+      if (IsTransient(end)) {
+        // The stream is silent while other seats act, so one that broke
+        // says nothing about whether the referee is there; a unary call
+        // does (and shows a match that ended meanwhile).
+        Observation now;
+        grpc::Status probe = Probe(request, &now);
+        if (probe.ok()) {
+          give_up = std::chrono::steady_clock::now() + patience;
+          if (IsOver(now)) {
+            last = now;
+            break;
+          }
+        } else if (!IsTransient(probe)) {
+          end = probe;
+        }
+      }
+      if (!IsTransient(end) || std::chrono::steady_clock::now() > give_up) {
+        std::fprintf(stderr, "%s: stream ended: %s\n", who.c_str(),
+                     StatusText(end).c_str());
+        return false;
+      }
+      ++reconnects;
+      std::fprintf(stderr, "%s: stream broke (%s); reopening from version %llu\n",
+                   who.c_str(), StatusText(end).c_str(),
+                   static_cast<unsigned long long>(last.version()));
+      backoff.Wait();
     }
     if (!absl::GetFlag(FLAGS_quiet)) {
-      std::printf("%s: match over after %d decisions; scores [%s], winners "
-                  "[%s]\n",
-                  who.c_str(), decisions,
+      std::printf("%s: match over after %d decisions, %d reconnects, %d "
+                  "resends; scores [%s], winners [%s]\n",
+                  who.c_str(), decisions, reconnects, resends_,
                   absl::StrJoin(last.result().scores(), ", ").c_str(),
                   absl::StrJoin(last.result().winners(), ", ").c_str());
     }
@@ -131,7 +202,12 @@ class Bot {
     const auto give_up = std::chrono::steady_clock::now() +
                          std::chrono::seconds(absl::GetFlag(FLAGS_join_timeout_s));
     for (;;) {
+      // Waits for a connection rather than failing at once (the referee may
+      // be starting), but is not resent after a failure: a join the referee
+      // took whose answer was lost has used the seat or ticket.
       grpc::ClientContext context;
+      context.set_wait_for_ready(true);
+      context.set_deadline(std::chrono::system_clock::now() + kCallTimeout);
       grpc::Status s = stub_->JoinMatch(&context, request, joined);
       if (s.ok()) return true;
       // No open match yet (the organiser may not have created it): retry.
@@ -143,6 +219,18 @@ class Bot {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
+  }
+
+  grpc::Status Probe(const cardref::v1::SeatRequest& request,
+                     Observation* now) {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + kCallTimeout);
+    return stub_->GetObservation(&context, request, now);
+  }
+
+  static bool IsOver(const Observation& obs) {
+    return obs.status() == cardref::v1::MATCH_STATUS_FINISHED ||
+           obs.status() == cardref::v1::MATCH_STATUS_ABORTED;
   }
 
   void Answer(const cardref::v1::JoinMatchResponse& joined,
@@ -161,20 +249,38 @@ class Bot {
     submit.set_sequence(++sequence_);
     // The stream brings the next decision; the answer's view is not needed.
     submit.set_omit_observation(true);
-    cardref::v1::SubmitActionResponse response;
-    grpc::ClientContext context;
-    grpc::Status s = stub_->SubmitAction(&context, submit, &response);
-    if (!s.ok()) {
+    // Resent unchanged while the connection fails, until the decision's
+    // deadline: the same sequence makes the referee apply it at most once.
+    const auto decision_deadline =
+        obs.deadline_unix_millis() > 0
+            ? std::chrono::system_clock::time_point(
+                  std::chrono::milliseconds(obs.deadline_unix_millis()))
+            : std::chrono::system_clock::now() + kCallTimeout;
+    Backoff backoff;
+    for (;;) {
+      cardref::v1::SubmitActionResponse response;
+      grpc::ClientContext context;
+      context.set_deadline(std::chrono::system_clock::now() + kCallTimeout);
+      grpc::Status s = stub_->SubmitAction(&context, submit, &response);
+      if (s.ok()) return;
+      if (s.error_code() == grpc::StatusCode::UNAVAILABLE &&
+          std::chrono::system_clock::now() < decision_deadline) {
+        ++resends_;
+        backoff.Wait();
+        continue;
+      }
       std::fprintf(stderr, "%s seat %d: action '%s' refused: %s\n",
                    joined.match_id().c_str(), joined.seat(),
                    obs.legal_actions(pick).notation().c_str(),
                    StatusText(s).c_str());
+      return;
     }
   }
 
   std::unique_ptr<Referee::Stub> stub_;
   cardref::Rng rng_;
   uint64_t sequence_ = 0;
+  int resends_ = 0;  // answers sent again after a failed connection
 };
 
 }  // namespace
@@ -191,12 +297,14 @@ int main(int argc, char** argv) {
     return cardref::cli::kExitUsage;
   }
   if (absl::GetFlag(FLAGS_matches) < 1 ||
-      absl::GetFlag(FLAGS_join_timeout_s) < 0) {
+      absl::GetFlag(FLAGS_join_timeout_s) < 0 ||
+      absl::GetFlag(FLAGS_reconnect_timeout_s) < 0) {
     std::fprintf(stderr,
-                 "cardref_bot: --matches must be 1 or more and "
-                 "--join_timeout_s 0 or more, got %d and %d\n",
+                 "cardref_bot: --matches must be 1 or more, --join_timeout_s "
+                 "and --reconnect_timeout_s 0 or more; got %d, %d and %d\n",
                  absl::GetFlag(FLAGS_matches),
-                 absl::GetFlag(FLAGS_join_timeout_s));
+                 absl::GetFlag(FLAGS_join_timeout_s),
+                 absl::GetFlag(FLAGS_reconnect_timeout_s));
     return cardref::cli::kExitUsage;
   }
   std::string server = FlagOrEnv(absl::GetFlag(FLAGS_server), "CARDREF_SERVER");

@@ -13,6 +13,7 @@
 // few flags itself so that it can be copied out of the project; flags it
 // does not know are ignored with a note (a runner's newer flags are no
 // reason to forfeit a match).
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -95,6 +96,8 @@ int main(int argc, char** argv) {
   cardref::v1::JoinMatchResponse joined;
   {
     grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::seconds(10));
     grpc::Status s = stub->JoinMatch(&context, join, &joined);
     if (!s.ok()) {
       std::fprintf(stderr, "join failed: %s\n", Describe(s).c_str());
@@ -126,6 +129,8 @@ int main(int argc, char** argv) {
     submit.set_sequence(++sequence);  // a resend is answered, not re-applied
     for (int attempt = 0;; ++attempt) {
       grpc::ClientContext context;
+      context.set_deadline(std::chrono::system_clock::now() +
+                           std::chrono::seconds(10));
       cardref::v1::SubmitActionResponse response;
       grpc::Status s = stub->SubmitAction(&context, submit, &response);
       if (s.ok()) break;

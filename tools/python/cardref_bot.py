@@ -14,6 +14,11 @@ its last card; Krass Kariert plays its biggest block; Kraken claims every
 bonus and declares the most; otherwise random). Flags default to the
 CARDREF_SERVER, CARDREF_MATCH_ID, CARDREF_SEAT and CARDREF_PLAYER_NAME
 environment variables the tournament sets.
+
+On a network that fails it does what docs/bots.md asks: every unary call
+has a deadline, a broken stream is reopened from the last version seen, and
+an answer whose connection failed is resent unchanged (same sequence) until
+the decision's deadline.
 """
 import argparse
 import os
@@ -26,6 +31,22 @@ import grpc
 from cardref.v1 import game_pb2
 from cardref.v1 import referee_pb2
 from cardref.v1 import referee_pb2_grpc
+
+# A unary call that takes longer has lost its referee (docs/bots.md).
+CALL_TIMEOUT_S = 10
+# Failures worth the same request again after a pause: the connection
+# failed, or a limit that frees itself (a broken stream the referee has not
+# closed yet still counts against the seat's streams).
+TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED)
+OVER = (game_pb2.MATCH_STATUS_FINISHED, game_pb2.MATCH_STATUS_ABORTED)
+
+
+def backoff_pauses():
+    """50 ms, doubling up to 1 s."""
+    pause = 0.05
+    while True:
+        yield pause
+        pause = min(pause * 2, 1.0)
 
 # Craits card points (CR-13.1); 3s cancel other cards, so they are kept.
 CRAITS_POINTS = {"A": 1, "2": 20, "3": -30, "4": 15, "5": 30, "6": 30,
@@ -86,7 +107,11 @@ def join(stub, args):
     deadline = time.time() + args.join_timeout_s
     while True:
         try:
-            return stub.JoinMatch(request)
+            # Waits for a connection (the referee may be starting), but is
+            # not resent after a failure: a join the referee took whose
+            # answer was lost has used the seat or ticket.
+            return stub.JoinMatch(request, timeout=CALL_TIMEOUT_S,
+                                  wait_for_ready=True)
         except grpc.RpcError as e:
             # No open match yet: the organiser may not have created it.
             if (e.code() != grpc.StatusCode.NOT_FOUND or args.match_id
@@ -95,31 +120,92 @@ def join(stub, args):
             time.sleep(0.1)
 
 
-def play(stub, joined, strategy, rng):
-    """Plays to the end; returns the last observation."""
-    seat = referee_pb2.SeatRequest(match_id=joined.match_id, seat=joined.seat,
-                                   token=joined.token)
-    last = None
-    sequence = 0
-    for obs in stub.WatchObservations(seat):
-        last = obs
-        if obs.seat_to_act != joined.seat or not obs.legal_actions:
-            continue
-        choice = choose(obs, strategy, rng)
-        sequence += 1
-        try:
-            stub.SubmitAction(referee_pb2.SubmitActionRequest(
+class Player:
+    """Plays one seat to the end of its match."""
+
+    def __init__(self, stub, joined, strategy, rng, reconnect_timeout_s):
+        self.stub, self.joined = stub, joined
+        self.strategy, self.rng = strategy, rng
+        self.reconnect_timeout_s = reconnect_timeout_s
+        self.sequence = 0
+        self.reconnects = 0
+        self.resends = 0
+
+    def play(self):
+        """Returns the last observation."""
+        joined = self.joined
+        last = None
+        give_up = time.monotonic() + self.reconnect_timeout_s
+        pauses = backoff_pauses()
+        while True:
+            # Reopened from the last version seen: recent_actions then holds
+            # exactly what this bot missed.
+            seat = referee_pb2.SeatRequest(
                 match_id=joined.match_id, seat=joined.seat,
                 token=joined.token,
-                action=game_pb2.Action(notation=choice.notation),
-                decision_version=obs.version, sequence=sequence,
-                # The stream brings the next decision (docs/bots.md).
-                omit_observation=True))
-        except grpc.RpcError as e:
-            # The message names the rule broken or what was expected.
-            print(f"seat {joined.seat}: {choice.notation!r} refused: "
-                  f"{e.code().name}: {e.details()}", file=sys.stderr)
-    return last
+                since_version=last.version if last else 0)
+            try:
+                for obs in self.stub.WatchObservations(seat):
+                    give_up = time.monotonic() + self.reconnect_timeout_s
+                    pauses = backoff_pauses()
+                    last = obs
+                    if (obs.seat_to_act == joined.seat
+                            and obs.legal_actions):
+                        self.answer(obs)
+                return last
+            except grpc.RpcError as e:
+                if e.code() not in TRANSIENT:
+                    raise
+                # The stream is silent while other seats act, so one that
+                # broke says nothing about whether the referee is there; a
+                # unary call does (and shows a match that ended meanwhile).
+                try:
+                    now = self.stub.GetObservation(seat,
+                                                   timeout=CALL_TIMEOUT_S)
+                    give_up = time.monotonic() + self.reconnect_timeout_s
+                    if now.status in OVER:
+                        return now
+                except grpc.RpcError as probe:
+                    if probe.code() not in TRANSIENT:
+                        raise
+                if time.monotonic() > give_up:
+                    raise
+                self.reconnects += 1
+                print(f"seat {joined.seat}: stream broke ({e.code().name}: "
+                      f"{e.details()}); reopening from version "
+                      f"{last.version if last else 0}", file=sys.stderr)
+                time.sleep(next(pauses))
+
+    def answer(self, obs):
+        joined = self.joined
+        choice = choose(obs, self.strategy, self.rng)
+        self.sequence += 1
+        request = referee_pb2.SubmitActionRequest(
+            match_id=joined.match_id, seat=joined.seat, token=joined.token,
+            action=game_pb2.Action(notation=choice.notation),
+            decision_version=obs.version, sequence=self.sequence,
+            # The stream brings the next decision (docs/bots.md).
+            omit_observation=True)
+        # Resent unchanged while the connection fails, until the decision's
+        # deadline: the same sequence makes the referee apply it at most once.
+        deadline = (obs.deadline_unix_millis / 1000
+                    if obs.deadline_unix_millis else
+                    time.time() + CALL_TIMEOUT_S)
+        pauses = backoff_pauses()
+        while True:
+            try:
+                self.stub.SubmitAction(request, timeout=CALL_TIMEOUT_S)
+                return
+            except grpc.RpcError as e:
+                if (e.code() == grpc.StatusCode.UNAVAILABLE
+                        and time.time() < deadline):
+                    self.resends += 1
+                    time.sleep(next(pauses))
+                    continue
+                # The message names the rule broken or what was expected.
+                print(f"seat {joined.seat}: {choice.notation!r} refused: "
+                      f"{e.code().name}: {e.details()}", file=sys.stderr)
+                return
 
 
 def main():
@@ -137,7 +223,11 @@ def main():
                         choices=["random", "heuristic"])
     parser.add_argument("--seed", type=int, default=None,
                         help="seed of the random choices; default: the OS")
-    parser.add_argument("--join_timeout_s", type=float, default=30)
+    parser.add_argument("--join_timeout_s", type=float, default=30,
+                        help="how long to keep looking for an open match")
+    parser.add_argument("--reconnect_timeout_s", type=float, default=30,
+                        help="how long to keep reopening a broken stream "
+                        "while the referee does not answer")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -149,13 +239,21 @@ def main():
             print(f"join failed: {e.code().name}: {e.details()}",
                   file=sys.stderr)
             return 1
-        last = play(stub, joined, args.strategy, rng)
+        player = Player(stub, joined, args.strategy, rng,
+                        args.reconnect_timeout_s)
+        try:
+            last = player.play()
+        except grpc.RpcError as e:
+            print(f"seat {joined.seat}: stream ended: {e.code().name}: "
+                  f"{e.details()}", file=sys.stderr)
+            return 1
     finished = (last is not None
                 and last.status == game_pb2.MATCH_STATUS_FINISHED)
     if not args.quiet:
         print(f"{joined.match_id} seat {joined.seat}: "
-              f"{'finished' if finished else 'ended'}; scores "
-              f"{list(last.result.scores) if last else []}")
+              f"{'finished' if finished else 'ended'} after "
+              f"{player.reconnects} reconnects, {player.resends} resends; "
+              f"scores {list(last.result.scores) if last else []}")
     return 0 if finished else 1
 
 

@@ -18,6 +18,10 @@ using Clock = std::chrono::steady_clock;
 using cardref::v1::MatchInfo;
 using cardref::v1::MatchStatus;
 
+// How long the referee may fail to answer GetMatch about a match in play
+// before the match is given up as lost.
+constexpr std::chrono::seconds kRefereeLostAfter{5};
+
 void AddCredential(const MatchOptions& options, grpc::ClientContext* context) {
   grpc_service::AddOrganiserCredential(options.organiser_token, context);
   context->set_deadline(std::chrono::system_clock::now() +
@@ -221,6 +225,8 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
   bool referee_lost = false;
   MatchInfo info;
   Clock::time_point next_check = Clock::now();
+  // When the referee stopped answering about the match (max: it answers).
+  Clock::time_point unanswered_since = Clock::time_point::max();
   for (;;) {
     bool any_failed = false;
     bool all_exited = true;
@@ -233,11 +239,13 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     }
     if (Clock::now() >= next_check) {
       next_check = After(0.2);
+      const Clock::time_point asked = Clock::now();
       cardref::v1::GetMatchRequest get;
       get.set_match_id(created.match_id());
       grpc::ClientContext context;
       AddCredential(options, &context);
       if (stub.GetMatch(&context, get, &info).ok()) {
+        unanswered_since = Clock::time_point::max();
         if (Over(info.status())) break;
         const bool waiting =
             info.status() == cardref::v1::MATCH_STATUS_WAITING_FOR_PLAYERS;
@@ -248,9 +256,16 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
         } else if (Clock::now() >= budget_deadline) {
           end_reason = "the match ran past its wall-clock budget";
         }
-      } else if (Clock::now() >= budget_deadline || all_exited) {
-        // Without a referee the match cannot go on; it is not recorded,
-        // so running the event again plays it.
+      } else {
+        unanswered_since = std::min(unanswered_since, asked);
+      }
+      if (unanswered_since != Clock::time_point::max() &&
+          (Clock::now() >= budget_deadline || all_exited ||
+           Clock::now() - unanswered_since >= kRefereeLostAfter)) {
+        // Without a referee the match cannot go on (a restarted one aborts
+        // it), and bots may wait for it long (cardref_bot keeps reopening
+        // its stream for 30 s). It is not recorded, so running the event
+        // again plays it.
         referee_lost = true;
         end_reason = "the referee does not answer about the match";
       }

@@ -1,0 +1,200 @@
+#!/usr/bin/python3
+"""The example bots finish their matches over a network that keeps failing.
+
+Usage: flaky_network_test.py REFEREE CARDREF_BOT PYTHON_BOT CARDREF_LOG
+(PYTHONPATH must hold the generated stubs).
+
+Starts the referee, and between it and the bots a TCP proxy that cuts every
+connection it carries (both ways at once) at a random moment 0.15 to 0.6 s
+after it opened. One match per game, its seats shared between cardref_bot
+and the Python bot, all through the proxy. Every bot must exit 0, every
+match must finish, and the logs must show that the bots answered every
+decision themselves (no fault, no action by the referee) while the proxy
+cut connections in the middle of play. That takes what docs/bots.md asks
+of a bot: deadlines, reopening a broken stream from the last version seen,
+and resending an answer unchanged when its connection failed.
+"""
+import json
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import grpc
+
+from cardref.v1 import game_pb2
+from cardref.v1 import referee_pb2
+from cardref.v1 import referee_pb2_grpc
+
+SHORT = {"craits": {"game_length": "SHORT"}, "kraken": {"rounds": 2}}
+
+
+class CuttingProxy:
+    """Forwards 127.0.0.1:port to `target`, cutting each connection after a
+    random lifetime. Counts the connections it cut after bytes went both
+    ways (those cut in the middle of calls)."""
+
+    def __init__(self, target_port, seed):
+        self.target_port = target_port
+        self.rng = random.Random(seed)
+        self.lock = threading.Lock()
+        self.cut_in_use = 0
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.port = self.listener.getsockname()[1]
+        self.stopping = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while not self.stopping:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            with self.lock:
+                lifetime = self.rng.uniform(0.15, 0.6)
+            try:
+                server = socket.create_connection(
+                    ("127.0.0.1", self.target_port))
+            except OSError:
+                client.close()
+                continue
+            traffic = {"up": False, "down": False}
+            pair = (client, server)
+            threading.Thread(target=self._pump,
+                             args=(client, server, traffic, "up"),
+                             daemon=True).start()
+            threading.Thread(target=self._pump,
+                             args=(server, client, traffic, "down"),
+                             daemon=True).start()
+            timer = threading.Timer(lifetime, self._cut, args=(pair, traffic))
+            timer.daemon = True
+            timer.start()
+
+    @staticmethod
+    def _pump(source, sink, traffic, direction):
+        try:
+            while True:
+                data = source.recv(65536)
+                if not data:
+                    break
+                traffic[direction] = True
+                sink.sendall(data)
+        except OSError:
+            pass
+        for s in (source, sink):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def _cut(self, pair, traffic):
+        if traffic["up"] and traffic["down"]:
+            with self.lock:
+                self.cut_in_use += 1
+        for s in pair:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            s.close()
+
+    def stop(self):
+        self.stopping = True
+        self.listener.close()
+
+
+def wait_for_port(port_file):
+    for _ in range(100):
+        if os.path.exists(port_file) and open(port_file).read().strip():
+            return open(port_file).read().strip()
+        time.sleep(0.1)
+    raise AssertionError("the referee did not start")
+
+
+def check_log(log_tool, path):
+    """Fails if the referee played or faulted any seat in the log."""
+    out = subprocess.run([log_tool, "json", path], check=True,
+                         capture_output=True, text=True).stdout
+    records = [json.loads(line) for line in out.splitlines() if line]
+    faults = [r for r in records if "fault" in r]
+    by_referee = [r for r in records
+                  if r.get("action", {}).get("byReferee")]
+    assert not faults, f"{path}: faults {faults[:2]}"
+    assert not by_referee, f"{path}: referee actions {by_referee[:2]}"
+    return len(records)
+
+
+def main():
+    referee_bin, cc_bot, py_bot, log_tool = sys.argv[1:5]
+    with tempfile.TemporaryDirectory() as tmp:
+        port_file = os.path.join(tmp, "port")
+        referee = subprocess.Popen(
+            [referee_bin, "--port=0", f"--port_file={port_file}",
+             f"--log_dir={tmp}/logs"], stdout=subprocess.DEVNULL)
+        proxy = None
+        try:
+            port = int(wait_for_port(port_file))
+            proxy = CuttingProxy(port, seed=12)
+            via_proxy = f"127.0.0.1:{proxy.port}"
+            reconnects = 0
+            resends = 0
+            with grpc.insecure_channel(f"localhost:{port}") as channel:
+                stub = referee_pb2_grpc.RefereeStub(channel)
+                for info in stub.ListGames(referee_pb2.ListGamesRequest()).games:
+                    request = referee_pb2.CreateMatchRequest(
+                        game=info.id, dealing_seed=7,
+                        decision_time_limit_millis=5000)
+                    for name, value in SHORT.get(info.id, {}).items():
+                        v = request.params.values[name]
+                        if isinstance(value, int):
+                            v.int_value = value
+                        else:
+                            v.enum_value = value
+                    created = stub.CreateMatch(request)
+                    cut_before = proxy.cut_in_use
+                    bots = []
+                    for s in range(created.num_seats):
+                        common = [f"--server={via_proxy}",
+                                  f"--match_id={created.match_id}",
+                                  f"--seat={s}", f"--seed={s + 1}"]
+                        command = ([cc_bot] + common if s % 2 == 0
+                                   else [sys.executable, py_bot] + common)
+                        bots.append(subprocess.Popen(
+                            command, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True))
+                    results = [(b.wait(timeout=300),) + b.communicate()
+                               for b in bots]
+                    for s, (code, out, err) in enumerate(results):
+                        assert code == 0, (info.id, s, code, err[-2000:])
+                        reconnects += err.count("reopening from version")
+                        # The bots' last line: "... N resends; scores ..."
+                        resends += int(re.search(r"(\d+) resends", out)[1])
+                    match = stub.GetMatch(
+                        referee_pb2.GetMatchRequest(match_id=created.match_id))
+                    assert match.status == game_pb2.MATCH_STATUS_FINISHED, match
+                    assert not match.forfeited_seats, match
+                    records = check_log(log_tool, match.log_path)
+                    cuts = proxy.cut_in_use - cut_before
+                    print(f"{info.id}: finished ({records} records) through "
+                          f"{cuts} cut connections")
+                    assert cuts >= 3, f"{info.id}: only {cuts} cuts in play"
+            assert reconnects > 0, "no bot had to reopen its stream"
+            print(f"every match finished; the bots reopened their streams "
+                  f"{reconnects} times, resent {resends} answers, and no "
+                  f"decision was lost")
+        finally:
+            if proxy:
+                proxy.stop()
+            referee.terminate()
+            referee.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()
