@@ -11,15 +11,15 @@
 // actions, each with its notation.
 //
 // It does what docs/bots.md asks of a bot on a network that fails: every
-// unary call has a deadline; a stream that breaks is reopened from the last
-// version seen; an answer whose connection failed is resent unchanged (the
-// same sequence number, so the referee applies it at most once) until the
-// decision's deadline.
+// unary call has a deadline; a join is resent with its retry_key and an
+// answer with its sequence number (so the referee acts on each at most
+// once); a stream that breaks is reopened from the last version seen.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,6 +27,7 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "cardref/v1/referee.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
@@ -199,25 +200,36 @@ class Bot {
     }
     request.set_player_version(absl::StrCat("cardref_bot ", cardref::kVersion,
                                             " ", absl::GetFlag(FLAGS_strategy)));
+    // Makes the join safe to resend: a join the referee took whose answer
+    // was lost is answered again (the same seat and token), never a second
+    // seat. From the OS, not --seed: it must not be guessable.
+    std::random_device os_random;
+    request.set_retry_key(absl::StrFormat("%08x%08x%08x%08x", os_random(),
+                                          os_random(), os_random(),
+                                          os_random()));
     const auto give_up = std::chrono::steady_clock::now() +
                          std::chrono::seconds(absl::GetFlag(FLAGS_join_timeout_s));
+    Backoff backoff;
     for (;;) {
-      // Waits for a connection rather than failing at once (the referee may
-      // be starting), but is not resent after a failure: a join the referee
-      // took whose answer was lost has used the seat or ticket.
       grpc::ClientContext context;
+      // Waits for a connection rather than failing at once (the referee may
+      // be starting).
       context.set_wait_for_ready(true);
       context.set_deadline(std::chrono::system_clock::now() + kCallTimeout);
       grpc::Status s = stub_->JoinMatch(&context, request, joined);
       if (s.ok()) return true;
-      // No open match yet (the organiser may not have created it): retry.
-      if (s.error_code() != grpc::StatusCode::NOT_FOUND ||
-          !request.match_id().empty() ||
-          std::chrono::steady_clock::now() > give_up) {
+      // Resent: the connection failed, or no open match yet (the organiser
+      // may not have created it).
+      const bool again =
+          IsTransient(s) ||
+          s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED ||
+          (s.error_code() == grpc::StatusCode::NOT_FOUND &&
+           request.match_id().empty());
+      if (!again || std::chrono::steady_clock::now() > give_up) {
         std::fprintf(stderr, "join failed: %s\n", StatusText(s).c_str());
         return false;
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      backoff.Wait();
     }
   }
 

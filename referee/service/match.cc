@@ -134,7 +134,8 @@ Match::~Match() {
 absl::StatusOr<JoinResult> Match::Join(std::optional<int> seat,
                                        const std::string& player_name,
                                        const std::string& player_version,
-                                       const std::string& ticket) {
+                                       const std::string& ticket,
+                                       const std::string& retry_key) {
   JoinResult result;
   {
     absl::MutexLock lock(&mu_);
@@ -208,6 +209,7 @@ absl::StatusOr<JoinResult> Match::Join(std::optional<int> seat,
                             ? absl::StrCat("seat", result.seat)
                             : player_name;
     taken.player_version = player_version;
+    taken.retry_key = retry_key;
     result.token = taken.token;
     ++version_;
     bool all_joined = true;
@@ -220,6 +222,23 @@ absl::StatusOr<JoinResult> Match::Join(std::optional<int> seat,
     }
   }
   NotifyWatchers();
+  return result;
+}
+
+absl::StatusOr<JoinResult> Match::Rejoin(const std::string& retry_key) const {
+  absl::MutexLock lock(&mu_);
+  JoinResult result;
+  for (int s = 0; s < static_cast<int>(seats_.size()); ++s) {
+    // Every seat compared, in constant time: the key is a credential.
+    if (!retry_key.empty() && TokensEqual(seats_[s].retry_key, retry_key)) {
+      result.seat = s;
+      result.token = seats_[s].token;
+    }
+  }
+  if (result.seat < 0) {
+    return absl::NotFoundError(absl::StrCat(
+        "no seat of match ", id(), " was joined with this retry_key"));
+  }
   return result;
 }
 

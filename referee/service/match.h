@@ -158,10 +158,17 @@ class Match {
   // Takes `seat` (or the lowest free seat; with a ticket, the ticket's
   // seat). The last join starts the game. An invited match needs the seat's
   // ticket, used once, and the organiser's name for the seat.
+  // A non-empty `retry_key` is kept with the seat for Rejoin.
   absl::StatusOr<JoinResult> Join(std::optional<int> seat,
                                   const std::string& player_name,
                                   const std::string& player_version,
-                                  const std::string& ticket = "")
+                                  const std::string& ticket = "",
+                                  const std::string& retry_key = "")
+      ABSL_LOCKS_EXCLUDED(mu_);
+  // The seat an earlier Join with `retry_key` took, and its token, in any
+  // status (a resent join whose first answer was lost). NOT_FOUND if no
+  // seat was joined with that key.
+  absl::StatusOr<JoinResult> Rejoin(const std::string& retry_key) const
       ABSL_LOCKS_EXCLUDED(mu_);
 
   // One ticket per seat for an invited match (empty otherwise). Secret:
@@ -276,6 +283,7 @@ class Match {
     std::string invited_name;  // invited matches only
     std::string player_name;
     std::string player_version;
+    std::string retry_key;  // of the join that took the seat; secret
     uint64_t last_sequence = 0;
     v1::SubmitActionResponse last_response;
     // The first (accepted) use of each sequence number: a later submission

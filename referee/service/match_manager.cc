@@ -418,12 +418,115 @@ absl::StatusOr<v1::MatchInfo> MatchManager::Info(const std::string& match_id,
   return (*match)->Info(for_organiser, /*withhold_seed=*/twin_in_play);
 }
 
+namespace {
+
+v1::JoinMatchResponse JoinResponse(const Match& match,
+                                   const JoinResult& joined) {
+  v1::JoinMatchResponse response;
+  response.set_match_id(match.id());
+  response.set_seat(joined.seat);
+  response.set_token(joined.token);
+  response.set_game(std::string(match.game().id()));
+  *response.mutable_params() = codec::ParamsToProto(match.game().params());
+  response.set_num_seats(match.game().num_seats());
+  return response;
+}
+
+// Short keys could be guessed, and a key gives its seat's token.
+constexpr size_t kMinRetryKeyChars = 16;
+constexpr size_t kMaxRetryKeyChars = 64;
+
+absl::Status CheckRetryKey(const std::string& key) {
+  RETURN_IF_ERROR(CheckText("retry_key", key, kMaxRetryKeyChars));
+  if (key.size() < kMinRetryKeyChars) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "retry_key is ", key.size(), " characters; give ", kMinRetryKeyChars,
+        " to ", kMaxRetryKeyChars, " random ones (it gives back the seat's "
+        "token, so it must not be guessable)"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinMatch(
     const v1::JoinMatchRequest& request) {
   {
     absl::MutexLock lock(&mu_);
     if (!accepting_) return ShuttingDown();
   }
+  if (!request.retry_key().empty()) return JoinWithRetryKey(request);
+  std::shared_ptr<Match> joined_match;
+  return JoinNew(request, &joined_match);
+}
+
+absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinWithRetryKey(
+    const v1::JoinMatchRequest& request) {
+  const std::string& key = request.retry_key();
+  RETURN_IF_ERROR(CheckRetryKey(key));
+  std::shared_ptr<Match> earlier;
+  {
+    absl::MutexLock lock(&mu_);
+    auto [entry, inserted] = joins_by_retry_key_.try_emplace(key);
+    if (!inserted && entry->second.pending) {
+      // The first join is still being made: its answer decides.
+      return absl::UnavailableError(
+          "a join with this retry_key is still being made; resend it in a "
+          "moment");
+    }
+    earlier = entry->second.match.lock();
+    if (earlier == nullptr) {
+      // New, or its match left memory: a join like any other.
+      entry->second.pending = true;
+      if (joins_by_retry_key_.size() >= retry_keys_sweep_at_) {
+        for (auto it = joins_by_retry_key_.begin();
+             it != joins_by_retry_key_.end();) {
+          const bool gone = it->first != key && !it->second.pending &&
+                            it->second.match.expired();
+          if (gone) {
+            joins_by_retry_key_.erase(it++);
+          } else {
+            ++it;
+          }
+        }
+        retry_keys_sweep_at_ = std::max<size_t>(
+            64, 2 * joins_by_retry_key_.size());
+      }
+    }
+  }
+  if (earlier != nullptr) {
+    // A resend: the same answer, if it asks for the same thing.
+    if (!request.match_id().empty() && request.match_id() != earlier->id()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "this retry_key joined match ", earlier->id(), ", not ",
+          QuotePrefix(request.match_id()),
+          ": a key is for one join (choose a new random one)"));
+    }
+    ASSIGN_OR_RETURN(JoinResult joined, earlier->Rejoin(key));
+    if (request.has_seat() && request.seat() != joined.seat) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "this retry_key joined seat ", joined.seat, ", not seat ",
+          request.seat(), ": a key is for one join (choose a new random one)"));
+    }
+    return JoinResponse(*earlier, joined);
+  }
+  std::shared_ptr<Match> joined_match;
+  absl::StatusOr<v1::JoinMatchResponse> response =
+      JoinNew(request, &joined_match);
+  absl::MutexLock lock(&mu_);
+  if (response.ok()) {
+    RetryKeyJoin& entry = joins_by_retry_key_[key];
+    entry.match = joined_match;
+    entry.pending = false;
+  } else {
+    joins_by_retry_key_.erase(key);
+  }
+  return response;
+}
+
+absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinNew(
+    const v1::JoinMatchRequest& request,
+    std::shared_ptr<Match>* joined_match) {
   std::optional<int> seat;
   if (request.has_seat()) seat = request.seat();
   RETURN_IF_ERROR(
@@ -477,21 +580,15 @@ absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinMatch(
     if (request.match_id().empty() && !match->HasFreeSeat()) continue;
     absl::StatusOr<JoinResult> joined =
         match->Join(seat, request.player_name(), request.player_version(),
-                    request.ticket());
+                    request.ticket(), request.retry_key());
     if (!joined.ok()) {
       last = joined.status();
       // A race with another joiner: try the next open match.
       if (request.match_id().empty()) continue;
       return last;
     }
-    v1::JoinMatchResponse response;
-    response.set_match_id(match->id());
-    response.set_seat(joined->seat);
-    response.set_token(joined->token);
-    response.set_game(std::string(match->game().id()));
-    *response.mutable_params() = codec::ParamsToProto(match->game().params());
-    response.set_num_seats(match->game().num_seats());
-    return response;
+    *joined_match = match;
+    return JoinResponse(*match, *joined);
   }
   return last;
 }

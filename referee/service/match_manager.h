@@ -99,7 +99,8 @@ class MatchManager {
   absl::StatusOr<v1::CreateMatchResponse> CreateMatch(
       const v1::CreateMatchRequest& request);
   // Joins `match_id`, or with an empty id the oldest match of `game` that
-  // has a free seat.
+  // has a free seat. With the retry_key of an earlier join whose match is
+  // in memory: that join's answer again, and no seat taken.
   absl::StatusOr<v1::JoinMatchResponse> JoinMatch(
       const v1::JoinMatchRequest& request);
   // NOT_FOUND naming the id; FAILED_PRECONDITION for a match that is over
@@ -205,6 +206,24 @@ class MatchManager {
   };
   std::map<std::string, FreeSeatQueue, std::less<>> free_seats_
       ABSL_GUARDED_BY(mu_);
+  // Joins made with a retry_key (JoinMatchRequest.retry_key), so that a
+  // resent join finds the seat the first one took. `pending` while that
+  // first join is being made. Weak, like free_seats_: entries whose match
+  // left memory are dropped whenever the map has doubled since the last
+  // sweep, so it holds about one entry per joined seat in memory.
+  struct RetryKeyJoin {
+    std::weak_ptr<Match> match;
+    bool pending = true;
+  };
+  absl::flat_hash_map<std::string, RetryKeyJoin> joins_by_retry_key_
+      ABSL_GUARDED_BY(mu_);
+  size_t retry_keys_sweep_at_ ABSL_GUARDED_BY(mu_) = 64;
+  absl::StatusOr<v1::JoinMatchResponse> JoinNew(
+      const v1::JoinMatchRequest& request,
+      std::shared_ptr<Match>* joined_match);
+  absl::StatusOr<v1::JoinMatchResponse> JoinWithRetryKey(
+      const v1::JoinMatchRequest& request);
+
   // Evicted cancelled matches (their logs are removed): their MatchInfo.
   std::map<std::string, v1::MatchInfo> cancelled_ ABSL_GUARDED_BY(mu_);
   int64_t next_serial_ ABSL_GUARDED_BY(mu_) = 1;

@@ -16,13 +16,14 @@ CARDREF_SERVER, CARDREF_MATCH_ID, CARDREF_SEAT and CARDREF_PLAYER_NAME
 environment variables the tournament sets.
 
 On a network that fails it does what docs/bots.md asks: every unary call
-has a deadline, a broken stream is reopened from the last version seen, and
-an answer whose connection failed is resent unchanged (same sequence) until
-the decision's deadline.
+has a deadline, a join is resent with its retry_key and an answer with its
+sequence number (so the referee acts on each at most once), and a broken
+stream is reopened from the last version seen.
 """
 import argparse
 import os
 import random
+import secrets
 import sys
 import time
 
@@ -104,20 +105,27 @@ def join(stub, args):
         ticket=os.environ.get("CARDREF_JOIN_TICKET", ""))
     if args.seat >= 0:
         request.seat = args.seat
+    # Makes the join safe to resend: a join the referee took whose answer
+    # was lost is answered again (the same seat and token), never a second
+    # seat. From the OS, not --seed: it must not be guessable.
+    request.retry_key = secrets.token_hex(16)
     deadline = time.time() + args.join_timeout_s
+    pauses = backoff_pauses()
     while True:
         try:
-            # Waits for a connection (the referee may be starting), but is
-            # not resent after a failure: a join the referee took whose
-            # answer was lost has used the seat or ticket.
+            # Waits for a connection (the referee may be starting).
             return stub.JoinMatch(request, timeout=CALL_TIMEOUT_S,
                                   wait_for_ready=True)
         except grpc.RpcError as e:
-            # No open match yet: the organiser may not have created it.
-            if (e.code() != grpc.StatusCode.NOT_FOUND or args.match_id
-                    or time.time() > deadline):
+            # Resent: the connection failed, or no open match yet (the
+            # organiser may not have created it).
+            again = (e.code() in TRANSIENT
+                     or e.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+                     or (e.code() == grpc.StatusCode.NOT_FOUND
+                         and not args.match_id))
+            if not again or time.time() > deadline:
                 raise
-            time.sleep(0.1)
+            time.sleep(next(pauses))
 
 
 class Player:
