@@ -212,6 +212,8 @@ class LifecycleTest : public ::testing::Test {
       v1::JoinMatchRequest join;
       join.set_match_id(id);
       join.set_player_name("p" + std::to_string(s));
+      // As the example bots join: with a retry key (kept until eviction).
+      join.set_retry_key(absl::StrCat("retry-key-", id, "-", s));
       auto joined = manager_->JoinMatch(join);
       EXPECT_TRUE(joined.ok()) << joined.status();
       tokens.push_back(joined.ok() ? joined->token() : "");
@@ -405,6 +407,8 @@ TEST_F(LifecycleTest, MemoryStaysFlatOverManyMatches) {
   constexpr int kMore = testing_util::GamesForThisBuild(2000);
   ASSERT_TRUE(play(kMore, 1000));
   const int64_t after = RssKib();
+  // Every join had a retry key; those of evicted matches were let go.
+  EXPECT_LE(manager_->retry_keys_held(), 128u);
   std::cout << "RSS before " << before << " KiB, after " << kMore
             << " more matches "
             << after << " KiB\n";

@@ -169,6 +169,11 @@ size_t MatchManager::resident_matches() {
   return matches_.size();
 }
 
+size_t MatchManager::retry_keys_held() {
+  absl::MutexLock lock(&mu_);
+  return joins_by_retry_key_.size();
+}
+
 MatchManager::~MatchManager() {
   {
     absl::MutexLock lock(&mu_);

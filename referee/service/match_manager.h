@@ -136,6 +136,8 @@ class MatchManager {
   const std::vector<RecoveredLog>& recovered() const { return recovered_; }
   // Matches held in memory (not yet evicted).
   size_t resident_matches() ABSL_LOCKS_EXCLUDED(mu_);
+  // Retry keys of joins remembered (JoinMatchRequest.retry_key).
+  size_t retry_keys_held() ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
   // Matches report their deadlines and ends here (leaf locks only).
