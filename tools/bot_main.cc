@@ -261,8 +261,9 @@ class Bot {
     submit.set_sequence(++sequence_);
     // The stream brings the next decision; the answer's view is not needed.
     submit.set_omit_observation(true);
-    // Resent unchanged while the connection fails, until the decision's
-    // deadline: the same sequence makes the referee apply it at most once.
+    // Resent unchanged while the connection fails (or a rate limit holds it
+    // back), until the decision's deadline: the same sequence makes the
+    // referee apply it at most once.
     const auto decision_deadline =
         obs.deadline_unix_millis() > 0
             ? std::chrono::system_clock::time_point(
@@ -275,7 +276,7 @@ class Bot {
       context.set_deadline(std::chrono::system_clock::now() + kCallTimeout);
       grpc::Status s = stub_->SubmitAction(&context, submit, &response);
       if (s.ok()) return;
-      if (s.error_code() == grpc::StatusCode::UNAVAILABLE &&
+      if (IsTransient(s) &&
           std::chrono::system_clock::now() < decision_deadline) {
         ++resends_;
         backoff.Wait();

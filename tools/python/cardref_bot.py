@@ -194,8 +194,9 @@ class Player:
             decision_version=obs.version, sequence=self.sequence,
             # The stream brings the next decision (docs/bots.md).
             omit_observation=True)
-        # Resent unchanged while the connection fails, until the decision's
-        # deadline: the same sequence makes the referee apply it at most once.
+        # Resent unchanged while the connection fails (or a rate limit holds
+        # it back), until the decision's deadline: the same sequence makes
+        # the referee apply it at most once.
         deadline = (obs.deadline_unix_millis / 1000
                     if obs.deadline_unix_millis else
                     time.time() + CALL_TIMEOUT_S)
@@ -205,8 +206,7 @@ class Player:
                 self.stub.SubmitAction(request, timeout=CALL_TIMEOUT_S)
                 return
             except grpc.RpcError as e:
-                if (e.code() == grpc.StatusCode.UNAVAILABLE
-                        and time.time() < deadline):
+                if e.code() in TRANSIENT and time.time() < deadline:
                     self.resends += 1
                     time.sleep(next(pauses))
                     continue
