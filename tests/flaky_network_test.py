@@ -15,7 +15,6 @@ of a bot: deadlines, reopening a broken stream from the last version seen,
 and resending an answer unchanged when its connection failed.
 """
 import json
-import os
 import random
 import re
 import socket
@@ -23,7 +22,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 
 import grpc
 
@@ -31,7 +29,7 @@ from cardref.v1 import game_pb2
 from cardref.v1 import referee_pb2
 from cardref.v1 import referee_pb2_grpc
 
-SHORT = {"craits": {"game_length": "SHORT"}, "kraken": {"rounds": 2}}
+from referee_test_util import short_match, start_referee
 
 
 class CuttingProxy:
@@ -110,14 +108,6 @@ class CuttingProxy:
         self.listener.close()
 
 
-def wait_for_port(port_file):
-    for _ in range(100):
-        if os.path.exists(port_file) and open(port_file).read().strip():
-            return open(port_file).read().strip()
-        time.sleep(0.1)
-    raise AssertionError("the referee did not start")
-
-
 def check_log(log_tool, path):
     """Fails if the referee played or faulted any seat in the log."""
     out = subprocess.run([log_tool, "json", path], check=True,
@@ -134,13 +124,9 @@ def check_log(log_tool, path):
 def main():
     referee_bin, cc_bot, py_bot, log_tool = sys.argv[1:5]
     with tempfile.TemporaryDirectory() as tmp:
-        port_file = os.path.join(tmp, "port")
-        referee = subprocess.Popen(
-            [referee_bin, "--port=0", f"--port_file={port_file}",
-             f"--log_dir={tmp}/logs"], stdout=subprocess.DEVNULL)
+        referee, port = start_referee(referee_bin, tmp)
         proxy = None
         try:
-            port = int(wait_for_port(port_file))
             proxy = CuttingProxy(port, seed=12)
             via_proxy = f"127.0.0.1:{proxy.port}"
             reconnects = 0
@@ -148,16 +134,9 @@ def main():
             with grpc.insecure_channel(f"localhost:{port}") as channel:
                 stub = referee_pb2_grpc.RefereeStub(channel)
                 for info in stub.ListGames(referee_pb2.ListGamesRequest()).games:
-                    request = referee_pb2.CreateMatchRequest(
-                        game=info.id, dealing_seed=7,
-                        decision_time_limit_millis=5000)
-                    for name, value in SHORT.get(info.id, {}).items():
-                        v = request.params.values[name]
-                        if isinstance(value, int):
-                            v.int_value = value
-                        else:
-                            v.enum_value = value
-                    created = stub.CreateMatch(request)
+                    created = stub.CreateMatch(short_match(
+                        info.id, dealing_seed=7,
+                        decision_time_limit_millis=5000))
                     cut_before = proxy.cut_in_use
                     bots = []
                     for s in range(created.num_seats):

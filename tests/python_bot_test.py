@@ -6,11 +6,9 @@ the generated stubs). Starts the referee on a free port, creates one match
 per game, runs one bot process per seat and checks every match finished
 and every bot exited 0.
 """
-import os
 import subprocess
 import sys
 import tempfile
-import time
 
 import grpc
 
@@ -18,36 +16,22 @@ from cardref.v1 import game_pb2
 from cardref.v1 import referee_pb2
 from cardref.v1 import referee_pb2_grpc
 
-SHORT = {"craits": {"game_length": "SHORT"}, "kraken": {"rounds": 2}}
+from referee_test_util import short_match, start_referee
 
 
 def main():
     referee_bin, bot_script = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as tmp:
-        port_file = os.path.join(tmp, "port")
-        referee = subprocess.Popen(
-            [referee_bin, "--port=0", f"--port_file={port_file}",
-             f"--log_dir={tmp}/logs"], stdout=subprocess.DEVNULL)
+        referee, port = start_referee(referee_bin, tmp)
         try:
-            for _ in range(100):
-                if os.path.exists(port_file) and open(port_file).read().strip():
-                    break
-                time.sleep(0.1)
-            server = f"localhost:{open(port_file).read().strip()}"
+            server = f"localhost:{port}"
             with grpc.insecure_channel(server) as channel:
                 stub = referee_pb2_grpc.RefereeStub(channel)
                 games = stub.ListGames(referee_pb2.ListGamesRequest()).games
                 assert len(games) == 3, games
                 for info in games:
-                    request = referee_pb2.CreateMatchRequest(
-                        game=info.id, dealing_seed=5)
-                    for name, value in SHORT.get(info.id, {}).items():
-                        v = request.params.values[name]
-                        if isinstance(value, int):
-                            v.int_value = value
-                        else:
-                            v.enum_value = value
-                    created = stub.CreateMatch(request)
+                    created = stub.CreateMatch(
+                        short_match(info.id, dealing_seed=5))
                     bots = [subprocess.Popen(
                         [sys.executable, bot_script, f"--server={server}",
                          f"--match_id={created.match_id}", f"--seat={s}",
