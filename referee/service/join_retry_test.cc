@@ -181,6 +181,7 @@ TEST_F(JoinRetryTest, ConcurrentResendsTakeOneSeat) {
         kThreads, absl::UnknownError("not run"));
     std::atomic<bool> go{false};
     std::vector<std::thread> threads;
+    threads.reserve(kThreads);
     for (int t = 0; t < kThreads; ++t) {
       threads.emplace_back([&, t] {
         while (!go.load()) std::this_thread::yield();
