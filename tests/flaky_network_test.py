@@ -136,7 +136,7 @@ def main():
                 for info in stub.ListGames(referee_pb2.ListGamesRequest()).games:
                     created = stub.CreateMatch(short_match(
                         info.id, dealing_seed=7,
-                        decision_time_limit_millis=5000))
+                        decision_time_limit_millis=10000))
                     cut_before = proxy.cut_in_use
                     bots = []
                     for s in range(created.num_seats):
