@@ -486,8 +486,9 @@ absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinWithRetryKey(
       if (joins_by_retry_key_.size() >= retry_keys_sweep_at_) {
         for (auto it = joins_by_retry_key_.begin();
              it != joins_by_retry_key_.end();) {
-          const bool gone = it->first != key && !it->second.pending &&
-                            it->second.match.expired();
+          // This key's entry is pending, so it stays.
+          const bool gone =
+              !it->second.pending && it->second.match.expired();
           if (gone) {
             joins_by_retry_key_.erase(it++);
           } else {
