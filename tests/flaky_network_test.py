@@ -2,7 +2,7 @@
 """The example bots finish their matches over a network that keeps failing.
 
 Usage: flaky_network_test.py REFEREE CARDREF_BOT PYTHON_BOT CARDREF_LOG
-(PYTHONPATH must hold the generated stubs).
+[REFEREE_FLAG...] (PYTHONPATH must hold the generated stubs).
 
 Starts the referee, and between it and the bots a TCP proxy that cuts every
 connection it carries (both ways at once) at a random moment 0.15 to 0.6 s
@@ -10,7 +10,9 @@ after it opened. One match per game, its seats shared between cardref_bot
 and the Python bot, all through the proxy. Every bot must exit 0, every
 match must finish, and the logs must show that the bots answered every
 decision themselves (no fault, no action by the referee) while the proxy
-cut connections in the middle of play. That takes what docs/bots.md asks
+cut connections in the middle of play, on a referee that treats a seat
+without a stream as timed out (--disconnect_is_timeout, after its default
+grace of --disconnect_grace_ms). That takes what docs/bots.md asks
 of a bot: deadlines, reopening a broken stream from the last version seen,
 and resending an answer unchanged when its connection failed.
 """
@@ -123,8 +125,12 @@ def check_log(log_tool, path):
 
 def main():
     referee_bin, cc_bot, py_bot, log_tool = sys.argv[1:5]
+    extra_flags = sys.argv[5:]  # e.g. --disconnect_grace_ms=0, which fails
     with tempfile.TemporaryDirectory() as tmp:
-        referee, port = start_referee(referee_bin, tmp)
+        # Disconnects are timeouts here, after the default grace: a bot
+        # that is slow to reopen a broken stream loses its decision.
+        referee, port = start_referee(referee_bin, tmp,
+                                      "--disconnect_is_timeout", *extra_flags)
         proxy = None
         try:
             proxy = CuttingProxy(port, seed=12)
@@ -159,6 +165,9 @@ def main():
                         referee_pb2.GetMatchRequest(match_id=created.match_id))
                     assert match.status == game_pb2.MATCH_STATUS_FINISHED, match
                     assert not match.forfeited_seats, match
+                    policy = match.fault_policy
+                    assert policy.disconnect_is_timeout, policy
+                    assert policy.disconnect_grace_millis == 2000, policy
                     records = check_log(log_tool, match.log_path)
                     cuts = proxy.cut_in_use - cut_before
                     print(f"{info.id}: finished ({records} records) through "

@@ -54,6 +54,8 @@ refuses "--join_deadline_ms=5000 exceeds --max_join_deadline_ms=1000" \
   --join_deadline_ms=5000 --max_join_deadline_ms=1000
 refuses "--max_rejections must be 0..2147483647, got -1" --max_rejections=-1
 refuses "--decision_time_limit_ms must be 0..604800000, got -10" --decision_time_limit_ms=-10
+refuses "--disconnect_grace_ms must be 0..604800000, got -5" \
+  --disconnect_is_timeout --disconnect_grace_ms=-5
 refuses "--fault_action must be substitute, forfeit or abort, got 'explode'" \
   --fault_action=explode
 refuses "--log_sync:" --log_sync=sometimes

@@ -46,7 +46,11 @@ ABSL_FLAG(std::string, fault_action, "substitute",
           "abort");
 ABSL_FLAG(bool, disconnect_is_timeout, false,
           "Default fault policy: a seat whose last observation stream closed "
-          "times out at once");
+          "times out (after --disconnect_grace_ms)");
+ABSL_FLAG(int64_t, disconnect_grace_ms, 2000,
+          "With --disconnect_is_timeout: ms a seat may be without an "
+          "observation stream before its pending decision times out, so that "
+          "a bot can reopen one a network broke; 0 = at once");
 ABSL_FLAG(std::string, organiser_token_file, "",
           "File holding the organiser's bearer token (mode 600); else "
           "$CARDREF_ORGANISER_TOKEN; with neither, only loopback is served "
@@ -199,6 +203,10 @@ absl::StatusOr<v1::FaultPolicy> FaultPolicyFromFlags() {
                    InRange(FLAGS_join_deadline_ms, int64_t{0}, kMaxMillis));
   policy.set_join_deadline_millis(join_deadline);
   policy.set_disconnect_is_timeout(absl::GetFlag(FLAGS_disconnect_is_timeout));
+  ASSIGN_OR_RETURN(const int64_t grace,
+                   InRange(FLAGS_disconnect_grace_ms, int64_t{0}, kMaxMillis));
+  // Only with the rule it belongs to: a policy without it has no grace.
+  if (policy.disconnect_is_timeout()) policy.set_disconnect_grace_millis(grace);
   const std::string action = absl::GetFlag(FLAGS_fault_action);
   if (action == "substitute") {
     policy.set_action(v1::FAULT_ACTION_SUBSTITUTE);

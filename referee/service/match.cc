@@ -414,8 +414,9 @@ absl::Status Match::AdvanceLocked() {
     // written), or after a grace if it never looks.
     const int seat = state_->current_seat();
     Seat& to_act = seats_[seat];
-    clock_.StartUnseen(seat, options_.clock->Now(), clock_.unseen_grace());
-    SetDeadlineLocked(clock_.deadline());
+    const absl::Time now = options_.clock->Now();
+    clock_.StartUnseen(seat, now, clock_.unseen_grace());
+    RearmDeadlineLocked();
     to_act.rejections = 0;
     // Seats that cannot play now are played for at once, without waiting.
     v1::FaultKind kind = v1::FAULT_KIND_UNSPECIFIED;
@@ -427,14 +428,12 @@ absl::Status Match::AdvanceLocked() {
       kind = v1::FAULT_KIND_ABSENT;
       detail = to_act.joined ? "the seat is absent: it timed out too often"
                              : "the seat never joined";
-    } else if (to_act.disconnected &&
-               options_.fault_policy.disconnect_is_timeout()) {
+    } else if (now >= DisconnectDeadlineLocked()) {
       kind = v1::FAULT_KIND_DISCONNECTED;
       detail = "the seat's observation stream is closed";
     }
     if (kind == v1::FAULT_KIND_UNSPECIFIED) return absl::OkStatus();
-    ASSIGN_OR_RETURN(bool goes_on,
-                     SettleFaultLocked(kind, detail, options_.clock->Now()));
+    ASSIGN_OR_RETURN(bool goes_on, SettleFaultLocked(kind, detail, now));
     if (!goes_on) return absl::OkStatus();  // aborted by the policy
   }
 }
@@ -765,7 +764,25 @@ void Match::SeenLocked(int seat) {
   clock_.Seen(options_.clock->Now());
   // Seen moves the deadline once; later looks change nothing, so the
   // manager's deadline queue is told only then.
-  if (clock_.deadline() != deadline_) SetDeadlineLocked(clock_.deadline());
+  RearmDeadlineLocked();
+}
+
+absl::Time Match::DisconnectDeadlineLocked() const {
+  const v1::FaultPolicy& policy = options_.fault_policy;
+  if (!policy.disconnect_is_timeout() ||
+      status_ != v1::MATCH_STATUS_IN_PROGRESS) {
+    return absl::InfiniteFuture();
+  }
+  const Seat& to_act = seats_[state_->current_seat()];
+  if (!to_act.disconnected) return absl::InfiniteFuture();
+  return to_act.disconnected_at +
+         absl::Milliseconds(policy.disconnect_grace_millis());
+}
+
+void Match::RearmDeadlineLocked() {
+  const absl::Time deadline =
+      std::min(clock_.deadline(), DisconnectDeadlineLocked());
+  if (deadline != deadline_) SetDeadlineLocked(deadline);
 }
 
 absl::StatusOr<v1::SubmitActionResponse> Match::Submit(
@@ -1059,6 +1076,18 @@ bool Match::TimeoutLocked(absl::Time now) {
     return true;
   }
   if (status_ != v1::MATCH_STATUS_IN_PROGRESS) return false;
+  if (now < clock_.deadline()) {
+    if (now < DisconnectDeadlineLocked()) {
+      RearmDeadlineLocked();  // the seat opened a stream again in time
+      return false;
+    }
+    FaultLocked(v1::FAULT_KIND_DISCONNECTED,
+                absl::StrCat("the seat had no observation stream for ",
+                             options_.fault_policy.disconnect_grace_millis(),
+                             " ms while its decision was pending"),
+                now);
+    return true;
+  }
   FaultLocked(v1::FAULT_KIND_TIMEOUT,
               absl::StrCat("no legal action within ",
                            options_.decision_time_limit_millis,
@@ -1162,6 +1191,8 @@ void Match::StreamOpened(int seat) {
   if (seat < 0 || seat >= static_cast<int>(seats_.size())) return;
   ++seats_[seat].streams;
   seats_[seat].disconnected = false;
+  // Back within the grace: its decision keeps its clock's deadline alone.
+  if (status_ == v1::MATCH_STATUS_IN_PROGRESS) RearmDeadlineLocked();
   options_.metrics->StreamOpened("observation");
 }
 
@@ -1173,15 +1204,22 @@ void Match::StreamClosed(int seat) {
     if (seat < 0 || seat >= static_cast<int>(seats_.size())) return;
     Seat& me = seats_[seat];
     if (me.streams > 0) options_.metrics->StreamClosed("observation");
-    if (me.streams > 0 && --me.streams == 0) me.disconnected = true;
-    if (me.disconnected && options_.fault_policy.disconnect_is_timeout() &&
-        status_ == v1::MATCH_STATUS_IN_PROGRESS &&
+    const absl::Time now = options_.clock->Now();
+    if (me.streams > 0 && --me.streams == 0) {
+      me.disconnected = true;
+      me.disconnected_at = now;
+    }
+    if (me.disconnected && status_ == v1::MATCH_STATUS_IN_PROGRESS &&
         state_->current_seat() == seat && !me.absent && !me.forfeited) {
-      FaultLocked(v1::FAULT_KIND_DISCONNECTED,
-                  "the seat's last observation stream closed while its "
-                  "decision was pending",
-                  options_.clock->Now());
-      fired = true;
+      if (now >= DisconnectDeadlineLocked()) {  // no grace
+        FaultLocked(v1::FAULT_KIND_DISCONNECTED,
+                    "the seat's last observation stream closed while its "
+                    "decision was pending",
+                    now);
+        fired = true;
+      } else {
+        RearmDeadlineLocked();  // the grace's end, if before the clock's
+      }
     }
   }
   if (fired) NotifyWatchers();

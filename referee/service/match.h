@@ -246,8 +246,9 @@ class Match {
 
   // The gRPC layer counts a seat's observation streams. When the last one
   // closes and the policy has disconnect_is_timeout, the seat's pending
-  // decision (now or later) times out at once, until it opens a stream
-  // again. A seat that never opened one is not disconnected.
+  // decision (now or later) times out once the seat has had no stream for
+  // the policy's disconnect_grace_millis (0: at once), unless it opens one
+  // again first. A seat that never opened one is not disconnected.
   void StreamOpened(int seat) ABSL_LOCKS_EXCLUDED(mu_);
   void StreamClosed(int seat) ABSL_LOCKS_EXCLUDED(mu_);
 
@@ -309,6 +310,7 @@ class Match {
     bool forfeited = false;  // played for at once, ranks last
     int streams = 0;         // open observation streams
     bool disconnected = false;  // had a stream, has none now
+    absl::Time disconnected_at;  // when its last stream closed
   };
 
   Match(std::unique_ptr<Game> game, MatchOptions options);
@@ -384,6 +386,13 @@ class Match {
                          const absl::Status& status)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   bool TimeoutLocked(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // When the seat to act is timed out for having no observation stream
+  // (disconnect_is_timeout): its last stream's close plus the policy's
+  // grace. InfiniteFuture while it has a stream, or under another policy.
+  absl::Time DisconnectDeadlineLocked() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // The pending decision's deadline: the earlier of its clock's and the
+  // disconnect deadline.
+  void RearmDeadlineLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Settles the pending decision of the seat to act as a fault of `kind`
   // under the policy: counts it, then forfeits, aborts or substitutes.
   // Returns the notation of the action played for the seat ("" if none).

@@ -56,6 +56,16 @@ absl::Status CheckFaultPolicy(const v1::FaultPolicy& policy,
         "fault_policy: max_rejections_per_decision, max_consecutive_timeouts "
         "and join_deadline_millis must not be negative (0 = no limit)");
   }
+  if (policy.disconnect_grace_millis() < 0) {
+    return absl::InvalidArgumentError(
+        "fault_policy.disconnect_grace_millis must not be negative (0 = a "
+        "disconnected seat times out at once)");
+  }
+  if (policy.disconnect_grace_millis() > 0 && !policy.disconnect_is_timeout()) {
+    return absl::InvalidArgumentError(
+        "fault_policy.disconnect_grace_millis is set but "
+        "disconnect_is_timeout is not: the grace applies only to that rule");
+  }
   if (!v1::FaultAction_IsValid(policy.action())) {
     return absl::InvalidArgumentError(absl::StrCat(
         "fault_policy.action ", static_cast<int>(policy.action()),

@@ -503,6 +503,26 @@ TEST(MatchManagerClockTest, BanksAndPoliciesTakeDefaultsAndRespectMaxima) {
   request.mutable_fault_policy()->set_max_rejections_per_decision(-1);
   refused = manager.CreateMatch(request);
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  request.mutable_fault_policy()->set_max_rejections_per_decision(0);
+
+  // The disconnect grace: not negative, and only with the rule it is for.
+  request.mutable_fault_policy()->set_disconnect_grace_millis(1500);
+  refused = manager.CreateMatch(request);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("disconnect_is_timeout is not"));
+  request.mutable_fault_policy()->set_disconnect_is_timeout(true);
+  request.mutable_fault_policy()->set_disconnect_grace_millis(-1);
+  refused = manager.CreateMatch(request);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("disconnect_grace_millis must not be negative"));
+  request.mutable_fault_policy()->set_disconnect_grace_millis(1500);
+  created = manager.CreateMatch(request);
+  ASSERT_TRUE(created.ok()) << created.status();
+  info = manager.Info(created->match_id());
+  ASSERT_TRUE(info.ok());
+  EXPECT_EQ(info->fault_policy().disconnect_grace_millis(), 1500);
 }
 
 // A match id is its log's name. An id whose log the directory already
