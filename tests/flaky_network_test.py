@@ -2,7 +2,8 @@
 """The example bots finish their matches over a network that keeps failing.
 
 Usage: flaky_network_test.py REFEREE CARDREF_BOT PYTHON_BOT CARDREF_LOG
-[REFEREE_FLAG...] (PYTHONPATH must hold the generated stubs).
+CARDREF_TOURNAMENT [REFEREE_FLAG...] (PYTHONPATH must hold the generated
+stubs).
 
 Starts the referee, and between it and the bots a TCP proxy that cuts every
 connection it carries (both ways at once) at a random moment 0.15 to 0.6 s
@@ -14,7 +15,9 @@ cut connections in the middle of play, on a referee that treats a seat
 without a stream as timed out (--disconnect_is_timeout, after its default
 grace of --disconnect_grace_ms). That takes what docs/bots.md asks
 of a bot: deadlines, reopening a broken stream from the last version seen,
-and resending an answer unchanged when its connection failed.
+and resending an answer unchanged when its connection failed. Then a short
+cardref_tournament event through the same proxy: every match finishes,
+and the referee holds no match the event does not know.
 """
 import json
 import random
@@ -123,9 +126,49 @@ def check_log(log_tool, path):
     return len(records)
 
 
+def listed_match_ids(referee_port):
+    with grpc.insecure_channel(f"localhost:{referee_port}") as channel:
+        stub = referee_pb2_grpc.RefereeStub(channel)
+        return [m.match_id for m in stub.ListMatches(
+            referee_pb2.ListMatchesRequest(page_size=1000)).matches]
+
+
+def tournament_through(proxy_port, referee_port, tournament_bin, cc_bot, tmp):
+    """An event of cardref_tournament whose calls and bots all go through
+    the proxy: every match must finish, and the referee must hold exactly
+    the event's matches (a CreateMatch whose answer the proxy cut is resent
+    with its retry_key, which makes no second match)."""
+    out = f"{tmp}/event"
+    before = set(listed_match_ids(referee_port))
+    bots = [f"random={cc_bot} --quiet --strategy=random",
+            f"heuristic={cc_bot} --quiet --strategy=heuristic"]
+    run = subprocess.run(
+        [tournament_bin, f"--out={out}", "--trust_bots",
+         "--params=game_length=SHORT", "--games=craits:2", "--matches=2",
+         "--concurrency=2", f"--server=127.0.0.1:{proxy_port}"]
+        + [f"--bot={b}" for b in bots],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        timeout=240)
+    assert run.returncode == 0, run.stdout[-3000:]
+    records = {}  # key: the last line (a match is "started", then ended)
+    for line in open(f"{out}/matches.tsv"):
+        if line.strip():
+            fields = line.rstrip("\n").split("\t")
+            records[fields[0]] = fields
+    outcomes = [r[1] for r in records.values()]
+    assert len(outcomes) == 4 and all(o == "finished" for o in outcomes), \
+        outcomes
+    made = set(listed_match_ids(referee_port)) - before
+    event_ids = {r[2] for r in records.values()}
+    assert made == event_ids, \
+        f"matches the event does not know: {sorted(made - event_ids)}"
+    print(f"tournament: {len(outcomes)} matches finished through the proxy, "
+          f"no match made twice")
+
+
 def main():
-    referee_bin, cc_bot, py_bot, log_tool = sys.argv[1:5]
-    extra_flags = sys.argv[5:]  # e.g. --disconnect_grace_ms=0, which fails
+    referee_bin, cc_bot, py_bot, log_tool, tournament_bin = sys.argv[1:6]
+    extra_flags = sys.argv[6:]  # e.g. --disconnect_grace_ms=0, which fails
     with tempfile.TemporaryDirectory() as tmp:
         # Disconnects are timeouts here, after the default grace: a bot
         # that is slow to reopen a broken stream loses its decision.
@@ -177,6 +220,7 @@ def main():
             print(f"every match finished; the bots reopened their streams "
                   f"{reconnects} times, resent {resends} answers, and no "
                   f"decision was lost")
+            tournament_through(proxy.port, port, tournament_bin, cc_bot, tmp)
         finally:
             if proxy:
                 proxy.stop()

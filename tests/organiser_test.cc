@@ -303,6 +303,47 @@ TEST_F(OrganiserTest, ATicketTakesOnlyItsSeatOnceUnderItsName) {
   EXPECT_EQ(info.status(), v1::MATCH_STATUS_WAITING_FOR_PLAYERS);
 }
 
+// CreateMatchRequest.retry_key over gRPC: the organiser's resend of a
+// creation whose answer was lost gets the same match and tickets, and the
+// referee holds one match.
+TEST_F(OrganiserTest, ACreationResentWithItsRetryKeyMakesNoSecondMatch) {
+  ASSERT_NO_FATAL_FAILURE(StartServer(/*with_credential=*/true));
+  v1::CreateMatchRequest request;
+  request.set_game("craits");
+  (*request.mutable_params()->mutable_values())["num_players"].set_int_value(
+      2);
+  request.add_seat_assignments()->set_player_name("alice");
+  request.add_seat_assignments()->set_player_name("bob");
+  request.set_retry_key("organiser-retry-key-0123");
+  v1::CreateMatchResponse first, again;
+  for (v1::CreateMatchResponse* response : {&first, &again}) {
+    grpc::ClientContext context;
+    AsOrganiser(&context);
+    grpc::Status s = stub_->CreateMatch(&context, request, response);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+  }
+  EXPECT_EQ(again.match_id(), first.match_id());
+  ASSERT_EQ(again.tickets_size(), 2);
+  EXPECT_EQ(again.tickets(1).ticket(), first.tickets(1).ticket());
+  {
+    v1::ListMatchesRequest list;
+    v1::ListMatchesResponse listed;
+    grpc::ClientContext context;
+    AsOrganiser(&context);
+    ASSERT_TRUE(stub_->ListMatches(&context, list, &listed).ok());
+    EXPECT_EQ(listed.matches_size(), 1);
+  }
+  // The key with another request: refused, naming the match it made.
+  request.set_decision_time_limit_millis(3000);
+  grpc::ClientContext context;
+  AsOrganiser(&context);
+  grpc::Status s = stub_->CreateMatch(&context, request, &again);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(),
+              HasSubstr("created match " + first.match_id() +
+                        " from a different request"));
+}
+
 TEST_F(OrganiserTest, WithACredentialMatchesAreInvitedUnlessCreatedOpen) {
   ASSERT_NO_FATAL_FAILURE(StartServer(/*with_credential=*/true));
   v1::CreateMatchRequest request;

@@ -12,9 +12,12 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "referee/base/random_bytes.h"
 #include "referee/base/status_macros.h"
 #include "referee/base/deal_stream.h"
+#include "referee/base/sha256.h"
 #include "referee/codec/codec.h"
 #include "referee/record/record_io.h"
 #include "referee/service/match_archive.h"
@@ -181,7 +184,7 @@ size_t MatchManager::resident_matches() {
 
 size_t MatchManager::retry_keys_held() {
   absl::MutexLock lock(&mu_);
-  return joins_by_retry_key_.size();
+  return join_retry_keys_.size() + create_retry_keys_.size();
 }
 
 MatchManager::~MatchManager() {
@@ -199,6 +202,63 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
     absl::MutexLock lock(&mu_);
     if (!accepting_) return ShuttingDown();
   }
+  if (!request.retry_key().empty()) return CreateWithRetryKey(request);
+  std::shared_ptr<Match> created_match;
+  return CreateNew(request, &created_match);
+}
+
+namespace {
+// What makes two creations the same request: everything but the key, in a
+// canonical byte order (params is a map).
+std::string CreateRequestSha256(const v1::CreateMatchRequest& request) {
+  v1::CreateMatchRequest copy = request;
+  copy.clear_retry_key();
+  std::string bytes;
+  {
+    google::protobuf::io::StringOutputStream stream(&bytes);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    copy.SerializeToCodedStream(&coded);
+  }
+  return crypto::Sha256(bytes);
+}
+}  // namespace
+
+absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateWithRetryKey(
+    const v1::CreateMatchRequest& request) {
+  const std::string& key = request.retry_key();
+  RETURN_IF_ERROR(CheckRetryKey(key));
+  const std::string sha256 = CreateRequestSha256(request);
+  {
+    absl::MutexLock lock(&mu_);
+    ASSIGN_OR_RETURN(auto claimed,
+                     create_retry_keys_.Claim(key, "match creation"));
+    if (claimed.has_value()) {
+      // A resend: the same answer, if it is the same request.
+      if (claimed->kept->request_sha256 != sha256) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "this retry_key created match ", claimed->match->id(),
+            " from a different request: a key is for one creation (choose "
+            "a new random one)"));
+      }
+      return claimed->kept->response;
+    }
+  }
+  std::shared_ptr<Match> created_match;
+  absl::StatusOr<v1::CreateMatchResponse> response =
+      CreateNew(request, &created_match);
+  absl::MutexLock lock(&mu_);
+  if (response.ok()) {
+    create_retry_keys_.Done(key, created_match, CreatedMatch{sha256, *response});
+  } else {
+    create_retry_keys_.Forget(key);
+  }
+  return response;
+}
+
+absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateNew(
+    const v1::CreateMatchRequest& request,
+    std::shared_ptr<Match>* created_match) {
   // Counts as a waiting match from here; kept once the match is made.
   ASSIGN_OR_RETURN(MatchPlace place, caps_.Reserve());
   RETURN_IF_ERROR(CheckCreateMatchShape(request));
@@ -315,6 +375,7 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
   }
   response.set_seed_commitment((*match)->seed_commitment());
   std::shared_ptr<Match> shared = std::move(*match);
+  *created_match = shared;
   absl::MutexLock lock(&mu_);
   // The clock may have popped a join deadline that came due before the
   // match was findable: registered again (no-op if not), under the lock, so
@@ -447,21 +508,6 @@ v1::JoinMatchResponse JoinResponse(const Match& match,
   return response;
 }
 
-// Short keys could be guessed, and a key gives its seat's token.
-constexpr size_t kMinRetryKeyChars = 16;
-constexpr size_t kMaxRetryKeyChars = 64;
-
-absl::Status CheckRetryKey(const std::string& key) {
-  RETURN_IF_ERROR(CheckText("retry_key", key, kMaxRetryKeyChars));
-  if (key.size() < kMinRetryKeyChars) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "retry_key is ", key.size(), " characters; give ", kMinRetryKeyChars,
-        " to ", kMaxRetryKeyChars, " random ones (it gives back the seat's "
-        "token, so it must not be guessable)"));
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinMatch(
@@ -482,33 +528,8 @@ absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinWithRetryKey(
   std::shared_ptr<Match> earlier;
   {
     absl::MutexLock lock(&mu_);
-    auto [entry, inserted] = joins_by_retry_key_.try_emplace(key);
-    if (!inserted && entry->second.pending) {
-      // The first join is still being made: its answer decides.
-      return absl::UnavailableError(
-          "a join with this retry_key is still being made; resend it in a "
-          "moment");
-    }
-    earlier = entry->second.match.lock();
-    if (earlier == nullptr) {
-      // New, or its match left memory: a join like any other.
-      entry->second.pending = true;
-      if (joins_by_retry_key_.size() >= retry_keys_sweep_at_) {
-        for (auto it = joins_by_retry_key_.begin();
-             it != joins_by_retry_key_.end();) {
-          // This key's entry is pending, so it stays.
-          const bool gone =
-              !it->second.pending && it->second.match.expired();
-          if (gone) {
-            joins_by_retry_key_.erase(it++);
-          } else {
-            ++it;
-          }
-        }
-        retry_keys_sweep_at_ = std::max<size_t>(
-            64, 2 * joins_by_retry_key_.size());
-      }
-    }
+    ASSIGN_OR_RETURN(auto claimed, join_retry_keys_.Claim(key, "join"));
+    if (claimed.has_value()) earlier = claimed->match;
   }
   if (earlier != nullptr) {
     // A resend: the same answer, if it asks for the same thing.
@@ -531,11 +552,9 @@ absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinWithRetryKey(
       JoinNew(request, &joined_match);
   absl::MutexLock lock(&mu_);
   if (response.ok()) {
-    RetryKeyJoin& entry = joins_by_retry_key_[key];
-    entry.match = joined_match;
-    entry.pending = false;
+    join_retry_keys_.Done(key, joined_match, {});
   } else {
-    joins_by_retry_key_.erase(key);
+    join_retry_keys_.Forget(key);
   }
   return response;
 }

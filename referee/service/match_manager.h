@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -32,6 +33,7 @@
 #include "referee/service/deadline_queue.h"
 #include "referee/service/match.h"
 #include "referee/service/recovery.h"
+#include "referee/service/retry_keys.h"
 
 namespace cardref::service {
 
@@ -96,6 +98,9 @@ class MatchManager {
   MatchManager(const GameRegistry* registry, ManagerOptions options);
   ~MatchManager();
 
+  // With the retry_key of an earlier creation whose match is in memory:
+  // that creation's answer again, and no new match (the same request, else
+  // INVALID_ARGUMENT).
   absl::StatusOr<v1::CreateMatchResponse> CreateMatch(
       const v1::CreateMatchRequest& request);
   // Joins `match_id`, or with an empty id the oldest match of `game` that
@@ -136,7 +141,7 @@ class MatchManager {
   const std::vector<RecoveredLog>& recovered() const { return recovered_; }
   // Matches held in memory (not yet evicted).
   size_t resident_matches() ABSL_LOCKS_EXCLUDED(mu_);
-  // Retry keys of joins remembered (JoinMatchRequest.retry_key).
+  // Retry keys of joins and creations remembered.
   size_t retry_keys_held() ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
@@ -208,18 +213,20 @@ class MatchManager {
   };
   std::map<std::string, FreeSeatQueue, std::less<>> free_seats_
       ABSL_GUARDED_BY(mu_);
-  // Joins made with a retry_key (JoinMatchRequest.retry_key), so that a
-  // resent join finds the seat the first one took. `pending` while that
-  // first join is being made. Weak, like free_seats_: entries whose match
-  // left memory are dropped whenever the map has doubled since the last
-  // sweep, so it holds about one entry per joined seat in memory.
-  struct RetryKeyJoin {
-    std::weak_ptr<Match> match;
-    bool pending = true;
+  // Joins and match creations made with a retry_key, so that a resend
+  // finds what the first one did (retry_keys.h). A resent creation must be
+  // the same request: its SHA-256 is kept with the first answer.
+  RetryKeys<std::monostate> join_retry_keys_ ABSL_GUARDED_BY(mu_);
+  struct CreatedMatch {
+    std::string request_sha256;
+    v1::CreateMatchResponse response;
   };
-  absl::flat_hash_map<std::string, RetryKeyJoin> joins_by_retry_key_
-      ABSL_GUARDED_BY(mu_);
-  size_t retry_keys_sweep_at_ ABSL_GUARDED_BY(mu_) = 64;
+  RetryKeys<CreatedMatch> create_retry_keys_ ABSL_GUARDED_BY(mu_);
+  absl::StatusOr<v1::CreateMatchResponse> CreateNew(
+      const v1::CreateMatchRequest& request,
+      std::shared_ptr<Match>* created_match);
+  absl::StatusOr<v1::CreateMatchResponse> CreateWithRetryKey(
+      const v1::CreateMatchRequest& request);
   absl::StatusOr<v1::JoinMatchResponse> JoinNew(
       const v1::JoinMatchRequest& request,
       std::shared_ptr<Match>* joined_match);

@@ -4,11 +4,13 @@
 #include <chrono>
 #include <thread>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "grpcpp/grpcpp.h"
+#include "referee/base/random_bytes.h"
 #include "referee/grpc/organiser_token.h"
 
 namespace cardref::tournament {
@@ -52,23 +54,45 @@ std::string OutcomeName(MatchStatus s) {
   }
 }
 
-// CreateMatch, tried again while the referee is busy: RESOURCE_EXHAUSTED
-// is its caps on matches or its rate limits, which other matches (of this
-// event or another on a shared referee) free as they end. A busy referee is
-// waited out, 0.1 s doubling to 5 s between tries, for up to the match's
-// budget; it used to fail the match for good.
+// CreateMatch, made safe to resend with a retry key and tried again:
+// - RESOURCE_EXHAUSTED is the referee's caps on matches or its rate
+//   limits, which other matches (of this event or another on a shared
+//   referee) free as they end: waited out, 0.1 s doubling to 5 s between
+//   tries, for up to the match's budget (it used to fail the match);
+// - UNAVAILABLE or the call's deadline: the network or the referee failed,
+//   perhaps after the referee made the match and only its answer was lost.
+//   Resent with the same key, which gets that answer again and never makes
+//   a second match, for a second: long enough for a connection to be made
+//   again, short enough that a referee that is gone costs an event little
+//   (its match is "not played", for the next run).
+constexpr std::chrono::seconds kCreateResendWindow{1};
+
 grpc::Status CreateWhenRoom(cardref::v1::Referee::Stub& stub,
                             const MatchOptions& options,
-                            const cardref::v1::CreateMatchRequest& create,
+                            cardref::v1::CreateMatchRequest create,
                             cardref::v1::CreateMatchResponse* created) {
+  // From the OS, not the event's secret: a key gives back the tickets.
+  absl::StatusOr<std::string> key = crypto::RandomBytes(16);
+  if (key.ok()) create.set_retry_key(absl::BytesToHexString(*key));
   const Clock::time_point give_up = After(options.match_budget_s);
+  // Since when the calls fail with `lost` errors; max() while they do not.
+  Clock::time_point failing_since = Clock::time_point::max();
   auto pause = std::chrono::milliseconds(100);
   for (;;) {
     grpc::ClientContext context;
     AddCredential(options, &context);
     grpc::Status s = stub.CreateMatch(&context, create, created);
-    if (s.error_code() != grpc::StatusCode::RESOURCE_EXHAUSTED ||
-        Clock::now() + pause >= give_up) {
+    const bool busy = s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED;
+    const bool lost = key.ok() &&
+                      (s.error_code() == grpc::StatusCode::UNAVAILABLE ||
+                       s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED);
+    if (!lost) {
+      failing_since = Clock::time_point::max();
+    } else if (failing_since == Clock::time_point::max()) {
+      failing_since = Clock::now();
+    }
+    if ((!busy && !lost) || Clock::now() + pause >= give_up ||
+        (lost && Clock::now() + pause >= failing_since + kCreateResendWindow)) {
       return s;
     }
     std::this_thread::sleep_for(pause);
