@@ -773,8 +773,12 @@ absl::Time Match::DisconnectDeadlineLocked() const {
       status_ != v1::MATCH_STATUS_IN_PROGRESS) {
     return absl::InfiniteFuture();
   }
-  const Seat& to_act = seats_[state_->current_seat()];
-  if (!to_act.disconnected) return absl::InfiniteFuture();
+  const int seat = state_->current_seat();
+  if (seat < 0 || seat >= static_cast<int>(seats_.size()) ||
+      !seats_[seat].disconnected) {
+    return absl::InfiniteFuture();  // no seat to act, or it has a stream
+  }
+  const Seat& to_act = seats_[seat];
   return to_act.disconnected_at +
          absl::Milliseconds(policy.disconnect_grace_millis());
 }
