@@ -208,17 +208,15 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateMatch(
 }
 
 namespace {
-// What makes two creations the same request: everything but the key, in a
-// canonical byte order (params is a map).
+// What makes two creations with one key the same request: their bytes in
+// a canonical order (params is a map).
 std::string CreateRequestSha256(const v1::CreateMatchRequest& request) {
-  v1::CreateMatchRequest copy = request;
-  copy.clear_retry_key();
   std::string bytes;
   {
     google::protobuf::io::StringOutputStream stream(&bytes);
     google::protobuf::io::CodedOutputStream coded(&stream);
     coded.SetSerializationDeterministic(true);
-    copy.SerializeToCodedStream(&coded);
+    request.SerializeToCodedStream(&coded);
   }
   return crypto::Sha256(bytes);
 }
@@ -248,11 +246,9 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateWithRetryKey(
   absl::StatusOr<v1::CreateMatchResponse> response =
       CreateNew(request, &created_match);
   absl::MutexLock lock(&mu_);
-  if (response.ok()) {
-    create_retry_keys_.Done(key, created_match, CreatedMatch{sha256, *response});
-  } else {
-    create_retry_keys_.Forget(key);
-  }
+  create_retry_keys_.Settle(
+      key, response.ok(), created_match,
+      response.ok() ? CreatedMatch{sha256, *response} : CreatedMatch{});
   return response;
 }
 
@@ -551,11 +547,7 @@ absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinWithRetryKey(
   absl::StatusOr<v1::JoinMatchResponse> response =
       JoinNew(request, &joined_match);
   absl::MutexLock lock(&mu_);
-  if (response.ok()) {
-    join_retry_keys_.Done(key, joined_match, {});
-  } else {
-    join_retry_keys_.Forget(key);
-  }
+  join_retry_keys_.Settle(key, response.ok(), joined_match, {});
   return response;
 }
 

@@ -1,14 +1,12 @@
 #include "referee/service/retry_keys.h"
 
+#include "referee/base/status_macros.h"
 #include "referee/service/text_limits.h"
 
 namespace cardref::service {
 
 absl::Status CheckRetryKey(const std::string& key) {
-  if (absl::Status st = CheckText("retry_key", key, kMaxRetryKeyChars);
-      !st.ok()) {
-    return st;
-  }
+  RETURN_IF_ERROR(CheckText("retry_key", key, kMaxRetryKeyChars));
   if (key.size() < kMinRetryKeyChars) {
     return absl::InvalidArgumentError(absl::StrCat(
         "retry_key is ", key.size(), " characters; give ", kMinRetryKeyChars,

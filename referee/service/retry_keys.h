@@ -47,7 +47,7 @@ class RetryKeys {
   };
 
   // Claims `key` for a new request: nullopt if the caller is to make it
-  // (then Done or Forget); the earlier request's match if it was made and
+  // (then Settle); the earlier request's match if it was made and
   // its match is in memory; UNAVAILABLE while the first is being made.
   // `what` names the request in that message ("join", "match creation").
   absl::StatusOr<std::optional<Earlier>> Claim(const std::string& key,
@@ -67,17 +67,19 @@ class RetryKeys {
     return std::optional<Earlier>();
   }
 
-  // The claimed request was made.
-  void Done(const std::string& key, const std::shared_ptr<Match>& match,
-            Kept kept) {
+  // The claimed request was made (`made`: its match and what a resend
+  // needs are kept), or failed (the key is free again).
+  void Settle(const std::string& key, bool made,
+              const std::shared_ptr<Match>& match, Kept kept) {
+    if (!made) {
+      entries_.erase(key);
+      return;
+    }
     Entry& entry = entries_[key];
     entry.match = match;
     entry.kept = std::move(kept);
     entry.pending = false;
   }
-
-  // The claimed request failed: the key is free again.
-  void Forget(const std::string& key) { entries_.erase(key); }
 
   size_t size() const { return entries_.size(); }
 

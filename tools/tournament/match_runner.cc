@@ -4,12 +4,12 @@
 #include <chrono>
 #include <thread>
 
-#include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "grpcpp/grpcpp.h"
+#include "referee/base/hex.h"
 #include "referee/base/random_bytes.h"
 #include "referee/grpc/organiser_token.h"
 
@@ -73,7 +73,7 @@ grpc::Status CreateWhenRoom(cardref::v1::Referee::Stub& stub,
                             cardref::v1::CreateMatchResponse* created) {
   // From the OS, not the event's secret: a key gives back the tickets.
   absl::StatusOr<std::string> key = crypto::RandomBytes(16);
-  if (key.ok()) create.set_retry_key(absl::BytesToHexString(*key));
+  if (key.ok()) create.set_retry_key(ToHex(*key));
   const Clock::time_point give_up = After(options.match_budget_s);
   // Since when the calls fail with `lost` errors; max() while they do not.
   Clock::time_point failing_since = Clock::time_point::max();

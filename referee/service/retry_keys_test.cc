@@ -1,8 +1,10 @@
-// JoinMatchRequest.retry_key: a join resent after its answer was lost gets
-// that answer again and takes no other seat (docs/bots.md, "When the
-// network fails").
+// Retry keys (retry_keys.h): a JoinMatch or CreateMatch resent after its
+// answer was lost gets that answer again, and takes no other seat or makes
+// no other match (docs/bots.md, "When the network fails"; docs/status_codes.md,
+// "Retries").
 #include <atomic>
 #include <filesystem>
+#include <memory>
 #include <set>
 #include <string>
 #include <thread>
@@ -25,10 +27,11 @@ using ::google::protobuf::util::MessageDifferencer;
 using ::testing::HasSubstr;
 
 constexpr char kKey[] = "k3y-of-the-bot-0123456789";
+constexpr char kCreateKey[] = "organiser-key-0123456789";
 
-class JoinRetryTest : public ::testing::Test {
+class RetryKeyTest : public ::testing::Test {
  protected:
-  JoinRetryTest() : dir_(testing_util::FreshTestDir("join_retry_test_")) {
+  RetryKeyTest() : dir_(testing_util::FreshTestDir("retry_keys_test_")) {
     ManagerOptions options;
     options.log_dir = dir_.string();
     options.referee_version = "test";
@@ -36,19 +39,27 @@ class JoinRetryTest : public ::testing::Test {
     manager_ = std::make_unique<MatchManager>(&AllGames(), options);
   }
 
-  // A 2-seat Craits match; with `names`, by invitation.
-  v1::CreateMatchResponse Create(bool invited = false) {
+  // A 2-seat short Craits match; `invited`: by invitation (the answer
+  // holds tickets); `key`: the creation's retry_key.
+  static v1::CreateMatchRequest CreateRequest(bool invited,
+                                              const std::string& key = "") {
     v1::CreateMatchRequest create;
     create.set_game("craits");
-    (*create.mutable_params()->mutable_values())["num_players"].set_int_value(
-        2);
+    auto& values = *create.mutable_params()->mutable_values();
+    values["num_players"].set_int_value(2);
+    values["game_length"].set_enum_value("SHORT");
     if (invited) {
       for (const char* name : {"alice", "bob"}) {
         create.add_seat_assignments()->set_player_name(name);
       }
     }
+    create.set_retry_key(key);
+    return create;
+  }
+
+  v1::CreateMatchResponse Create(bool invited = false) {
     absl::StatusOr<v1::CreateMatchResponse> created =
-        manager_->CreateMatch(create);
+        manager_->CreateMatch(CreateRequest(invited));
     EXPECT_TRUE(created.ok()) << created.status();
     return created.ok() ? *created : v1::CreateMatchResponse();
   }
@@ -62,10 +73,15 @@ class JoinRetryTest : public ::testing::Test {
     return join;
   }
 
+  size_t Matches() { return manager_->AllMatches().size(); }
+
   FakeClock clock_;
   std::filesystem::path dir_;
   std::unique_ptr<MatchManager> manager_;
 };
+
+using JoinRetryTest = RetryKeyTest;
+using CreateRetryTest = RetryKeyTest;
 
 TEST_F(JoinRetryTest, AResentJoinGetsTheFirstAnswerAndTakesNoOtherSeat) {
   const std::string id = Create().match_id();
@@ -202,6 +218,114 @@ TEST_F(JoinRetryTest, ConcurrentResendsTakeOneSeat) {
     }
     EXPECT_EQ(tokens.size(), 1u);
     EXPECT_EQ(manager_->Info(id)->seats_size(), 1);
+  }
+}
+
+TEST_F(CreateRetryTest, AResentCreationGetsTheFirstAnswerAndMakesNoMatch) {
+  absl::StatusOr<v1::CreateMatchResponse> first =
+      manager_->CreateMatch(CreateRequest(/*invited=*/true, kCreateKey));
+  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_EQ(first->tickets_size(), 2);
+  absl::StatusOr<v1::CreateMatchResponse> again =
+      manager_->CreateMatch(CreateRequest(/*invited=*/true, kCreateKey));
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_TRUE(MessageDifferencer::Equals(*again, *first))
+      << again->DebugString() << first->DebugString();
+  EXPECT_EQ(Matches(), 1u);
+  // The tickets the resend gave are the match's: they seat the players.
+  v1::JoinMatchRequest join;
+  join.set_match_id(again->match_id());
+  join.set_ticket(again->tickets(0).ticket());
+  EXPECT_TRUE(manager_->JoinMatch(join).ok());
+  // Without a key every creation makes a match.
+  v1::CreateMatchRequest keyless = CreateRequest(/*invited=*/true);
+  ASSERT_TRUE(manager_->CreateMatch(keyless).ok());
+  ASSERT_TRUE(manager_->CreateMatch(keyless).ok());
+  EXPECT_EQ(Matches(), 3u);
+}
+
+TEST_F(CreateRetryTest, TheSameRequestInAnotherByteOrderIsTheSameRequest) {
+  ASSERT_TRUE(manager_->CreateMatch(CreateRequest(/*invited=*/true, kCreateKey)).ok());
+  // params is a map: the resend may serialize its entries in another order.
+  v1::CreateMatchRequest resend = CreateRequest(/*invited=*/true, kCreateKey);
+  resend.mutable_params()->clear_values();
+  auto& values = *resend.mutable_params()->mutable_values();
+  values["game_length"].set_enum_value("SHORT");
+  values["num_players"].set_int_value(2);
+  EXPECT_TRUE(manager_->CreateMatch(resend).ok());
+  EXPECT_EQ(Matches(), 1u);
+}
+
+TEST_F(CreateRetryTest, AKeyIsForOneCreation) {
+  absl::StatusOr<v1::CreateMatchResponse> first =
+      manager_->CreateMatch(CreateRequest(/*invited=*/true, kCreateKey));
+  ASSERT_TRUE(first.ok()) << first.status();
+  v1::CreateMatchRequest other = CreateRequest(/*invited=*/true, kCreateKey);
+  other.set_decision_time_limit_millis(5000);
+  absl::StatusOr<v1::CreateMatchResponse> refused =
+      manager_->CreateMatch(other);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(refused.status().message(),
+              HasSubstr(absl::StrCat("created match ", first->match_id(),
+                                     " from a different request")));
+  EXPECT_EQ(Matches(), 1u);
+}
+
+TEST_F(CreateRetryTest, AFailedCreationLeavesTheKeyFree) {
+  v1::CreateMatchRequest bad = CreateRequest(/*invited=*/true, kCreateKey);
+  bad.mutable_seat_assignments(1)->set_player_name("");
+  EXPECT_EQ(manager_->CreateMatch(bad).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  // The corrected request, with the same key, makes its match.
+  ASSERT_TRUE(manager_->CreateMatch(CreateRequest(/*invited=*/true, kCreateKey)).ok());
+  EXPECT_EQ(Matches(), 1u);
+}
+
+TEST_F(CreateRetryTest, KeysThatCouldBeGuessedOrForgeLinesAreRefused) {
+  for (const std::string& key :
+       {std::string("short"), std::string(65, 'k'),
+        std::string("0123456789abcdef\nforged")}) {
+    absl::StatusOr<v1::CreateMatchResponse> created =
+        manager_->CreateMatch(CreateRequest(/*invited=*/true, key));
+    EXPECT_EQ(created.status().code(), absl::StatusCode::kInvalidArgument)
+        << key;
+    EXPECT_THAT(created.status().message(), HasSubstr("retry_key"));
+  }
+  EXPECT_EQ(Matches(), 0u);
+}
+
+// Resends racing their first creation (the organiser's deadline passed
+// while it was still being made): exactly one match is made, and every
+// answer that is not "still being made" is that match's.
+TEST_F(CreateRetryTest, ConcurrentResendsMakeOneMatch) {
+  for (int round = 0; round < 20; ++round) {
+    const std::string key = absl::StrCat(kCreateKey, "-", round);
+    constexpr int kThreads = 8;
+    std::vector<absl::StatusOr<v1::CreateMatchResponse>> answers(
+        kThreads, absl::UnknownError("not run"));
+    std::atomic<bool> go{false};
+    std::vector<std::thread> threads;
+    threads.reserve(kThreads);
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        while (!go.load()) std::this_thread::yield();
+        answers[t] = manager_->CreateMatch(CreateRequest(/*invited=*/true, key));
+      });
+    }
+    go = true;
+    for (std::thread& t : threads) t.join();
+    std::set<std::string> ids;
+    for (const auto& answer : answers) {
+      if (answer.ok()) {
+        ids.insert(answer->match_id());
+      } else {
+        EXPECT_EQ(answer.status().code(), absl::StatusCode::kUnavailable)
+            << answer.status();
+        EXPECT_THAT(answer.status().message(), HasSubstr("still being made"));
+      }
+    }
+    EXPECT_EQ(ids.size(), 1u);
+    EXPECT_EQ(Matches(), static_cast<size_t>(round + 1));
   }
 }
 
