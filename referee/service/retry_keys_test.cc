@@ -80,6 +80,39 @@ class RetryKeyTest : public ::testing::Test {
   std::unique_ptr<MatchManager> manager_;
 };
 
+// `resend` from 8 threads released at once, as resends that overtake their
+// first request: every answer must be OK or "still being made"
+// (UNAVAILABLE). Returns what `answered` says of the OK ones.
+template <typename Resend, typename Answered>
+std::set<std::string> ResendAtOnce(const Resend& resend,
+                                   const Answered& answered) {
+  constexpr int kThreads = 8;
+  std::vector<decltype(resend())> answers(kThreads,
+                                          absl::UnknownError("not run"));
+  std::atomic<bool> go{false};
+  std::vector<std::thread> threads;
+  threads.reserve(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      while (!go.load()) std::this_thread::yield();
+      answers[t] = resend();
+    });
+  }
+  go = true;
+  for (std::thread& t : threads) t.join();
+  std::set<std::string> seen;
+  for (const auto& answer : answers) {
+    if (answer.ok()) {
+      seen.insert(answered(*answer));
+    } else {
+      EXPECT_EQ(answer.status().code(), absl::StatusCode::kUnavailable)
+          << answer.status();
+      EXPECT_THAT(answer.status().message(), HasSubstr("still being made"));
+    }
+  }
+  return seen;
+}
+
 using JoinRetryTest = RetryKeyTest;
 using CreateRetryTest = RetryKeyTest;
 
@@ -192,30 +225,9 @@ TEST_F(JoinRetryTest, ConcurrentResendsTakeOneSeat) {
   for (int round = 0; round < 20; ++round) {
     const std::string id = Create().match_id();
     const std::string key = absl::StrCat(kKey, "-", round);
-    constexpr int kThreads = 8;
-    std::vector<absl::StatusOr<v1::JoinMatchResponse>> answers(
-        kThreads, absl::UnknownError("not run"));
-    std::atomic<bool> go{false};
-    std::vector<std::thread> threads;
-    threads.reserve(kThreads);
-    for (int t = 0; t < kThreads; ++t) {
-      threads.emplace_back([&, t] {
-        while (!go.load()) std::this_thread::yield();
-        answers[t] = manager_->JoinMatch(Join(id, key));
-      });
-    }
-    go = true;
-    for (std::thread& t : threads) t.join();
-    std::set<std::string> tokens;
-    for (const auto& answer : answers) {
-      if (answer.ok()) {
-        tokens.insert(answer->token());
-      } else {
-        EXPECT_EQ(answer.status().code(), absl::StatusCode::kUnavailable)
-            << answer.status();
-        EXPECT_THAT(answer.status().message(), HasSubstr("still being made"));
-      }
-    }
+    const std::set<std::string> tokens =
+        ResendAtOnce([&] { return manager_->JoinMatch(Join(id, key)); },
+                     [](const v1::JoinMatchResponse& r) { return r.token(); });
     EXPECT_EQ(tokens.size(), 1u);
     EXPECT_EQ(manager_->Info(id)->seats_size(), 1);
   }
@@ -300,30 +312,11 @@ TEST_F(CreateRetryTest, KeysThatCouldBeGuessedOrForgeLinesAreRefused) {
 TEST_F(CreateRetryTest, ConcurrentResendsMakeOneMatch) {
   for (int round = 0; round < 20; ++round) {
     const std::string key = absl::StrCat(kCreateKey, "-", round);
-    constexpr int kThreads = 8;
-    std::vector<absl::StatusOr<v1::CreateMatchResponse>> answers(
-        kThreads, absl::UnknownError("not run"));
-    std::atomic<bool> go{false};
-    std::vector<std::thread> threads;
-    threads.reserve(kThreads);
-    for (int t = 0; t < kThreads; ++t) {
-      threads.emplace_back([&, t] {
-        while (!go.load()) std::this_thread::yield();
-        answers[t] = manager_->CreateMatch(CreateRequest(/*invited=*/true, key));
-      });
-    }
-    go = true;
-    for (std::thread& t : threads) t.join();
-    std::set<std::string> ids;
-    for (const auto& answer : answers) {
-      if (answer.ok()) {
-        ids.insert(answer->match_id());
-      } else {
-        EXPECT_EQ(answer.status().code(), absl::StatusCode::kUnavailable)
-            << answer.status();
-        EXPECT_THAT(answer.status().message(), HasSubstr("still being made"));
-      }
-    }
+    const std::set<std::string> ids = ResendAtOnce(
+        [&] {
+          return manager_->CreateMatch(CreateRequest(/*invited=*/true, key));
+        },
+        [](const v1::CreateMatchResponse& r) { return r.match_id(); });
     EXPECT_EQ(ids.size(), 1u);
     EXPECT_EQ(Matches(), static_cast<size_t>(round + 1));
   }
