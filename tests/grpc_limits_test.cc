@@ -2,14 +2,18 @@
 // (docs/limits.md): request size, undecodable bytes, a flood of oversized
 // and rejected submissions (the log stays bounded, another match finishes,
 // the codes are right), stream caps, calls per second per peer, match caps,
-// a connection flood after which a new client is served, and sequence-number
-// reuse.
+// a connection flood after which a new client is served (plaintext and
+// TLS), connections closed for silence (handshake, idle, keepalive), and
+// sequence-number reuse.
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstdio>
 #include <chrono>
 #include <filesystem>
 #include <future>
@@ -19,6 +23,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "analyzer/audit.h"
 #include "cardref/v1/referee.grpc.pb.h"
 #include "gmock/gmock.h"
@@ -32,6 +38,7 @@
 #include "referee/record/game_log.h"
 #include "referee/service/clock.h"
 #include "tests/referee_fixture.h"
+#include "tests/test_certificates.h"
 
 namespace cardref {
 namespace {
@@ -51,6 +58,31 @@ class GrpcLimitsTest : public RefereeFixture {
     options_.manager.limits.refusal_delay_ms = kDelayMs;
     StartServer();
   }
+
+  // The server serves TLS with a certificate made here; NewStub's clients
+  // trust it.
+  void UseTls() {
+    const testing_tls::KeyAndCertificate made =
+        testing_tls::MakeSelfSigned("localhost");
+    ASSERT_FALSE(made.certificate_pem.empty());
+    auto write = [&](const std::string& name, const std::string& text) {
+      const std::string path = (log_dir_.parent_path() /
+                                absl::StrCat(log_dir_.filename().string(),
+                                             "_", name))
+                                   .string();
+      FILE* f = std::fopen(path.c_str(), "w");
+      std::fwrite(text.data(), 1, text.size(), f);
+      std::fclose(f);
+      return path;
+    };
+    options_.tls.cert_file = write("server.crt", made.certificate_pem);
+    options_.tls.key_file = write("server.key", made.private_key_pem);
+    grpc::SslCredentialsOptions trust;
+    trust.pem_root_certs = made.certificate_pem;
+    client_credentials_ = grpc::SslCredentials(trust);
+  }
+
+  void FloodThenServe();
 };
 
 TEST_F(GrpcLimitsTest, ARequestOverTheSizeLimitIsResourceExhaustedAtOnce) {
@@ -457,6 +489,185 @@ TEST_F(GrpcLimitsTest, CallsPerSecondPerPeerAreLimitedWithARetryHint) {
   EXPECT_TRUE(list().ok());
 }
 
+// A TCP connection to the referee that says nothing: true once the
+// referee has closed it, waiting at most `within`.
+bool ClosedByTheReferee(int port, absl::Duration within) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (fd < 0 ||
+      connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+    if (fd >= 0) close(fd);
+    return false;
+  }
+  bool closed = false;
+  const absl::Time end = absl::Now() + within;
+  while (!closed && absl::Now() < end) {
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, 50) <= 0) continue;
+    char buffer[4096];
+    const ssize_t n = recv(fd, buffer, sizeof(buffer), 0);
+    closed = n == 0 || (n < 0 && errno == ECONNRESET);  // n > 0: SETTINGS
+  }
+  close(fd);
+  return closed;
+}
+
+// A connection that never finishes its handshake is closed after
+// --handshake_timeout_ms (gRPC's default would hold it two minutes).
+TEST_F(GrpcLimitsTest, ASilentConnectionIsClosedAfterTheHandshakeTimeout) {
+  options_.manager.limits.handshake_timeout_ms = 300;
+  StartServer();
+  EXPECT_TRUE(ClosedByTheReferee(server_->port(), absl::Seconds(10)));
+  EXPECT_EQ(server_->connections()->open_connections(), 0);
+}
+
+TEST_F(GrpcLimitsTest, ASilentTlsConnectionIsClosedAfterTheHandshakeTimeout) {
+  ASSERT_NO_FATAL_FAILURE(UseTls());
+  options_.manager.limits.handshake_timeout_ms = 300;
+  StartServer();
+  EXPECT_TRUE(ClosedByTheReferee(server_->port(), absl::Seconds(10)));
+  EXPECT_EQ(server_->connections()->open_connections(), 0);
+}
+
+// The default leaves a silent connection open for longer than a moment:
+// what the two tests above change.
+TEST_F(GrpcLimitsTest, ASilentConnectionIsHeldForTheDefaultHandshakeTimeout) {
+  StartServer();
+  EXPECT_FALSE(ClosedByTheReferee(server_->port(), absl::Seconds(1)));
+}
+
+// A connection without a call is closed after --max_connection_idle_ms and
+// its client reconnects at its next call.
+TEST_F(GrpcLimitsTest, AnIdleConnectionIsClosedAndItsClientReconnects) {
+  options_.manager.limits.max_connection_idle_ms = 300;
+  StartServer();
+  grpc_service::ConnectionLimiter* limiter = server_->connections();
+  auto list = [&] {
+    v1::ListGamesResponse games;
+    grpc::ClientContext context;
+    context.set_wait_for_ready(true);
+    context.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::seconds(10));
+    return stub_->ListGames(&context, {}, &games);
+  };
+  ASSERT_TRUE(list().ok());
+  EXPECT_EQ(limiter->open_connections(), 1);
+  for (int i = 0; i < 500 && limiter->open_connections() > 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(limiter->open_connections(), 0);
+  grpc::Status again = list();
+  EXPECT_TRUE(again.ok()) << again.error_message();
+  EXPECT_EQ(limiter->open_connections(), 1);
+}
+
+// Forwards one connection to the referee until Freeze, then forwards
+// nothing and keeps both ends open: a peer whose machine died or whose
+// network dropped every packet, as the referee sees it.
+class FreezableProxy {
+ public:
+  explicit FreezableProxy(int target_port) : target_port_(target_port) {
+    listener_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof(addr);
+    bind(listener_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+    listen(listener_, 4);
+    getsockname(listener_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+    thread_ = std::thread([this] { Run(); });
+  }
+  ~FreezableProxy() {
+    stopped_ = true;
+    shutdown(listener_, SHUT_RDWR);
+    thread_.join();
+    for (int fd : {listener_, client_, server_}) {
+      if (fd >= 0) close(fd);
+    }
+  }
+  int port() const { return port_; }
+  void Freeze() { frozen_ = true; }
+
+ private:
+  void Run() {
+    client_ = accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
+    if (client_ < 0) return;
+    server_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(target_port_);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(server_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) !=
+        0) {
+      return;
+    }
+    char buffer[16384];
+    while (!stopped_) {
+      if (frozen_) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        continue;
+      }
+      pollfd p[2] = {{client_, POLLIN, 0}, {server_, POLLIN, 0}};
+      if (poll(p, 2, 10) <= 0) continue;
+      for (int i = 0; i < 2 && !frozen_; ++i) {
+        if ((p[i].revents & (POLLIN | POLLHUP)) == 0) continue;
+        const ssize_t n = read(p[i].fd, buffer, sizeof(buffer));
+        if (n <= 0) return;
+        (void)!write(i == 0 ? server_ : client_, buffer, n);
+      }
+    }
+  }
+
+  const int target_port_;
+  int port_ = 0;
+  int listener_ = -1;
+  int client_ = -1;
+  int server_ = -1;
+  std::atomic<bool> frozen_{false};
+  std::atomic<bool> stopped_{false};
+  std::thread thread_;
+};
+
+// A seat's stream whose peer stops answering (no FIN, no RST) is closed
+// after a keepalive ping goes unanswered: the referee sees the seat gone
+// (docs/fault_policy.md, disconnects) in --keepalive_ms plus
+// --keepalive_timeout_ms.
+TEST_F(GrpcLimitsTest, AStreamWhosePeerStopsAnsweringIsClosedByKeepalive) {
+  options_.manager.limits.keepalive_ms = 200;
+  options_.manager.limits.keepalive_timeout_ms = 300;
+  options_.manager.limits.max_connection_idle_ms = 0;
+  StartServer();
+  grpc_service::ConnectionLimiter* limiter = server_->connections();
+  const Seats m = Start();
+  FreezableProxy proxy(server_->port());
+  auto through_proxy = v1::Referee::NewStub(grpc::CreateChannel(
+      absl::StrCat("127.0.0.1:", proxy.port()),
+      grpc::InsecureChannelCredentials()));
+  v1::SeatRequest request;
+  request.set_match_id(m.match_id);
+  request.set_seat(1);
+  request.set_token(m.tokens[1]);
+  grpc::ClientContext context;
+  std::unique_ptr<grpc::ClientReader<v1::Observation>> stream =
+      through_proxy->WatchObservations(&context, request);
+  v1::Observation first;
+  ASSERT_TRUE(stream->Read(&first));
+  EXPECT_EQ(limiter->open_connections(), 2);  // the fixture's and the proxy's
+  proxy.Freeze();
+  const absl::Time frozen = absl::Now();
+  for (int i = 0; i < 1000 && limiter->open_connections() > 1; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(limiter->open_connections(), 1);
+  EXPECT_GE(absl::Now() - frozen, absl::Milliseconds(300));
+  context.TryCancel();
+  stream->Finish();
+}
+
 TEST_F(GrpcLimitsTest, CreateMatchPastTheWaitingCapIsResourceExhausted) {
   options_.manager.limits.max_waiting_matches = 1;
   StartServer();
@@ -469,8 +680,9 @@ TEST_F(GrpcLimitsTest, CreateMatchPastTheWaitingCapIsResourceExhausted) {
 
 // Raw TCP connections up to the cap and past it: those past it are closed
 // at once, nothing runs out of descriptors, and once the flood ends a new
-// client is served.
-TEST_F(GrpcLimitsTest, AfterAConnectionFloodANewClientIsServed) {
+// client is served. The same over TLS: connections are counted before their
+// handshake, which is gRPC's after the hand-over.
+void GrpcLimitsTest::FloodThenServe() {
   ASSERT_TRUE(grpc_service::RaiseOpenFileLimit().ok());
   options_.manager.limits.max_connections = 20;
   StartServer();
@@ -517,6 +729,44 @@ TEST_F(GrpcLimitsTest, AfterAConnectionFloodANewClientIsServed) {
   grpc::Status s = fresh->ListGames(&context, v1::ListGamesRequest(), &games);
   EXPECT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(limiter->open_connections(), 1);
+}
+
+TEST_F(GrpcLimitsTest, AfterAConnectionFloodANewClientIsServed) {
+  FloodThenServe();
+}
+
+TEST_F(GrpcLimitsTest, AfterAConnectionFloodANewTlsClientIsServed) {
+  ASSERT_NO_FATAL_FAILURE(UseTls());
+  FloodThenServe();
+  // A plaintext client gets nowhere with a TLS referee.
+  client_credentials_ = grpc::InsecureChannelCredentials();
+  v1::ListGamesResponse games;
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::seconds(2));
+  EXPECT_FALSE(NewStub()->ListGames(&context, {}, &games).ok());
+}
+
+// Over TLS the referee still sees each client's address: connections from
+// one address share its call budget.
+TEST_F(GrpcLimitsTest, CallsPerSecondPerPeerAreLimitedOverTls) {
+  ASSERT_NO_FATAL_FAILURE(UseTls());
+  service::FakeClock& clock = fake_clock_;
+  options_.manager.clock = &clock;
+  options_.manager.limits.calls_per_second_per_token = 0;
+  options_.manager.limits.calls_per_second_per_peer = 5;
+  options_.manager.limits.burst_per_peer = 5;
+  StartServer();
+  for (int i = 0; i < 5; ++i) {
+    v1::ListGamesResponse games;
+    grpc::ClientContext context;
+    ASSERT_TRUE(stub_->ListGames(&context, {}, &games).ok()) << i;
+  }
+  v1::ListGamesResponse games;
+  grpc::ClientContext context;
+  grpc::Status s = NewStub()->ListGames(&context, {}, &games);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(s.error_message(), HasSubstr("per client address"));
 }
 
 TEST_F(GrpcLimitsTest, ASequenceNumberReusedForALaterDecisionIsAConflict) {

@@ -45,7 +45,7 @@ class RefereeFixture : public ::testing::Test {
     args.SetInt("grpc.use_local_subchannel_pool", 1);
     args.SetMaxReceiveMessageSize(8 << 20);
     return v1::Referee::NewStub(grpc::CreateCustomChannel(
-        server_->address(), grpc::InsecureChannelCredentials(), args));
+        server_->address(), client_credentials_, args));
   }
 
   // A short 2-player Craits match (dealing seed 3); `decision_time_limit`
@@ -172,6 +172,9 @@ class RefereeFixture : public ::testing::Test {
 
   std::filesystem::path log_dir_;
   grpc_service::ServerOptions options_;
+  // What NewStub's channels connect with (TLS tests set their own).
+  std::shared_ptr<grpc::ChannelCredentials> client_credentials_ =
+      grpc::InsecureChannelCredentials();
   // Outlives server_: the manager's clock thread reads it until the end.
   service::FakeClock fake_clock_;
   std::unique_ptr<grpc_service::RefereeServer> server_;

@@ -126,8 +126,24 @@ ABSL_FLAG(int32_t, max_delayed_refusals,
           cardref::service::Limits().max_delayed_refusals,
           "Refusals held back at once; past it they are answered at once");
 ABSL_FLAG(int32_t, max_connections, cardref::service::Limits().max_connections,
-          "Plaintext connections held at once (at most half the fd limit); "
-          "past it new ones are closed at once; 0 = no cap (gRPC's listener)");
+          "Connections held at once, plaintext or TLS (at most half the fd "
+          "limit); past it new ones are closed at once; 0 = no cap (gRPC's "
+          "listener)");
+ABSL_FLAG(int32_t, handshake_timeout_ms,
+          cardref::service::Limits().handshake_timeout_ms,
+          "A connection that has not finished its TLS and HTTP/2 handshake "
+          "this long after it was accepted is closed; 1 to 600000");
+ABSL_FLAG(int32_t, max_connection_idle_ms,
+          cardref::service::Limits().max_connection_idle_ms,
+          "A connection without a call in progress this long is closed "
+          "(clients reconnect at their next call); 0 = never");
+ABSL_FLAG(int32_t, keepalive_ms, cardref::service::Limits().keepalive_ms,
+          "A connection with a call in progress is pinged this often, and "
+          "closed if a ping is not answered within --keepalive_timeout_ms "
+          "(a dead bot machine is seen gone); 0 = gRPC's default (2 hours)");
+ABSL_FLAG(int32_t, keepalive_timeout_ms,
+          cardref::service::Limits().keepalive_timeout_ms,
+          "How long a keepalive ping may go unanswered; 1 to 600000");
 ABSL_FLAG(int64_t, min_free_disk_mb, 64,
           "CreateMatch is refused (UNAVAILABLE) while the log directory has "
           "less free space than this, in MiB, kept for matches in progress; "
@@ -248,6 +264,14 @@ absl::StatusOr<service::Limits> LimitsFromFlags() {
       absl::GetFlag(FLAGS_max_rejections_logged);
   ASSIGN_OR_RETURN(limits.max_connections,
                    InRange(FLAGS_max_connections, 0, kMaxInt32));
+  ASSIGN_OR_RETURN(limits.handshake_timeout_ms,
+                   InRange(FLAGS_handshake_timeout_ms, 1, 600'000));
+  ASSIGN_OR_RETURN(limits.max_connection_idle_ms,
+                   InRange(FLAGS_max_connection_idle_ms, 0, kMaxInt32));
+  ASSIGN_OR_RETURN(limits.keepalive_ms,
+                   InRange(FLAGS_keepalive_ms, 0, kMaxInt32));
+  ASSIGN_OR_RETURN(limits.keepalive_timeout_ms,
+                   InRange(FLAGS_keepalive_timeout_ms, 1, 600'000));
   ASSIGN_OR_RETURN(limits.refusals_per_second,
                    NonNegative(FLAGS_refusals_per_second));
   ASSIGN_OR_RETURN(limits.refusal_burst, NonNegative(FLAGS_refusal_burst));

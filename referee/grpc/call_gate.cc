@@ -1,6 +1,5 @@
 #include "referee/grpc/call_gate.h"
 
-#include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -20,10 +19,8 @@ absl::string_view KeyPart(absl::string_view secret) {
 
 }  // namespace
 
-CallGate::CallGate(const service::Limits& limits, const service::Clock* clock,
-                   std::function<std::string(absl::string_view)> peer_address)
-    : peer_address_(std::move(peer_address)),
-      per_token_(limits.calls_per_second_per_token, limits.burst_per_token,
+CallGate::CallGate(const service::Limits& limits, const service::Clock* clock)
+    : per_token_(limits.calls_per_second_per_token, limits.burst_per_token,
                  clock, service::kMaxTrackedCallers),
       per_peer_(limits.calls_per_second_per_peer, limits.burst_per_peer, clock,
                 service::kMaxTrackedCallers),
@@ -32,10 +29,6 @@ CallGate::CallGate(const service::Limits& limits, const service::Clock* clock,
 
 std::string CallGate::PeerKey(const grpc::ServerContextBase& context) const {
   std::string peer = context.peer();
-  if (peer_address_) {
-    std::string resolved = peer_address_(peer);
-    if (!resolved.empty()) return resolved;
-  }
   // The port differs per connection; the address is the client.
   const size_t colon = peer.rfind(':');
   if (colon == std::string::npos || !absl::StartsWith(peer, "ip")) return peer;

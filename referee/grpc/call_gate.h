@@ -6,7 +6,6 @@
 #ifndef CARDREF_REFEREE_GRPC_CALL_GATE_H_
 #define CARDREF_REFEREE_GRPC_CALL_GATE_H_
 
-#include <functional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -23,11 +22,7 @@ namespace cardref::grpc_service {
 // Thread-safe.
 class CallGate {
  public:
-  // `peer_address` maps gRPC's peer string to the client's address (the
-  // connection limiter knows it for connections it handed over as "fd:N");
-  // unset, the peer string without its port is used.
-  CallGate(const service::Limits& limits, const service::Clock* clock,
-           std::function<std::string(absl::string_view)> peer_address = {});
+  CallGate(const service::Limits& limits, const service::Clock* clock);
 
   // One call of `context` by the holder of `token` (a seat's token or
   // ticket; empty: the organiser's bearer token from the metadata, if any).
@@ -39,7 +34,7 @@ class CallGate {
       const std::string& match_id, int seat);
   absl::StatusOr<service::StreamSlot> OpenEventStream();
 
-  // "ipv4:127.0.0.1:5555" -> "ipv4:127.0.0.1", through `peer_address`.
+  // "ipv4:127.0.0.1:5555" -> "ipv4:127.0.0.1".
   std::string PeerKey(const grpc::ServerContextBase& context) const;
   // Who makes the call, for per-caller quotas: the token's key if there is
   // one (as Admit takes it), else the peer's address.
@@ -53,7 +48,6 @@ class CallGate {
   static std::string TokenKey(const grpc::ServerContextBase& context,
                               absl::string_view token);
 
-  std::function<std::string(absl::string_view)> peer_address_;
   service::RateLimiter per_token_;
   service::RateLimiter per_peer_;
   service::StreamBudget seat_streams_;

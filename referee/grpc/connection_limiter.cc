@@ -1,6 +1,5 @@
 #include "referee/grpc/connection_limiter.h"
 
-#include <arpa/inet.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -14,11 +13,8 @@
 #include <cstring>
 #include <utility>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/strip.h"
-#include "grpcpp/server_posix.h"
 
 namespace cardref::grpc_service {
 
@@ -28,23 +24,6 @@ constexpr int kBacklog = 512;
 
 std::string Errno(const char* what) {
   return absl::StrCat(what, ": ", std::strerror(errno));
-}
-
-// "ipv4:127.0.0.1" / "ipv6:[::1]", as gRPC names peers (without the port:
-// the client's address is what rate limits key on).
-std::string AddressString(const sockaddr_storage& addr) {
-  char text[INET6_ADDRSTRLEN] = {0};
-  if (addr.ss_family == AF_INET) {
-    const auto* in = reinterpret_cast<const sockaddr_in*>(&addr);
-    inet_ntop(AF_INET, &in->sin_addr, text, sizeof(text));
-    return absl::StrCat("ipv4:", text);
-  }
-  if (addr.ss_family == AF_INET6) {
-    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&addr);
-    inet_ntop(AF_INET6, &in6->sin6_addr, text, sizeof(text));
-    return absl::StrCat("ipv6:[", text, "]");
-  }
-  return "unknown";
 }
 
 int BoundPort(int fd) {
@@ -128,8 +107,9 @@ ConnectionLimiter::~ConnectionLimiter() {
   }
 }
 
-void ConnectionLimiter::Start(grpc::Server* server) {
-  server_ = server;
+void ConnectionLimiter::Start(
+    grpc::experimental::ExternalConnectionAcceptor* acceptor) {
+  acceptor_ = acceptor;
   thread_ = std::thread([this] { AcceptLoop(); });
 }
 
@@ -161,10 +141,8 @@ void ConnectionLimiter::AcceptLoop() {
 }
 
 void ConnectionLimiter::AcceptOne(int listener) {
-  sockaddr_storage addr{};
-  socklen_t len = sizeof(addr);
-  const int fd = accept4(listener, reinterpret_cast<sockaddr*>(&addr), &len,
-                         SOCK_CLOEXEC | SOCK_NONBLOCK);
+  const int fd =
+      accept4(listener, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
   if (fd < 0) {
     // Out of descriptors after all (the cap is above what is left): wait a
     // little rather than spin; the connection stays queued.
@@ -184,11 +162,15 @@ void ConnectionLimiter::AcceptOne(int listener) {
       refused_.fetch_add(1);
       return;
     }
-    open_[fd] = Connection{st.st_dev, st.st_ino, AddressString(addr)};
+    open_[fd] = Connection{st.st_dev, st.st_ino};
   }
   const int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-  grpc::AddInsecureChannelFromFd(server_, fd);
+  grpc::experimental::ExternalConnectionAcceptor::NewConnectionParameters
+      handed;
+  handed.listener_fd = listener;
+  handed.fd = fd;
+  acceptor_->HandleNewConnection(&handed);
 }
 
 void ConnectionLimiter::RecountLocked() {
@@ -206,16 +188,6 @@ int ConnectionLimiter::open_connections() {
   absl::MutexLock lock(&mu_);
   RecountLocked();
   return static_cast<int>(open_.size());
-}
-
-std::string ConnectionLimiter::AddressOf(absl::string_view peer) {
-  int fd = -1;
-  if (!absl::ConsumePrefix(&peer, "fd:") || !absl::SimpleAtoi(peer, &fd)) {
-    return "";
-  }
-  absl::MutexLock lock(&mu_);
-  auto it = open_.find(fd);
-  return it == open_.end() ? "" : it->second.address;
 }
 
 }  // namespace cardref::grpc_service

@@ -1,10 +1,13 @@
-// The referee's own listener for plaintext gRPC, so connections can be
-// counted and capped: gRPC 1.51 has no connection-count limit, and when the
-// process runs out of descriptors its listener stops for good
-// (grpc/grpc#20418). This one accepts each connection itself and hands it
-// to the server (grpc::AddInsecureChannelFromFd); past the cap it closes a
-// new connection at once, so accept() never fails for lack of descriptors
-// and the listener serves again as soon as connections close.
+// The referee's own listener, so connections can be counted and capped:
+// gRPC 1.51 has no connection-count limit, and when the process runs out of
+// descriptors its listener stops for good (grpc/grpc#20418). This one
+// accepts each connection itself and hands it to the server through an
+// external connection acceptor, which carries the server's credentials
+// (plaintext or TLS: the handshake is gRPC's, after the hand-over). Past
+// the cap it closes a new connection at once, so accept() never fails for
+// lack of descriptors and the listener serves again as soon as connections
+// close. gRPC names a handed-over connection's peer by its address
+// ("ipv4:10.0.0.7:51234"), as for connections it accepts itself.
 //
 // A handed-over connection belongs to gRPC, which closes it without telling
 // us; the limiter counts a connection as open while its descriptor still
@@ -24,9 +27,8 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
-#include "grpcpp/grpcpp.h"
+#include "grpcpp/server_builder.h"
 
 namespace cardref::grpc_service {
 
@@ -41,9 +43,9 @@ class ConnectionLimiter {
   int port() const { return port_; }
   int max_connections() const { return max_connections_; }
 
-  // Accepts on a thread of its own and hands each connection to `server`
-  // (built and started, outliving Stop).
-  void Start(grpc::Server* server);
+  // Accepts on a thread of its own and hands each connection to `acceptor`
+  // (its server built and started; outliving Stop).
+  void Start(grpc::experimental::ExternalConnectionAcceptor* acceptor);
   // Stops accepting and closes the listening sockets (connections already
   // handed over stay gRPC's). Idempotent.
   void Stop();
@@ -52,15 +54,11 @@ class ConnectionLimiter {
   int open_connections() ABSL_LOCKS_EXCLUDED(mu_);
   // Connections closed at once because the cap was reached.
   int64_t refused() const { return refused_.load(); }
-  // gRPC's peer string of a handed-over connection ("fd:N") -> the client's
-  // address ("ipv4:127.0.0.1"); "" for any other peer string.
-  std::string AddressOf(absl::string_view peer) ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
   struct Connection {
     dev_t dev = 0;
     ino_t ino = 0;
-    std::string address;
   };
   ConnectionLimiter() = default;
   void AcceptLoop();
@@ -71,7 +69,7 @@ class ConnectionLimiter {
   int max_connections_ = 0;
   std::vector<int> listeners_;
   int wake_[2] = {-1, -1};  // a pipe: Stop writes, the loop wakes
-  grpc::Server* server_ = nullptr;
+  grpc::experimental::ExternalConnectionAcceptor* acceptor_ = nullptr;
   std::thread thread_;
   std::atomic<bool> stopped_{false};
   std::atomic<int64_t> refused_{0};

@@ -53,6 +53,25 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeCredentials(
   return grpc::SslServerCredentials(ssl);
 }
 
+// How long a connection may say nothing (service/limits.h).
+void AddConnectionTimeouts(const service::Limits& limits,
+                           grpc::ServerBuilder& builder) {
+  builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS,
+                             limits.handshake_timeout_ms);
+  if (limits.max_connection_idle_ms > 0) {
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS,
+                               limits.max_connection_idle_ms);
+  }
+  if (limits.keepalive_ms > 0) {
+    builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS, limits.keepalive_ms);
+    builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS,
+                               limits.keepalive_timeout_ms);
+    // gRPC stops pinging after 2 pings without a data frame sent; a stream
+    // waiting for a long decision sends none.
+    builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
+  }
+}
+
 }  // namespace
 
 bool IsLoopbackHost(const std::string& host) {
@@ -106,23 +125,18 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   s->auth_ = std::make_unique<OrganiserAuth>(options.organiser_token);
   const service::Limits& limits = options.manager.limits;
   const std::string address = absl::StrCat(options.host, ":", options.port);
-  // Plaintext connections are counted by our own listener (fd budget:
-  // connection_limiter.h); TLS ones are gRPC's, uncounted (docs/limits.md).
+  // Connections are counted by our own listener (fd budget:
+  // connection_limiter.h), plaintext and TLS alike.
   const int max_connections =
       FitConnectionCap(limits.max_connections, OpenFileLimit());
-  if (options.tls.cert_file.empty() && max_connections > 0) {
+  if (max_connections > 0) {
     absl::StatusOr<std::unique_ptr<ConnectionLimiter>> limiter =
         ConnectionLimiter::Listen(options.host, options.port, max_connections);
     if (!limiter.ok()) return limiter.status();
     s->connections_ = *std::move(limiter);
   }
   ConnectionLimiter* connections = s->connections_.get();
-  s->gate_ = std::make_unique<CallGate>(
-      limits, options.manager.clock,
-      [connections](absl::string_view peer) {
-        return connections == nullptr ? std::string()
-                                      : connections->AddressOf(peer);
-      });
+  s->gate_ = std::make_unique<CallGate>(limits, options.manager.clock);
   s->tarpit_ = std::make_shared<RefusalTarpit>(limits, options.manager.clock);
   if (s->metrics_ != nullptr) s->metrics_->set_refusal_tarpit(s->tarpit_);
   s->service_ = std::make_unique<RefereeService>(
@@ -134,14 +148,19 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   if (limits.max_request_bytes > 0) {
     builder.SetMaxReceiveMessageSize(limits.max_request_bytes);
   }
+  AddConnectionTimeouts(limits, builder);
   if (connections == nullptr) {
     builder.AddListeningPort(address, *credentials, &s->port_);
+  } else {
+    s->acceptor_ = builder.experimental().AddExternalConnectionAcceptor(
+        grpc::ServerBuilder::experimental_type::ExternalConnectionType::FROM_FD,
+        *credentials);
   }
   builder.RegisterService(s->service_.get());
   s->server_ = builder.BuildAndStart();
   if (connections != nullptr && s->server_ != nullptr) {
     s->port_ = connections->port();
-    connections->Start(s->server_.get());
+    connections->Start(s->acceptor_.get());
   }
   if (s->server_ == nullptr || s->port_ == 0) {
     return absl::UnavailableError(absl::StrCat("cannot listen on ", address));

@@ -61,7 +61,7 @@ class RefereeServer {
   int port() const { return port_; }
   std::string address() const;
   grpc::Server& server() { return *server_; }
-  // The plaintext listener's connection count; null with TLS or no cap.
+  // The listener's connection count; null without a cap.
   ConnectionLimiter* connections() { return connections_.get(); }
   const RefusalTarpit& tarpit() const { return *tarpit_; }
   const service::MatchManager& manager() const { return *manager_; }
@@ -83,6 +83,8 @@ class RefereeServer {
   std::unique_ptr<service::MatchManager> manager_;
   std::unique_ptr<OrganiserAuth> auth_;
   std::unique_ptr<ConnectionLimiter> connections_;
+  // Hands connections_' connections to server_ (with its credentials).
+  std::unique_ptr<grpc::experimental::ExternalConnectionAcceptor> acceptor_;
   std::unique_ptr<CallGate> gate_;
   std::shared_ptr<RefusalTarpit> tarpit_;  // shared with metrics_
   std::unique_ptr<RefereeService> service_;

@@ -51,10 +51,25 @@ struct Limits {
   // counted; negative: all in full (the old behaviour).
   int max_rejections_logged_per_decision = 8;
 
-  // Incoming connections held at once (plaintext listener: counted by the
+  // Incoming connections held at once, plaintext or TLS (counted by the
   // referee's own accept loop); past it new connections are closed at once.
   // 0 = no cap. Kept well below RLIMIT_NOFILE (raised at start).
   int max_connections = 512;
+  // A connection that has not finished its handshake (TLS, then HTTP/2's
+  // opening SETTINGS) this long after it was accepted is closed, so silent
+  // connections do not hold places under max_connections for gRPC's
+  // default of two minutes. > 0.
+  int handshake_timeout_ms = 10'000;
+  // A connection without a call in progress for this long is closed
+  // (GOAWAY; a client reconnects at its next call). 0 = never.
+  int max_connection_idle_ms = 120'000;
+  // A connection with a call in progress (a seat's observation stream) is
+  // pinged after keepalive_ms without a ping and closed if the ping is not
+  // answered within keepalive_timeout_ms: a bot whose machine died or whose
+  // network dropped is seen gone in half a minute, not after TCP's
+  // retransmissions (about 15 minutes). 0 = gRPC's default (two hours).
+  int keepalive_ms = 20'000;
+  int keepalive_timeout_ms = 10'000;
   // The tarpit for refused calls (grpc/refusal_tarpit.h): per caller,
   // `refusal_burst` refusals answered at once, refilling at
   // `refusals_per_second`; past it each refusal is answered after
