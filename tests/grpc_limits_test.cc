@@ -489,6 +489,16 @@ TEST_F(GrpcLimitsTest, CallsPerSecondPerPeerAreLimitedWithARetryHint) {
   EXPECT_TRUE(list().ok());
 }
 
+// The limiter's count once it has fallen to `n` (gRPC closes a descriptor a
+// moment after the peer sees the connection end), waiting at most 10 s.
+int OpenConnectionsOnceAtMost(grpc_service::ConnectionLimiter& limiter,
+                              int n) {
+  for (int i = 0; i < 1000 && limiter.open_connections() > n; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return limiter.open_connections();
+}
+
 // A TCP connection to the referee that says nothing: true once the
 // referee has closed it, waiting at most `within`.
 bool ClosedByTheReferee(int port, absl::Duration within) {
@@ -521,7 +531,7 @@ TEST_F(GrpcLimitsTest, ASilentConnectionIsClosedAfterTheHandshakeTimeout) {
   options_.manager.limits.handshake_timeout_ms = 300;
   StartServer();
   EXPECT_TRUE(ClosedByTheReferee(server_->port(), absl::Seconds(10)));
-  EXPECT_EQ(server_->connections()->open_connections(), 0);
+  EXPECT_EQ(OpenConnectionsOnceAtMost(*server_->connections(), 0), 0);
 }
 
 TEST_F(GrpcLimitsTest, ASilentTlsConnectionIsClosedAfterTheHandshakeTimeout) {
@@ -529,7 +539,7 @@ TEST_F(GrpcLimitsTest, ASilentTlsConnectionIsClosedAfterTheHandshakeTimeout) {
   options_.manager.limits.handshake_timeout_ms = 300;
   StartServer();
   EXPECT_TRUE(ClosedByTheReferee(server_->port(), absl::Seconds(10)));
-  EXPECT_EQ(server_->connections()->open_connections(), 0);
+  EXPECT_EQ(OpenConnectionsOnceAtMost(*server_->connections(), 0), 0);
 }
 
 // The default leaves a silent connection open for longer than a moment:
@@ -555,10 +565,7 @@ TEST_F(GrpcLimitsTest, AnIdleConnectionIsClosedAndItsClientReconnects) {
   };
   ASSERT_TRUE(list().ok());
   EXPECT_EQ(limiter->open_connections(), 1);
-  for (int i = 0; i < 500 && limiter->open_connections() > 0; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  EXPECT_EQ(limiter->open_connections(), 0);
+  EXPECT_EQ(OpenConnectionsOnceAtMost(*limiter, 0), 0);
   grpc::Status again = list();
   EXPECT_TRUE(again.ok()) << again.error_message();
   EXPECT_EQ(limiter->open_connections(), 1);
@@ -659,10 +666,7 @@ TEST_F(GrpcLimitsTest, AStreamWhosePeerStopsAnsweringIsClosedByKeepalive) {
   EXPECT_EQ(limiter->open_connections(), 2);  // the fixture's and the proxy's
   proxy.Freeze();
   const absl::Time frozen = absl::Now();
-  for (int i = 0; i < 1000 && limiter->open_connections() > 1; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  EXPECT_EQ(limiter->open_connections(), 1);
+  EXPECT_EQ(OpenConnectionsOnceAtMost(*limiter, 1), 1);
   EXPECT_GE(absl::Now() - frozen, absl::Milliseconds(300));
   context.TryCancel();
   stream->Finish();
@@ -716,10 +720,7 @@ void GrpcLimitsTest::FloodThenServe() {
   }
   for (int fd : flood) close(fd);
   // gRPC closes its side when it sees the peer gone.
-  for (int i = 0; i < 500 && limiter->open_connections() > 0; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  EXPECT_EQ(limiter->open_connections(), 0);
+  EXPECT_EQ(OpenConnectionsOnceAtMost(*limiter, 0), 0);
   std::unique_ptr<v1::Referee::Stub> fresh = NewStub();
   v1::ListGamesResponse games;
   grpc::ClientContext context;

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
 #include "absl/time/time.h"
 
 namespace cardref::log_tools {
@@ -32,6 +33,27 @@ std::string TimeText(int64_t unix_micros) {
                           absl::UTCTimeZone());
 }
 
+// The header's clock and fault policy, fields by their log.proto names.
+std::string PolicyText(const v1::LogHeader& h) {
+  if (!h.has_clock() && !h.has_fault_policy()) {
+    // What such a header means (log.proto, LogHeader.clock).
+    return "fault policy: not recorded (a referee before fault policies: no "
+           "time bank, every timeout substituted)";
+  }
+  const v1::FaultPolicy& p = h.fault_policy();
+  std::string action(
+      absl::StripPrefix(v1::FaultAction_Name(p.action()), "FAULT_ACTION_"));
+  if (p.action() == v1::FAULT_ACTION_UNSPECIFIED) action = "SUBSTITUTE";
+  return absl::StrCat(
+      "time bank: ", h.clock().bank_millis(), " ms\n",
+      "fault policy: action=", action,
+      ", disconnect_grace_millis=", p.disconnect_grace_millis(),
+      ", disconnect_is_timeout=", p.disconnect_is_timeout() ? "true" : "false",
+      ", join_deadline_millis=", p.join_deadline_millis(),
+      ", max_consecutive_timeouts=", p.max_consecutive_timeouts(),
+      ", max_rejections_per_decision=", p.max_rejections_per_decision());
+}
+
 }  // namespace
 
 std::string ParamsText(const v1::GameParams& params) {
@@ -44,6 +66,7 @@ std::string ParamsText(const v1::GameParams& params) {
   }
   return absl::StrCat("parameters: ", absl::StrJoin(parts, ", "));
 }
+
 
 std::string HeaderText(const v1::LogHeader& h) {
   std::string out = absl::StrCat(
@@ -58,6 +81,7 @@ std::string HeaderText(const v1::LogHeader& h) {
                       ? std::string("none")
                       : absl::StrCat(h.decision_time_limit_millis(), " ms"),
                   "\n");
+  absl::StrAppend(&out, PolicyText(h), "\n");
   absl::StrAppend(&out, "seats:\n");
   for (const v1::SeatInfo& seat : h.seats()) {
     absl::StrAppend(

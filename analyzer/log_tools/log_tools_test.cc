@@ -789,6 +789,46 @@ TEST(HeadTest, HeaderAndResult) {
       1);
 }
 
+// The header's clock and fault policy, by their log.proto field names; a
+// log of a referee before fault policies says it has none.
+TEST(HeadTest, TheClockAndFaultPolicyAreShown) {
+  const CliRun old = RunLog(absl::StrCat("head '", Golden("kraken_2rounds"), "'"));
+  EXPECT_THAT(old.out, HasSubstr("\nfault policy: not recorded (a referee "
+                                 "before fault policies: no time bank, every "
+                                 "timeout substituted)\n"));
+  std::vector<std::string> payloads =
+      *testlogs::ReadPayloads(Golden("kraken_2rounds"));
+  v1::LogRecord header = testlogs::ParseRecord(payloads[0]);
+  header.mutable_header()->mutable_clock()->set_decision_limit_millis(5000);
+  header.mutable_header()->mutable_clock()->set_bank_millis(30000);
+  v1::FaultPolicy& policy = *header.mutable_header()->mutable_fault_policy();
+  policy.set_action(v1::FAULT_ACTION_FORFEIT);
+  policy.set_disconnect_is_timeout(true);
+  policy.set_disconnect_grace_millis(2000);
+  policy.set_join_deadline_millis(60000);
+  policy.set_max_consecutive_timeouts(3);
+  policy.set_max_rejections_per_decision(5);
+  payloads[0] = testlogs::Serialize(header);
+  const std::string path = testlogs::MakeTempDir() + "/policy.cardlog";
+  ASSERT_TRUE(testlogs::WriteFile(path, testlogs::Frame(payloads)).ok());
+  const std::string expected =
+      "time bank: 30000 ms\n"
+      "fault policy: action=FORFEIT, disconnect_grace_millis=2000, "
+      "disconnect_is_timeout=true, join_deadline_millis=60000, "
+      "max_consecutive_timeouts=3, max_rejections_per_decision=5\n";
+  for (const char* command : {"head", "cat"}) {
+    const CliRun run = RunLog(absl::StrCat(command, " '", path, "'"));
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_THAT(run.out, HasSubstr(expected)) << command;
+  }
+  // An unset action is SUBSTITUTE (log.proto, FaultAction).
+  policy.set_action(v1::FAULT_ACTION_UNSPECIFIED);
+  payloads[0] = testlogs::Serialize(header);
+  ASSERT_TRUE(testlogs::WriteFile(path, testlogs::Frame(payloads)).ok());
+  EXPECT_THAT(RunLog(absl::StrCat("head '", path, "'")).out,
+              HasSubstr("fault policy: action=SUBSTITUTE, "));
+}
+
 // --- html -------------------------------------------------------------------
 
 TEST(HtmlTest, PageIsSelfContainedAndNamesCannotBreakOutOfTheData) {
