@@ -66,7 +66,7 @@ class GrpcLimitsTest : public RefereeFixture {
         testing_tls::MakeSelfSigned("localhost");
     ASSERT_FALSE(made.certificate_pem.empty());
     auto write = [&](const std::string& name, const std::string& text) {
-      const std::string path = (log_dir_.parent_path() /
+      std::string path = (log_dir_.parent_path() /
                                 absl::StrCat(log_dir_.filename().string(),
                                              "_", name))
                                    .string();
@@ -499,29 +499,48 @@ int OpenConnectionsOnceAtMost(grpc_service::ConnectionLimiter& limiter,
   return limiter.open_connections();
 }
 
-// A TCP connection to the referee that says nothing: true once the
-// referee has closed it, waiting at most `within`.
-bool ClosedByTheReferee(int port, absl::Duration within) {
+// A TCP connection to the referee on loopback, from `from` (another
+// loopback address: another client) if given; -1 if it cannot be made.
+int ConnectRaw(int port, const char* from = nullptr) {
   const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
+  if (from != nullptr) {
+    inet_pton(AF_INET, from, &addr.sin_addr);
+    if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+      close(fd);
+      return -1;
+    }
+  }
   addr.sin_port = htons(port);
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (fd < 0 ||
-      connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
-    if (fd >= 0) close(fd);
-    return false;
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+    close(fd);
+    return -1;
   }
+  return fd;
+}
+
+// Whether the referee closes `fd` (sending nothing of ours) within `within`.
+bool ClosedWithin(int fd, absl::Duration within) {
   bool closed = false;
   const absl::Time end = absl::Now() + within;
-  while (!closed && absl::Now() < end) {
+  while (fd >= 0 && !closed && absl::Now() < end) {
     pollfd p{fd, POLLIN, 0};
     if (poll(&p, 1, 50) <= 0) continue;
     char buffer[4096];
     const ssize_t n = recv(fd, buffer, sizeof(buffer), 0);
     closed = n == 0 || (n < 0 && errno == ECONNRESET);  // n > 0: SETTINGS
   }
-  close(fd);
+  return closed;
+}
+
+// A connection that says nothing: true once the referee has closed it.
+bool ClosedByTheReferee(int port, absl::Duration within) {
+  const int fd = ConnectRaw(port);
+  const bool closed = ClosedWithin(fd, within);
+  if (fd >= 0) close(fd);
   return closed;
 }
 
@@ -571,6 +590,43 @@ TEST_F(GrpcLimitsTest, AnIdleConnectionIsClosedAndItsClientReconnects) {
   EXPECT_EQ(limiter->open_connections(), 1);
 }
 
+// One address holds at most --max_connections_per_address connections;
+// another address still gets in, and a place freed is taken again.
+TEST_F(GrpcLimitsTest, OneAddressHoldsAtMostItsShareOfConnections) {
+  options_.manager.limits.max_connections = 20;
+  options_.manager.limits.max_connections_per_address = 5;
+  StartServer();
+  grpc_service::ConnectionLimiter& limiter = *server_->connections();
+  std::vector<int> mine;
+  for (int i = 0; i < 5; ++i) {
+    mine.push_back(ConnectRaw(server_->port()));
+    ASSERT_GE(mine.back(), 0);
+  }
+  const int sixth = ConnectRaw(server_->port());
+  EXPECT_TRUE(ClosedWithin(sixth, absl::Seconds(10)));
+  if (sixth >= 0) close(sixth);
+  EXPECT_EQ(limiter.refused_per_address(), 1);
+  // 127.0.0.2 is another client (all of 127/8 is this machine's).
+  const int other = ConnectRaw(server_->port(), "127.0.0.2");
+  ASSERT_GE(other, 0);
+  EXPECT_FALSE(ClosedWithin(other, absl::Milliseconds(500)));
+  EXPECT_EQ(limiter.open_connections(), 6);
+  EXPECT_EQ(limiter.refused(), 0);
+  close(mine.back());
+  mine.pop_back();
+  EXPECT_EQ(OpenConnectionsOnceAtMost(limiter, 5), 5);
+  v1::ListGamesResponse games;
+  grpc::ClientContext context;
+  context.set_wait_for_ready(true);
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::seconds(10));
+  const grpc::Status s = stub_->ListGames(&context, {}, &games);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(limiter.refused_per_address(), 1);
+  for (int fd : mine) close(fd);
+  close(other);
+}
+
 // Forwards one connection to the referee until Freeze, then forwards
 // nothing and keeps both ends open: a peer whose machine died or whose
 // network dropped every packet, as the referee sees it.
@@ -582,16 +638,20 @@ class FreezableProxy {
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t len = sizeof(addr);
-    bind(listener_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
-    listen(listener_, 4);
-    getsockname(listener_, reinterpret_cast<sockaddr*>(&addr), &len);
+    if (bind(listener_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) !=
+            0 ||
+        listen(listener_, 4) != 0 ||
+        getsockname(listener_, reinterpret_cast<sockaddr*>(&addr), &len) !=
+            0) {
+      return;  // port() stays 0
+    }
     port_ = ntohs(addr.sin_port);
     thread_ = std::thread([this] { Run(); });
   }
   ~FreezableProxy() {
     stopped_ = true;
     shutdown(listener_, SHUT_RDWR);
-    thread_.join();
+    if (thread_.joinable()) thread_.join();
     for (int fd : {listener_, client_, server_}) {
       if (fd >= 0) close(fd);
     }
@@ -651,6 +711,7 @@ TEST_F(GrpcLimitsTest, AStreamWhosePeerStopsAnsweringIsClosedByKeepalive) {
   grpc_service::ConnectionLimiter* limiter = server_->connections();
   const Seats m = Start();
   FreezableProxy proxy(server_->port());
+  ASSERT_GT(proxy.port(), 0);
   auto through_proxy = v1::Referee::NewStub(grpc::CreateChannel(
       absl::StrCat("127.0.0.1:", proxy.port()),
       grpc::InsecureChannelCredentials()));
@@ -695,13 +756,8 @@ void GrpcLimitsTest::FloodThenServe() {
   // The fixture's own stub has not connected yet (channels are lazy).
   std::vector<int> flood;
   for (int i = 0; i < 60; ++i) {
-    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const int fd = ConnectRaw(server_->port());
     ASSERT_GE(fd, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(server_->port());
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
     flood.push_back(fd);
   }
   for (int i = 0; i < 500 && limiter->refused() < 40; ++i) {

@@ -1,10 +1,16 @@
 // /metrics over loopback during and after a run of several matches: the
 // counters equal what the logs say (records counted in the log files), the
 // gauges follow matches and streams (docs/operations.md).
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <filesystem>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "referee/grpc/server.h"
@@ -217,6 +223,59 @@ TEST_F(MetricsTest, TheTarpitsDelayedRefusalsAreCounted) {
   EXPECT_EQ(MetricSum(text, "cardref_refusals_delayed_total"),
             static_cast<double>(server_->tarpit().delayed_total()));
   EXPECT_EQ(MetricSum(text, "cardref_refusals_held"), 0);
+}
+
+// Connections closed at once are counted by the cap they reached.
+TEST(MetricsConnectionsTest, RefusedConnectionsAreCountedByTheirCap) {
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) /
+      ("metrics_connections_test_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  grpc_service::ServerOptions options;
+  options.manager.log_dir = dir.string();
+  options.metrics_port = 0;
+  options.manager.limits.max_connections = 3;
+  options.manager.limits.max_connections_per_address = 2;
+  auto server = grpc_service::RefereeServer::Start(options);
+  ASSERT_TRUE(server.ok()) << server.status();
+  const int port = (*server)->metrics_port();
+  const std::string before = HttpGet(port);
+  EXPECT_EQ(MetricSum(before, "cardref_connections_refused_total"), 0);
+  EXPECT_NE(before.find("cardref_connections_refused_total{"
+                        "cap=\"max_connections_per_address\"} 0"),
+            std::string::npos)
+      << before;
+  // 2 from 127.0.0.1, a third refused for its address; 1 from 127.0.0.2,
+  // then the cap of 3 is reached for 127.0.0.3.
+  std::vector<int> open;
+  for (const char* from :
+       {"127.0.0.1", "127.0.0.1", "127.0.0.1", "127.0.0.2", "127.0.0.3"}) {
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    inet_pton(AF_INET, from, &addr.sin_addr);
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+    addr.sin_port = htons((*server)->port());
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)),
+              0);
+    open.push_back(fd);
+  }
+  const grpc_service::ConnectionLimiter& limiter = *(*server)->connections();
+  for (int i = 0;
+       i < 500 && limiter.refused() + limiter.refused_per_address() < 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const std::string after = HttpGet(port);
+  EXPECT_EQ(MetricSum(after, "cardref_connections_refused_total",
+                      {"cap=\"max_connections_per_address\""}),
+            1);
+  EXPECT_EQ(MetricSum(after, "cardref_connections_refused_total",
+                      {"cap=\"max_connections\""}),
+            1);
+  for (int fd : open) close(fd);
+  server->reset();
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(MetricsTest, OnlyMetricsIsServed) {

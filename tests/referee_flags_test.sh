@@ -41,6 +41,7 @@ refuses "--max_request_bytes must be 1024..67108864, got -1" --max_request_bytes
 refuses "--max_action_bytes must be 1..4096, got 5000" \
   --max_request_bytes=4096 --max_action_bytes=5000
 refuses "--max_connections must be 0..2147483647, got -1" --max_connections=-1
+refuses "--max_connections_per_address must be 0..2147483647, got -2" --max_connections_per_address=-2
 refuses "--handshake_timeout_ms must be 1..600000, got 0" --handshake_timeout_ms=0
 refuses "--max_connection_idle_ms must be 0..2147483647, got -1" --max_connection_idle_ms=-1
 refuses "--keepalive_ms must be 0..2147483647, got -1" --keepalive_ms=-1

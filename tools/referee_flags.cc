@@ -129,6 +129,11 @@ ABSL_FLAG(int32_t, max_connections, cardref::service::Limits().max_connections,
           "Connections held at once, plaintext or TLS (at most half the fd "
           "limit); past it new ones are closed at once; 0 = no cap (gRPC's "
           "listener)");
+ABSL_FLAG(int32_t, max_connections_per_address,
+          cardref::service::Limits().max_connections_per_address,
+          "Connections held at once from one client address; past it that "
+          "address's new ones are closed at once; 0 = no such cap (bots on "
+          "one machine share its address: docs/limits.md)");
 ABSL_FLAG(int32_t, handshake_timeout_ms,
           cardref::service::Limits().handshake_timeout_ms,
           "A connection that has not finished its TLS and HTTP/2 handshake "
@@ -264,6 +269,8 @@ absl::StatusOr<service::Limits> LimitsFromFlags() {
       absl::GetFlag(FLAGS_max_rejections_logged);
   ASSIGN_OR_RETURN(limits.max_connections,
                    InRange(FLAGS_max_connections, 0, kMaxInt32));
+  ASSIGN_OR_RETURN(limits.max_connections_per_address,
+                   InRange(FLAGS_max_connections_per_address, 0, kMaxInt32));
   ASSIGN_OR_RETURN(limits.handshake_timeout_ms,
                    InRange(FLAGS_handshake_timeout_ms, 1, 600'000));
   ASSIGN_OR_RETURN(limits.max_connection_idle_ms,

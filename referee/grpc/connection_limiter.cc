@@ -1,5 +1,6 @@
 #include "referee/grpc/connection_limiter.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -26,6 +27,23 @@ std::string Errno(const char* what) {
   return absl::StrCat(what, ": ", std::strerror(errno));
 }
 
+// "ipv4:127.0.0.1" / "ipv6:[::1]": gRPC's name of the peer without its port
+// (call_gate.h keys per-address call rates the same way).
+std::string AddressKey(const sockaddr_storage& addr) {
+  char text[INET6_ADDRSTRLEN] = {0};
+  if (addr.ss_family == AF_INET) {
+    const auto* in = reinterpret_cast<const sockaddr_in*>(&addr);
+    inet_ntop(AF_INET, &in->sin_addr, text, sizeof(text));
+    return absl::StrCat("ipv4:", text);
+  }
+  if (addr.ss_family == AF_INET6) {
+    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&addr);
+    inet_ntop(AF_INET6, &in6->sin6_addr, text, sizeof(text));
+    return absl::StrCat("ipv6:[", text, "]");
+  }
+  return "unknown";
+}
+
 int BoundPort(int fd) {
   sockaddr_storage addr{};
   socklen_t len = sizeof(addr);
@@ -47,7 +65,8 @@ void SetPort(sockaddr* addr, int port) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<ConnectionLimiter>> ConnectionLimiter::Listen(
-    const std::string& host, int port, int max_connections) {
+    const std::string& host, int port, int max_connections,
+    int max_per_address) {
   std::string name = host;
   if (absl::StartsWith(name, "[") && absl::EndsWith(name, "]")) {
     name = name.substr(1, name.size() - 2);
@@ -65,6 +84,7 @@ absl::StatusOr<std::unique_ptr<ConnectionLimiter>> ConnectionLimiter::Listen(
   }
   std::unique_ptr<ConnectionLimiter> limiter(new ConnectionLimiter);
   limiter->max_connections_ = max_connections;
+  limiter->max_per_address_ = max_per_address;
   limiter->port_ = port;
   std::string last_error = "no address";
   for (addrinfo* ai = found; ai != nullptr; ai = ai->ai_next) {
@@ -141,8 +161,10 @@ void ConnectionLimiter::AcceptLoop() {
 }
 
 void ConnectionLimiter::AcceptOne(int listener) {
-  const int fd =
-      accept4(listener, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+  sockaddr_storage addr{};
+  socklen_t len = sizeof(addr);
+  const int fd = accept4(listener, reinterpret_cast<sockaddr*>(&addr), &len,
+                         SOCK_CLOEXEC | SOCK_NONBLOCK);
   if (fd < 0) {
     // Out of descriptors after all (the cap is above what is left): wait a
     // little rather than spin; the connection stays queued.
@@ -162,7 +184,18 @@ void ConnectionLimiter::AcceptOne(int listener) {
       refused_.fetch_add(1);
       return;
     }
-    open_[fd] = Connection{st.st_dev, st.st_ino};
+    std::string address;
+    if (max_per_address_ > 0) {
+      address = AddressKey(addr);
+      int& held = per_address_[address];
+      if (held >= max_per_address_) {
+        close(fd);
+        refused_per_address_.fetch_add(1);
+        return;
+      }
+      ++held;
+    }
+    open_[fd] = Connection{st.st_dev, st.st_ino, std::move(address)};
   }
   const int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
@@ -179,7 +212,14 @@ void ConnectionLimiter::RecountLocked() {
     struct stat st {};
     if (fstat(here->first, &st) != 0 || st.st_dev != here->second.dev ||
         st.st_ino != here->second.ino) {
-      open_.erase(here);  // gRPC closed it (its number may be reused)
+      // gRPC closed it (its number may be reused).
+      if (!here->second.address.empty()) {
+        auto held = per_address_.find(here->second.address);
+        if (held != per_address_.end() && --held->second == 0) {
+          per_address_.erase(held);
+        }
+      }
+      open_.erase(here);
     }
   }
 }

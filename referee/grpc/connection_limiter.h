@@ -9,6 +9,9 @@
 // close. gRPC names a handed-over connection's peer by its address
 // ("ipv4:10.0.0.7:51234"), as for connections it accepts itself.
 //
+// It can also cap the connections of each client address, so one client
+// cannot take every place.
+//
 // A handed-over connection belongs to gRPC, which closes it without telling
 // us; the limiter counts a connection as open while its descriptor still
 // names the same socket (device and inode), checked at every accept.
@@ -35,9 +38,12 @@ namespace cardref::grpc_service {
 class ConnectionLimiter {
  public:
   // Binds every address of `host` on `port` (0 picks a free one) and
-  // listens; nothing is accepted before Start. `max_connections` > 0.
+  // listens; nothing is accepted before Start. `max_connections` > 0;
+  // `max_per_address` > 0 caps the connections of one client address
+  // ("ipv4:10.0.0.7"), 0 does not.
   static absl::StatusOr<std::unique_ptr<ConnectionLimiter>> Listen(
-      const std::string& host, int port, int max_connections);
+      const std::string& host, int port, int max_connections,
+      int max_per_address = 0);
   ~ConnectionLimiter();  // Stop()
 
   int port() const { return port_; }
@@ -52,13 +58,16 @@ class ConnectionLimiter {
 
   // Connections handed to gRPC and still open (recounted now).
   int open_connections() ABSL_LOCKS_EXCLUDED(mu_);
-  // Connections closed at once because the cap was reached.
+  // Connections closed at once because the cap was reached, and because
+  // their address's cap was.
   int64_t refused() const { return refused_.load(); }
+  int64_t refused_per_address() const { return refused_per_address_.load(); }
 
  private:
   struct Connection {
     dev_t dev = 0;
     ino_t ino = 0;
+    std::string address;
   };
   ConnectionLimiter() = default;
   void AcceptLoop();
@@ -67,14 +76,18 @@ class ConnectionLimiter {
 
   int port_ = 0;
   int max_connections_ = 0;
+  int max_per_address_ = 0;
   std::vector<int> listeners_;
   int wake_[2] = {-1, -1};  // a pipe: Stop writes, the loop wakes
   grpc::experimental::ExternalConnectionAcceptor* acceptor_ = nullptr;
   std::thread thread_;
   std::atomic<bool> stopped_{false};
   std::atomic<int64_t> refused_{0};
+  std::atomic<int64_t> refused_per_address_{0};
   absl::Mutex mu_;
   absl::flat_hash_map<int, Connection> open_ ABSL_GUARDED_BY(mu_);  // by fd
+  // Open connections by address (only with max_per_address_).
+  absl::flat_hash_map<std::string, int> per_address_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace cardref::grpc_service

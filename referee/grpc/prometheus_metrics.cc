@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "prometheus/collectable.h"
 #include "prometheus/metric_family.h"
+#include "referee/grpc/connection_limiter.h"
 #include "referee/grpc/refusal_tarpit.h"
 
 namespace cardref::grpc_service {
@@ -110,6 +111,25 @@ prometheus::MetricFamily CounterFamily(const std::string& name,
   return OneValueFamily(name, help, prometheus::MetricType::Counter, value);
 }
 
+// Connections the listener closed at once, by the cap that was reached.
+prometheus::MetricFamily RefusedConnections(const ConnectionLimiter& limiter) {
+  prometheus::MetricFamily family;
+  family.name = "cardref_connections_refused_total";
+  family.help =
+      "Connections closed at once, by the cap reached (docs/limits.md)";
+  family.type = prometheus::MetricType::Counter;
+  const std::pair<const char*, int64_t> caps[] = {
+      {"max_connections", limiter.refused()},
+      {"max_connections_per_address", limiter.refused_per_address()}};
+  for (const auto& [cap, refused] : caps) {
+    prometheus::ClientMetric metric;
+    metric.label.push_back({"cap", cap});
+    metric.counter.value = static_cast<double>(refused);
+    family.metric.push_back(metric);
+  }
+  return family;
+}
+
 }  // namespace
 
 // Values read from the process at scrape time.
@@ -121,6 +141,10 @@ class PrometheusMetrics::ProcessCollector : public prometheus::Collectable {
   void set_tarpit(std::shared_ptr<const RefusalTarpit> tarpit) {
     absl::MutexLock lock(&mu_);
     tarpit_ = std::move(tarpit);
+  }
+  void set_connections(std::shared_ptr<const ConnectionLimiter> connections) {
+    absl::MutexLock lock(&mu_);
+    connections_ = std::move(connections);
   }
 
   std::vector<prometheus::MetricFamily> Collect() const override {
@@ -139,10 +163,13 @@ class PrometheusMetrics::ProcessCollector : public prometheus::Collectable {
               EstablishedOn("/proc/net/tcp6", port)));
     }
     std::shared_ptr<const RefusalTarpit> tarpit;
+    std::shared_ptr<const ConnectionLimiter> connections;
     {
       absl::MutexLock lock(&mu_);
       tarpit = tarpit_;
+      connections = connections_;
     }
+    if (connections != nullptr) out.push_back(RefusedConnections(*connections));
     if (tarpit != nullptr) {
       out.push_back(GaugeFamily(
           "cardref_refusals_held",
@@ -160,7 +187,13 @@ class PrometheusMetrics::ProcessCollector : public prometheus::Collectable {
   const std::atomic<int>* grpc_port_;
   mutable absl::Mutex mu_;
   std::shared_ptr<const RefusalTarpit> tarpit_ ABSL_GUARDED_BY(mu_);
+  std::shared_ptr<const ConnectionLimiter> connections_ ABSL_GUARDED_BY(mu_);
 };
+
+void PrometheusMetrics::set_connection_limiter(
+    std::shared_ptr<const ConnectionLimiter> connections) {
+  process_->set_connections(std::move(connections));
+}
 
 void PrometheusMetrics::set_refusal_tarpit(
     std::shared_ptr<const RefusalTarpit> tarpit) {

@@ -21,6 +21,7 @@
 
 namespace cardref::grpc_service {
 
+class ConnectionLimiter;
 class RefusalTarpit;
 
 // Thread-safe.
@@ -38,6 +39,9 @@ class PrometheusMetrics : public service::MetricsSink {
   // The tarpit whose held and delayed refusals are reported (at scrape
   // time); shared, so a scrape never outlives it.
   void set_refusal_tarpit(std::shared_ptr<const RefusalTarpit> tarpit);
+  // The listener whose refused connections are reported (at scrape time).
+  void set_connection_limiter(
+      std::shared_ptr<const ConnectionLimiter> connections);
 
   void MatchStatusChanged(absl::string_view game, v1::MatchStatus from,
                           v1::MatchStatus to) override;

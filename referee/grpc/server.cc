@@ -131,9 +131,13 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
       FitConnectionCap(limits.max_connections, OpenFileLimit());
   if (max_connections > 0) {
     absl::StatusOr<std::unique_ptr<ConnectionLimiter>> limiter =
-        ConnectionLimiter::Listen(options.host, options.port, max_connections);
+        ConnectionLimiter::Listen(options.host, options.port, max_connections,
+                                  limits.max_connections_per_address);
     if (!limiter.ok()) return limiter.status();
     s->connections_ = *std::move(limiter);
+    if (s->metrics_ != nullptr) {
+      s->metrics_->set_connection_limiter(s->connections_);
+    }
   }
   ConnectionLimiter* connections = s->connections_.get();
   s->gate_ = std::make_unique<CallGate>(limits, options.manager.clock);

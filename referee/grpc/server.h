@@ -82,7 +82,7 @@ class RefereeServer {
   std::unique_ptr<PrometheusMetrics> metrics_;  // outlives manager_
   std::unique_ptr<service::MatchManager> manager_;
   std::unique_ptr<OrganiserAuth> auth_;
-  std::unique_ptr<ConnectionLimiter> connections_;
+  std::shared_ptr<ConnectionLimiter> connections_;  // shared with metrics_
   // Hands connections_' connections to server_ (with its credentials).
   std::unique_ptr<grpc::experimental::ExternalConnectionAcceptor> acceptor_;
   std::unique_ptr<CallGate> gate_;
