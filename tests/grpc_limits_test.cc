@@ -59,6 +59,16 @@ class GrpcLimitsTest : public RefereeFixture {
     StartServer();
   }
 
+  // A server on the fake clock that lets each client address make 5 calls
+  // at once and 5 a second, whatever its tokens.
+  void StartWithPeerRateOf5() {
+    options_.manager.clock = &fake_clock_;
+    options_.manager.limits.calls_per_second_per_token = 0;
+    options_.manager.limits.calls_per_second_per_peer = 5;
+    options_.manager.limits.burst_per_peer = 5;
+    StartServer();
+  }
+
   // The server serves TLS with a certificate made here; NewStub's clients
   // trust it.
   void UseTls() {
@@ -462,12 +472,8 @@ TEST_F(GrpcLimitsTest, ObservationStreamsPerSeatAndEventStreamsAreCapped) {
 }
 
 TEST_F(GrpcLimitsTest, CallsPerSecondPerPeerAreLimitedWithARetryHint) {
+  StartWithPeerRateOf5();
   service::FakeClock& clock = fake_clock_;
-  options_.manager.clock = &clock;
-  options_.manager.limits.calls_per_second_per_token = 0;
-  options_.manager.limits.calls_per_second_per_peer = 5;
-  options_.manager.limits.burst_per_peer = 5;
-  StartServer();
   auto list = [&] {
     v1::ListGamesResponse games;
     grpc::ClientContext context;
@@ -808,12 +814,7 @@ TEST_F(GrpcLimitsTest, AfterAConnectionFloodANewTlsClientIsServed) {
 // one address share its call budget.
 TEST_F(GrpcLimitsTest, CallsPerSecondPerPeerAreLimitedOverTls) {
   ASSERT_NO_FATAL_FAILURE(UseTls());
-  service::FakeClock& clock = fake_clock_;
-  options_.manager.clock = &clock;
-  options_.manager.limits.calls_per_second_per_token = 0;
-  options_.manager.limits.calls_per_second_per_peer = 5;
-  options_.manager.limits.burst_per_peer = 5;
-  StartServer();
+  StartWithPeerRateOf5();
   for (int i = 0; i < 5; ++i) {
     v1::ListGamesResponse games;
     grpc::ClientContext context;

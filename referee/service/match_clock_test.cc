@@ -7,10 +7,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "referee/base/testing/fresh_test_dir.h"
-#include "referee/games/all_games.h"
 #include "referee/service/clock.h"
 #include "referee/service/match.h"
+#include "referee/service/testing/short_craits_match.h"
 
 namespace cardref::service {
 namespace {
@@ -21,30 +20,13 @@ constexpr int64_t kBankMs = 1000;
 class MatchClockTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    GameParams params;
-    params.Set("num_players", int64_t{2});
-    params.Set("game_length", std::string("SHORT"));
-    auto game = AllGames().Create("craits", params);
-    ASSERT_TRUE(game.ok()) << game.status();
     MatchOptions options;
     options.match_id = "clock";
     options.decision_time_limit_millis = kLimitMs;
     options.time_bank_millis = kBankMs;
     options.clock = &time_;
-    // A fresh folder: a log left by an earlier run whose process had the
-    // same pid made Create fail ("File exists"), once 458 had piled up.
-    options.log_path =
-        (testing_util::FreshTestDir("match_clock_test_") / "clock.cardlog")
-            .string();
-    auto created = Match::Create(std::move(*game), options);
-    ASSERT_TRUE(created.ok()) << created.status();
-    match_ = std::move(*created);
-    for (int s = 0; s < 2; ++s) {
-      auto joined = match_->Join(s, "p" + std::to_string(s), "1");
-      ASSERT_TRUE(joined.ok()) << joined.status();
-      tokens_.push_back(joined->token);
-    }
-    ASSERT_EQ(match_->status(), v1::MATCH_STATUS_IN_PROGRESS);
+    ASSERT_NO_FATAL_FAILURE(testing_match::StartShortCraits(
+        options, /*open_streams=*/false, &match_, &tokens_));
     pending_ = time_.Now();
     seat_ = match_->progress().seat_to_act;
   }
@@ -53,13 +35,7 @@ class MatchClockTest : public ::testing::Test {
   // number `choice`.
   v1::SubmitActionRequest Answer(int seat, const v1::Observation& obs,
                                  int choice) const {
-    v1::SubmitActionRequest r;
-    r.set_match_id("clock");
-    r.set_seat(seat);
-    r.set_token(tokens_[seat]);
-    *r.mutable_action() = obs.legal_actions(choice);
-    r.set_decision_version(obs.version());
-    return r;
+    return testing_match::Answer("clock", seat, tokens_[seat], obs, choice);
   }
 
   FakeClock time_;

@@ -10,11 +10,10 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "referee/base/testing/fresh_test_dir.h"
-#include "referee/games/all_games.h"
 #include "referee/record/game_log.h"
 #include "referee/service/clock.h"
 #include "referee/service/match.h"
+#include "referee/service/testing/short_craits_match.h"
 
 namespace cardref::service {
 namespace {
@@ -35,11 +34,6 @@ class MatchDisconnectTest : public ::testing::Test {
   // A started 2-player Craits match with the given grace; the seat to act
   // has seen its decision at `seen_` (its clock runs from there).
   void Start(int64_t grace_ms) {
-    GameParams params;
-    params.Set("num_players", int64_t{2});
-    params.Set("game_length", std::string("SHORT"));
-    auto game = AllGames().Create("craits", params);
-    ASSERT_TRUE(game.ok()) << game.status();
     MatchOptions options;
     options.match_id = "disconnect";
     options.decision_time_limit_millis = kLimitMs;
@@ -50,19 +44,8 @@ class MatchDisconnectTest : public ::testing::Test {
     options.dealing_seed = 1;
     options.fault_policy.set_disconnect_is_timeout(true);
     options.fault_policy.set_disconnect_grace_millis(grace_ms);
-    options.log_path = (testing_util::FreshTestDir("match_disconnect_test_") /
-                        "disconnect.cardlog")
-                           .string();
-    auto created = Match::Create(std::move(*game), options);
-    ASSERT_TRUE(created.ok()) << created.status();
-    match_ = std::move(*created);
-    for (int s = 0; s < 2; ++s) {
-      auto joined = match_->Join(s, "p" + std::to_string(s), "1");
-      ASSERT_TRUE(joined.ok()) << joined.status();
-      tokens_.push_back(joined->token);
-      match_->StreamOpened(s);
-    }
-    ASSERT_EQ(match_->status(), v1::MATCH_STATUS_IN_PROGRESS);
+    ASSERT_NO_FATAL_FAILURE(testing_match::StartShortCraits(
+        options, /*open_streams=*/true, &match_, &tokens_));
     seat_ = match_->progress().seat_to_act;
     ASSERT_TRUE(match_->Observe(seat_, tokens_[seat_]).ok());
     seen_ = time_.Now();
@@ -70,13 +53,7 @@ class MatchDisconnectTest : public ::testing::Test {
 
   // `seat`'s answer to the decision `obs` showed it: its first legal action.
   v1::SubmitActionRequest FirstLegal(int seat, const v1::Observation& obs) {
-    v1::SubmitActionRequest answer;
-    answer.set_match_id("disconnect");
-    answer.set_seat(seat);
-    answer.set_token(tokens_[seat]);
-    *answer.mutable_action() = obs.legal_actions(0);
-    answer.set_decision_version(obs.version());
-    return answer;
+    return testing_match::Answer("disconnect", seat, tokens_[seat], obs, 0);
   }
 
   // `seat` plays its first legal action until another seat is to act (or
