@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
 #include "analyzer/cli.h"
 #include "grpcpp/grpcpp.h"
 #include "referee/base/hex.h"
@@ -80,6 +81,27 @@ class Progress {
   std::map<std::string, int> wins_;
 };
 
+// Matches whose creation was given up when its answers were lost may wait
+// on the referee for bots that will never come: end them, and say so.
+void SettleLost(cardref::v1::Referee::Stub& stub,
+                const std::vector<cardref::v1::CreateMatchRequest>& lost,
+                const MatchOptions& options, std::FILE* progress) {
+  if (lost.empty()) return;
+  const SettledCreations settled = SettleLostCreations(stub, lost, options);
+  std::fprintf(progress,
+               "%zu creation(s) had their answers lost: %d match(es) they "
+               "made ended on the referee",
+               lost.size(), settled.ended);
+  if (settled.unchecked > 0) {
+    std::fprintf(progress,
+                 "; %d not checked (the referee did not answer): they may "
+                 "wait on it until it stops",
+                 settled.unchecked);
+  }
+  std::fprintf(progress, "\n");
+  std::fflush(progress);
+}
+
 // A match recorded as started by a run that was stopped: true (and
 // recorded as finished) if the referee or its log says it finished; else
 // it is ended on the referee if still there, and false: play it again.
@@ -105,20 +127,8 @@ absl::StatusOr<bool> RecoverStarted(cardref::v1::Referee::Stub& stub,
     if (!finished && info.status() != cardref::v1::MATCH_STATUS_ABORTED &&
         info.status() != cardref::v1::MATCH_STATUS_CANCELLED) {
       // Its bots died with the stopped run: never leave it open.
-      cardref::v1::EndMatchRequest end;
-      end.set_match_id(started.match_id);
-      end.set_reason("the tournament was interrupted; the match is replayed");
-      for (bool cancel : {true, false}) {
-        grpc::ClientContext end_context;
-        grpc_service::AddOrganiserCredential(options.organiser_token,
-                                             &end_context);
-        cardref::v1::MatchInfo ended;
-        if ((cancel ? stub.CancelMatch(&end_context, end, &ended)
-                    : stub.AbortMatch(&end_context, end, &ended))
-                .ok()) {
-          break;
-        }
-      }
+      EndOnReferee(stub, options, started.match_id,
+                   "the tournament was interrupted; the match is replayed");
     }
     if (!info.log_path().empty()) outcome.record.log_path = info.log_path();
     outcome.info = info;
@@ -398,6 +408,8 @@ int RunEvent(EventOptions options, std::FILE* progress) {
   std::atomic<size_t> next{0};
   std::atomic<bool> failed_to_record{false};
   std::atomic<int> unplayed{0};
+  absl::Mutex lost_mu;
+  std::vector<cardref::v1::CreateMatchRequest> lost_creations;
   auto worker = [&] {
     for (;;) {
       const size_t i = next.fetch_add(1);
@@ -407,6 +419,10 @@ int RunEvent(EventOptions options, std::FILE* progress) {
                                       *secret, options.match);
       if (!outcome.played) {
         unplayed.fetch_add(1);
+        if (outcome.lost_creation.has_value()) {
+          absl::MutexLock lock(&lost_mu);
+          lost_creations.push_back(*std::move(outcome.lost_creation));
+        }
         bar.Done(outcome, match, config);
         continue;
       }
@@ -428,6 +444,7 @@ int RunEvent(EventOptions options, std::FILE* progress) {
     threads.emplace_back(worker);
   }
   for (std::thread& t : threads) t.join();
+  SettleLost(*stub, lost_creations, options.match, progress);
   if (failed_to_record) return kEventError;
 
   const std::map<std::string, MatchRecord> records = state->records();

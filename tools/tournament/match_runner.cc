@@ -69,7 +69,7 @@ constexpr std::chrono::seconds kCreateResendWindow{1};
 
 grpc::Status CreateWhenRoom(cardref::v1::Referee::Stub& stub,
                             const MatchOptions& options,
-                            cardref::v1::CreateMatchRequest create,
+                            cardref::v1::CreateMatchRequest& create,
                             cardref::v1::CreateMatchResponse* created) {
   // From the OS, not the event's secret: a key gives back the tickets.
   absl::StatusOr<std::string> key = crypto::RandomBytes(16);
@@ -101,6 +101,47 @@ grpc::Status CreateWhenRoom(cardref::v1::Referee::Stub& stub,
 }
 
 }  // namespace
+
+std::optional<MatchInfo> EndOnReferee(cardref::v1::Referee::Stub& stub,
+                                      const MatchOptions& options,
+                                      const std::string& match_id,
+                                      const std::string& reason) {
+  cardref::v1::EndMatchRequest end;
+  end.set_match_id(match_id);
+  end.set_reason(reason);
+  for (const bool cancel : {true, false}) {
+    grpc::ClientContext context;
+    AddCredential(options, &context);
+    MatchInfo ended;
+    const grpc::Status s = cancel ? stub.CancelMatch(&context, end, &ended)
+                                  : stub.AbortMatch(&context, end, &ended);
+    if (s.ok()) return ended;
+  }
+  return std::nullopt;
+}
+
+SettledCreations SettleLostCreations(
+    cardref::v1::Referee::Stub& stub,
+    const std::vector<cardref::v1::CreateMatchRequest>& creations,
+    const MatchOptions& options) {
+  SettledCreations settled;
+  for (const cardref::v1::CreateMatchRequest& create : creations) {
+    grpc::ClientContext context;
+    AddCredential(options, &context);
+    cardref::v1::CreateMatchResponse created;
+    if (!stub.CreateMatch(&context, create, &created).ok()) {
+      ++settled.unchecked;
+      continue;
+    }
+    if (EndOnReferee(stub, options, created.match_id(),
+                     "the tournament gave this match up: the answers to "
+                     "its creation were lost, so no bot will join it")
+            .has_value()) {
+      ++settled.ended;
+    }
+  }
+  return settled;
+}
 
 absl::Status AddParams(const cardref::v1::GameInfo& info,
                        const std::string& params,
@@ -172,6 +213,10 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
                        s.error_code() != grpc::StatusCode::DEADLINE_EXCEEDED &&
                        s.error_code() != grpc::StatusCode::RESOURCE_EXHAUSTED;
       if (!outcome.played) {
+        if (s.error_code() != grpc::StatusCode::RESOURCE_EXHAUSTED &&
+            !create.retry_key().empty()) {
+          outcome.lost_creation = create;
+        }
         outcome.record.outcome = "not played";
         outcome.record.reason = absl::StrCat(
             s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED
@@ -195,13 +240,8 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
       started.log_path = info.log_path();
     }
     if (absl::Status s = options.on_started(started); !s.ok()) {
-      cardref::v1::EndMatchRequest end;
-      end.set_match_id(created.match_id());
-      end.set_reason("the tournament cannot record its state");
-      grpc::ClientContext end_context;
-      AddCredential(options, &end_context);
-      MatchInfo ended;
-      stub.CancelMatch(&end_context, end, &ended);
+      EndOnReferee(stub, options, created.match_id(),
+                   "the tournament cannot record its state");
       outcome.record.outcome = "cancelled";
       outcome.record.reason = std::string(s.message());
       return outcome;
@@ -320,21 +360,9 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
 
   if (!end_reason.empty()) {
     // Never leave it open for a later bot to join.
-    cardref::v1::EndMatchRequest end;
-    end.set_match_id(created.match_id());
-    end.set_reason(end_reason);
-    const bool waiting =
-        info.status() == cardref::v1::MATCH_STATUS_WAITING_FOR_PLAYERS;
-    for (bool cancel : {waiting, !waiting}) {
-      grpc::ClientContext context;
-      AddCredential(options, &context);
-      MatchInfo ended;
-      grpc::Status s = cancel ? stub.CancelMatch(&context, end, &ended)
-                              : stub.AbortMatch(&context, end, &ended);
-      if (s.ok()) {
-        info = ended;
-        break;
-      }
+    if (std::optional<MatchInfo> ended =
+            EndOnReferee(stub, options, created.match_id(), end_reason)) {
+      info = *std::move(ended);
     }
     grpc::ClientContext context;
     AddCredential(options, &context);

@@ -65,6 +65,10 @@ struct MatchOutcome {
   bool played = true;
   std::vector<SeatOutcome> seats;
   cardref::v1::MatchInfo info;  // the referee's last word on the match
+  // Set when the creation was given up because its answers were lost
+  // (UNAVAILABLE or the call's deadline): the request, with its retry key.
+  // The referee may have made the match; SettleLostCreations ends it.
+  std::optional<cardref::v1::CreateMatchRequest> lost_creation;
 };
 
 // Plays `match` of `config`; never throws, never blocks past the budget.
@@ -72,6 +76,30 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
                       const cardref::v1::GameInfo& game_info,
                       const ScheduleConfig& config, const ScheduledMatch& match,
                       const std::string& secret, const MatchOptions& options);
+
+// Ends `match_id` on the referee so that no one can join it later:
+// CancelMatch, or AbortMatch if it has started. The referee's last word on
+// it, or nullopt if neither went through (the match is over or gone, or the
+// referee is unreachable).
+std::optional<cardref::v1::MatchInfo> EndOnReferee(
+    cardref::v1::Referee::Stub& stub, const MatchOptions& options,
+    const std::string& match_id, const std::string& reason);
+
+// What SettleLostCreations did.
+struct SettledCreations {
+  int ended = 0;      // matches the referee made for them, now ended
+  int unchecked = 0;  // the referee did not answer: they may still wait
+};
+
+// Sends each lost creation again, with its retry key, and ends the match
+// the referee names. A creation the referee took gets its match back (the
+// key makes no second one); one it never received makes its match now.
+// Either way no match is left waiting on the referee for bots that will
+// never come (the tournament sets no join deadline of its own).
+SettledCreations SettleLostCreations(
+    cardref::v1::Referee::Stub& stub,
+    const std::vector<cardref::v1::CreateMatchRequest>& creations,
+    const MatchOptions& options);
 
 // Sets name=value pairs of `params` on `request` for the parameters the
 // game has, typed by its parameter table. INVALID_ARGUMENT on a malformed
