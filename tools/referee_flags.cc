@@ -141,7 +141,8 @@ ABSL_FLAG(int32_t, handshake_timeout_ms,
 ABSL_FLAG(int32_t, max_connection_idle_ms,
           cardref::service::Limits().max_connection_idle_ms,
           "A connection without a call in progress this long is closed "
-          "(clients reconnect at their next call); 0 = never");
+          "(clients reconnect at their next call); 0 = never (costs about "
+          "5% of the referee's CPU per decision when set)");
 ABSL_FLAG(int32_t, keepalive_ms, cardref::service::Limits().keepalive_ms,
           "A connection with a call in progress is pinged this often, and "
           "closed if a ping is not answered within --keepalive_timeout_ms "

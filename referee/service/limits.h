@@ -66,8 +66,11 @@ struct Limits {
   // default of two minutes. > 0.
   int handshake_timeout_ms = 10'000;
   // A connection without a call in progress for this long is closed
-  // (GOAWAY; a client reconnects at its next call). 0 = never.
-  int max_connection_idle_ms = 120'000;
+  // (GOAWAY; a client reconnects at its next call). 0 = never, the
+  // default: gRPC then runs a filter on every call, which cost 5% of the
+  // referee's CPU per decision in cardref_load (BENCHMARKS.md, ninth
+  // sitting), and a client defeats it with one call a minute.
+  int max_connection_idle_ms = 0;
   // A connection with a call in progress (a seat's observation stream) is
   // pinged after keepalive_ms without a ping and closed if the ping is not
   // answered within keepalive_timeout_ms: a bot whose machine died or whose
