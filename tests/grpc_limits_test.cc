@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/wait.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -631,6 +632,52 @@ TEST_F(GrpcLimitsTest, OneAddressHoldsAtMostItsShareOfConnections) {
   EXPECT_EQ(limiter.refused_per_address(), 1);
   for (int fd : mine) close(fd);
   close(other);
+}
+
+// On this machine a client is also the user whose process connects: bots
+// run as users of their own (cardref_tournament --bot_uids) each have the
+// cap, though all connect from 127.0.0.1.
+TEST_F(GrpcLimitsTest, EachLocalUserHoldsAtMostItsShareOfConnections) {
+  if (geteuid() != 0) {
+    GTEST_SKIP() << "needs root: a child connects as nobody (uid 65534)";
+  }
+  options_.manager.limits.max_connections = 20;
+  options_.manager.limits.max_connections_per_address = 2;
+  StartServer();
+  grpc_service::ConnectionLimiter& limiter = *server_->connections();
+  const int port = server_->port();
+  std::vector<int> mine = {ConnectRaw(port), ConnectRaw(port)};
+  for (int i = 0; i < 1000 && limiter.open_connections() < 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(limiter.open_connections(), 2);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    // Only syscalls here. Exits with how many of its 3 connections the
+    // referee closed at once.
+    if (setgid(65534) != 0 || setuid(65534) != 0) _exit(100);
+    int fds[3];
+    for (int& fd : fds) fd = ConnectRaw(port);
+    usleep(500'000);
+    int closed = 0;
+    for (int fd : fds) {
+      char byte;
+      closed += fd < 0 || recv(fd, &byte, 1, MSG_DONTWAIT) == 0;
+    }
+    _exit(closed);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 1) << "nobody's third connection, only";
+  EXPECT_EQ(limiter.refused_per_address(), 1);
+  // This process's user is still at its share.
+  const int third = ConnectRaw(port);
+  EXPECT_TRUE(ClosedWithin(third, absl::Seconds(10)));
+  if (third >= 0) close(third);
+  EXPECT_EQ(limiter.refused_per_address(), 2);
+  for (int fd : mine) close(fd);
 }
 
 // Forwards one connection to the referee until Freeze, then forwards

@@ -131,9 +131,9 @@ ABSL_FLAG(int32_t, max_connections, cardref::service::Limits().max_connections,
           "listener)");
 ABSL_FLAG(int32_t, max_connections_per_address,
           cardref::service::Limits().max_connections_per_address,
-          "Connections held at once from one client address; past it that "
-          "address's new ones are closed at once; 0 = no such cap (bots on "
-          "one machine share its address: docs/limits.md)");
+          "Connections held at once from one client (an address; on this "
+          "machine, a user at it); past it the client's new ones are closed "
+          "at once; 0 = no such cap (docs/limits.md)");
 ABSL_FLAG(int32_t, handshake_timeout_ms,
           cardref::service::Limits().handshake_timeout_ms,
           "A connection that has not finished its TLS and HTTP/2 handshake "

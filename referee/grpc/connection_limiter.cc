@@ -12,10 +12,12 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "referee/grpc/loopback_peer.h"
 
 namespace cardref::grpc_service {
 
@@ -42,6 +44,20 @@ std::string AddressKey(const sockaddr_storage& addr) {
     return absl::StrCat("ipv6:[", text, "]");
   }
   return "unknown";
+}
+
+// Whose connection it is, for --max_connections_per_address: its address,
+// and on this machine also the user whose process made it, so that bots
+// run as users of their own (cardref_tournament --bot_uids) are told apart
+// though all connect from 127.0.0.1.
+std::string ClientKey(int fd, const sockaddr_storage& addr) {
+  std::string key = AddressKey(addr);
+  if (IsLoopback(addr)) {
+    if (std::optional<uid_t> uid = LocalPeerUid(fd)) {
+      absl::StrAppend(&key, " uid ", *uid);
+    }
+  }
+  return key;
 }
 
 int BoundPort(int fd) {
@@ -179,18 +195,19 @@ void ConnectionLimiter::AcceptOne(int listener) {
   {
     absl::MutexLock lock(&mu_);
     RecountLocked();
+    // Counted before the close, which the client may see at once.
     if (static_cast<int>(open_.size()) >= max_connections_) {
-      close(fd);
       refused_.fetch_add(1);
+      close(fd);
       return;
     }
     std::string address;
     if (max_per_address_ > 0) {
-      address = AddressKey(addr);
+      address = ClientKey(fd, addr);
       int& held = per_address_[address];
       if (held >= max_per_address_) {
-        close(fd);
         refused_per_address_.fetch_add(1);
+        close(fd);
         return;
       }
       ++held;

@@ -9,8 +9,9 @@
 // close. gRPC names a handed-over connection's peer by its address
 // ("ipv4:10.0.0.7:51234"), as for connections it accepts itself.
 //
-// It can also cap the connections of each client address, so one client
-// cannot take every place.
+// It can also cap the connections of each client, so one client cannot
+// take every place: a client is an address, and on this machine the user
+// whose process connected (loopback_peer.h).
 //
 // A handed-over connection belongs to gRPC, which closes it without telling
 // us; the limiter counts a connection as open while its descriptor still
@@ -40,7 +41,7 @@ class ConnectionLimiter {
   // Binds every address of `host` on `port` (0 picks a free one) and
   // listens; nothing is accepted before Start. `max_connections` > 0;
   // `max_per_address` > 0 caps the connections of one client address
-  // ("ipv4:10.0.0.7"), 0 does not.
+  // ("ipv4:10.0.0.7"; on this machine, of one user at it), 0 does not.
   static absl::StatusOr<std::unique_ptr<ConnectionLimiter>> Listen(
       const std::string& host, int port, int max_connections,
       int max_per_address = 0);

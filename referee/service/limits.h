@@ -55,10 +55,11 @@ struct Limits {
   // referee's own accept loop); past it new connections are closed at once.
   // 0 = no cap. Kept well below RLIMIT_NOFILE (raised at start).
   int max_connections = 512;
-  // Connections held at once from one client address; past it that
-  // address's new connections are closed at once. 0 = no such cap: every
-  // bot of a tournament on the referee's machine, and a remote tournament
-  // runner's bots, connect from one address (docs/limits.md).
+  // Connections held at once from one client (an address; on this machine,
+  // the user whose process connected); past it that client's new
+  // connections are closed at once. 0 = no such cap: a tournament's bots
+  // under one user, or a remote tournament runner's, connect as one client
+  // (docs/limits.md).
   int max_connections_per_address = 0;
   // A connection that has not finished its handshake (TLS, then HTTP/2's
   // opening SETTINGS) this long after it was accepted is closed, so silent
