@@ -15,7 +15,8 @@
 //
 // A handed-over connection belongs to gRPC, which closes it without telling
 // us; the limiter counts a connection as open while its descriptor still
-// names the same socket (device and inode), checked at every accept.
+// names the same socket (its inode, from /proc/self/fd), checked at every
+// accept.
 #ifndef CARDREF_REFEREE_GRPC_CONNECTION_LIMITER_H_
 #define CARDREF_REFEREE_GRPC_CONNECTION_LIMITER_H_
 
@@ -66,8 +67,7 @@ class ConnectionLimiter {
 
  private:
   struct Connection {
-    dev_t dev = 0;
-    ino_t ino = 0;
+    ino_t ino = 0;  // its socket's, to tell a reused descriptor number
     std::string address;
   };
   ConnectionLimiter() = default;
