@@ -38,6 +38,7 @@
 #include "referee/grpc/server.h"
 #include "referee/record/game_log.h"
 #include "referee/service/clock.h"
+#include "tests/raw_connect.h"
 #include "tests/referee_fixture.h"
 #include "tests/test_certificates.h"
 
@@ -45,6 +46,7 @@ namespace cardref {
 namespace {
 
 using ::testing::HasSubstr;
+using testing_net::ConnectRaw;
 
 class GrpcLimitsTest : public RefereeFixture {
  protected:
@@ -504,29 +506,6 @@ int OpenConnectionsOnceAtMost(grpc_service::ConnectionLimiter& limiter,
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   return limiter.open_connections();
-}
-
-// A TCP connection to the referee on loopback, from `from` (another
-// loopback address: another client) if given; -1 if it cannot be made.
-int ConnectRaw(int port, const char* from = nullptr) {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return -1;
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  if (from != nullptr) {
-    inet_pton(AF_INET, from, &addr.sin_addr);
-    if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
-      close(fd);
-      return -1;
-    }
-  }
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
-    close(fd);
-    return -1;
-  }
-  return fd;
 }
 
 // Whether the referee closes `fd` (sending nothing of ours) within `within`.

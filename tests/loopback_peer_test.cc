@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "gtest/gtest.h"
+#include "tests/raw_connect.h"
 
 namespace cardref::grpc_service {
 namespace {
@@ -38,23 +39,10 @@ struct Listener {
   int port = 0;
 };
 
-int ConnectTo(int port) {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
-    close(fd);
-    return -1;
-  }
-  return fd;
-}
-
 TEST(LocalPeerUidTest, NamesThisProcesssUserForItsOwnConnection) {
   Listener listener;
   ASSERT_GT(listener.port, 0);
-  const int client = ConnectTo(listener.port);
+  const int client = testing_net::ConnectRaw(listener.port);
   ASSERT_GE(client, 0);
   const int accepted = accept4(listener.fd, nullptr, nullptr, SOCK_CLOEXEC);
   ASSERT_GE(accepted, 0);
@@ -79,7 +67,7 @@ TEST(LocalPeerUidTest, NamesAnotherUsersConnection) {
     // Only syscalls here: the child of a threaded test process.
     close(done[1]);
     if (setgid(kNobody) != 0 || setuid(kNobody) != 0) _exit(2);
-    const int fd = ConnectTo(listener.port);
+    const int fd = testing_net::ConnectRaw(listener.port);
     char byte;
     (void)!read(done[0], &byte, 1);  // hold the connection until told
     _exit(fd >= 0 ? 0 : 3);

@@ -1,9 +1,6 @@
 // /metrics over loopback during and after a run of several matches: the
 // counters equal what the logs say (records counted in the log files), the
 // gauges follow matches and streams (docs/operations.md).
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -18,6 +15,7 @@
 #include "referee/record/record_io.h"
 #include "tests/metrics_scrape.h"
 #include "tests/ops_test_client.h"
+#include "tests/raw_connect.h"
 
 namespace cardref {
 namespace {
@@ -250,16 +248,8 @@ TEST(MetricsConnectionsTest, RefusedConnectionsAreCountedByTheirCap) {
   std::vector<int> open;
   for (const char* from :
        {"127.0.0.1", "127.0.0.1", "127.0.0.1", "127.0.0.2", "127.0.0.3"}) {
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    inet_pton(AF_INET, from, &addr.sin_addr);
-    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-    addr.sin_port = htons((*server)->port());
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)),
-              0);
-    open.push_back(fd);
+    open.push_back(testing_net::ConnectRaw((*server)->port(), from));
+    ASSERT_GE(open.back(), 0) << from;
   }
   const grpc_service::ConnectionLimiter& limiter = *(*server)->connections();
   for (int i = 0;
