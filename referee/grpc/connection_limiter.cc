@@ -7,7 +7,6 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -213,8 +212,9 @@ void ConnectionLimiter::AcceptOne(int listener) {
     }
     return;
   }
-  struct stat st {};
-  fstat(fd, &st);
+  // Asked of the kernel before the lock is taken.
+  const ino_t inode = SocketInode(fd);
+  std::string address = max_per_address_ > 0 ? ClientKey(fd, addr) : "";
   {
     absl::MutexLock lock(&mu_);
     RecountLocked();
@@ -224,9 +224,7 @@ void ConnectionLimiter::AcceptOne(int listener) {
       close(fd);
       return;
     }
-    std::string address;
-    if (max_per_address_ > 0) {
-      address = ClientKey(fd, addr);
+    if (!address.empty()) {
       int& held = per_address_[address];
       if (held >= max_per_address_) {
         refused_per_address_.fetch_add(1);
@@ -235,7 +233,7 @@ void ConnectionLimiter::AcceptOne(int listener) {
       }
       ++held;
     }
-    open_[fd] = Connection{st.st_ino, std::move(address)};
+    open_[fd] = Connection{inode, std::move(address)};
   }
   const int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));

@@ -82,9 +82,10 @@ class RefereeServer {
   std::unique_ptr<PrometheusMetrics> metrics_;  // outlives manager_
   std::unique_ptr<service::MatchManager> manager_;
   std::unique_ptr<OrganiserAuth> auth_;
-  std::shared_ptr<ConnectionLimiter> connections_;  // shared with metrics_
-  // Hands connections_' connections to server_ (with its credentials).
+  // Hands connections_' connections to server_ (with its credentials);
+  // declared first, so it outlives the limiter's accept thread.
   std::unique_ptr<grpc::experimental::ExternalConnectionAcceptor> acceptor_;
+  std::shared_ptr<ConnectionLimiter> connections_;  // shared with metrics_
   std::unique_ptr<CallGate> gate_;
   std::shared_ptr<RefusalTarpit> tarpit_;  // shared with metrics_
   std::unique_ptr<RefereeService> service_;
