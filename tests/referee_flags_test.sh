@@ -47,6 +47,10 @@ refuses "--max_connection_idle_ms must be 0..2147483647, got -1" --max_connectio
 refuses "--keepalive_ms must be 0..2147483647, got -1" --keepalive_ms=-1
 refuses "--keepalive_timeout_ms must be 1..600000, got 0" --keepalive_timeout_ms=0
 refuses "--max_streams_per_seat must be 0..2147483647, got -3" --max_streams_per_seat=-3
+refuses "--max_streams_per_connection must be 0 (no limit) or at least 4, got 2" \
+  --max_streams_per_connection=2
+refuses "--max_service_streams_per_connection must be 0..2147483647, got -1" \
+  --max_service_streams_per_connection=-1
 refuses "--calls_per_second_per_token must be a number of at least 0, got -5" \
   --calls_per_second_per_token=-5
 refuses "--burst_per_peer must be a number of at least 0, got nan" --burst_per_peer=nan

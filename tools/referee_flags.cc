@@ -88,6 +88,16 @@ ABSL_FLAG(int32_t, max_streams_per_seat,
           "Open WatchObservations streams per seat; 0 = no cap");
 ABSL_FLAG(int32_t, max_event_streams, cardref::service::Limits().max_event_streams,
           "Open WatchMatch/WatchMatchFull streams in all; 0 = no cap");
+ABSL_FLAG(int32_t, max_streams_per_connection,
+          cardref::service::Limits().max_streams_per_connection,
+          "Calls (streams) open at once on one connection, any method "
+          "(HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS): a gRPC client waits past "
+          "it, one that ignores it loses its connection; 0 = no limit, else "
+          "at least 4");
+ABSL_FLAG(int32_t, max_service_streams_per_connection,
+          cardref::service::Limits().max_service_streams_per_connection,
+          "Open Health/Watch and ServerReflectionInfo streams per connection; "
+          "0 = no cap");
 ABSL_FLAG(double, calls_per_second_per_token,
           cardref::service::Limits().calls_per_second_per_token,
           "Calls per second per seat token or bearer token; 0 = no limit");
@@ -255,6 +265,21 @@ absl::StatusOr<service::Limits> LimitsFromFlags() {
                    InRange(FLAGS_max_streams_per_seat, 0, kMaxInt32));
   ASSIGN_OR_RETURN(limits.max_event_streams,
                    InRange(FLAGS_max_event_streams, 0, kMaxInt32));
+  ASSIGN_OR_RETURN(limits.max_streams_per_connection,
+                   InRange(FLAGS_max_streams_per_connection, 0, kMaxInt32));
+  // A streaming bot holds its observation stream and a call at once, a
+  // few more while it reconnects: fewer would stall honest bots.
+  if (limits.max_streams_per_connection > 0 &&
+      limits.max_streams_per_connection < 4) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--max_streams_per_connection must be 0 (no limit) or at least 4, "
+        "got ",
+        limits.max_streams_per_connection,
+        ": a bot holds its observation stream and a call at once"));
+  }
+  ASSIGN_OR_RETURN(
+      limits.max_service_streams_per_connection,
+      InRange(FLAGS_max_service_streams_per_connection, 0, kMaxInt32));
   ASSIGN_OR_RETURN(limits.calls_per_second_per_token,
                    NonNegative(FLAGS_calls_per_second_per_token));
   ASSIGN_OR_RETURN(limits.burst_per_token, NonNegative(FLAGS_burst_per_token));

@@ -25,7 +25,8 @@ CallGate::CallGate(const service::Limits& limits, const service::Clock* clock)
       per_peer_(limits.calls_per_second_per_peer, limits.burst_per_peer, clock,
                 service::kMaxTrackedCallers),
       seat_streams_(limits.max_streams_per_seat),
-      event_streams_(limits.max_event_streams) {}
+      event_streams_(limits.max_event_streams),
+      service_streams_(limits.max_service_streams_per_connection) {}
 
 std::string CallGate::PeerKey(const grpc::ServerContextBase& context) const {
   std::string peer = context.peer();
@@ -79,6 +80,14 @@ absl::StatusOr<service::StreamSlot> CallGate::OpenEventStream() {
   return event_streams_.Acquire("this referee (all WatchMatch and "
                                 "WatchMatchFull streams)",
                                 "");
+}
+
+absl::StatusOr<service::StreamSlot> CallGate::OpenServiceStream(
+    const grpc::ServerContextBase& context) {
+  // The peer with its port names one connection.
+  return service_streams_.Acquire(
+      "this connection (Health/Watch and ServerReflectionInfo)",
+      context.peer());
 }
 
 }  // namespace cardref::grpc_service

@@ -33,6 +33,10 @@ class CallGate {
   absl::StatusOr<service::StreamSlot> OpenSeatStream(
       const std::string& match_id, int seat);
   absl::StatusOr<service::StreamSlot> OpenEventStream();
+  // A slot for one Health/Watch or ServerReflectionInfo stream on
+  // `context`'s connection.
+  absl::StatusOr<service::StreamSlot> OpenServiceStream(
+      const grpc::ServerContextBase& context);
 
   // "ipv4:127.0.0.1:5555" -> "ipv4:127.0.0.1".
   std::string PeerKey(const grpc::ServerContextBase& context) const;
@@ -52,6 +56,7 @@ class CallGate {
   service::RateLimiter per_peer_;
   service::StreamBudget seat_streams_;
   service::StreamBudget event_streams_;
+  service::StreamBudget service_streams_;  // per connection
 };
 
 }  // namespace cardref::grpc_service

@@ -18,12 +18,6 @@
 
 namespace cardref::grpc_service {
 
-grpc::Status ToGrpcStatus(const absl::Status& status) {
-  if (status.ok()) return grpc::Status::OK;
-  return grpc::Status(static_cast<grpc::StatusCode>(status.code()),
-                      std::string(status.message()));
-}
-
 namespace {
 
 // The seat token a request carries, if its message has one: the tarpit
@@ -224,15 +218,6 @@ class ObservationWriter : public grpc::ServerWriteReactor<v1::Observation> {
   bool final_sent_ ABSL_GUARDED_BY(mu_) = false;
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
   bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
-};
-
-template <typename Message>
-class ErrorWriter : public grpc::ServerWriteReactor<Message> {
- public:
-  explicit ErrorWriter(const absl::Status& status) {
-    this->Finish(ToGrpcStatus(status));
-  }
-  void OnDone() override { delete this; }
 };
 
 }  // namespace

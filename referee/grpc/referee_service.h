@@ -7,14 +7,12 @@
 #include "cardref/v1/referee.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "referee/grpc/call_gate.h"
+#include "referee/grpc/grpc_status.h"
 #include "referee/grpc/organiser_auth.h"
 #include "referee/grpc/refusal_tarpit.h"
 #include "referee/service/match_manager.h"
 
 namespace cardref::grpc_service {
-
-// absl -> gRPC, code and message unchanged (the codes share numbering).
-grpc::Status ToGrpcStatus(const absl::Status& status);
 
 // Every unary method is registered raw and parses its request itself, so
 // bytes that do not decode get INVALID_ARGUMENT naming the expected message

@@ -7,8 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
-#include "grpcpp/ext/proto_server_reflection_plugin.h"
-#include "grpcpp/health_check_service_interface.h"
+#include "grpcpp/ext/health_check_service_server_builder_option.h"
 #include "referee/base/status_macros.h"
 #include "referee/games/all_games.h"
 #include "referee/grpc/fd_budget.h"
@@ -53,8 +52,9 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeCredentials(
   return grpc::SslServerCredentials(ssl);
 }
 
-// How long a connection may say nothing (service/limits.h).
-void AddConnectionTimeouts(const service::Limits& limits,
+// How long a connection may say nothing, and how many streams it may hold
+// (service/limits.h).
+void AddConnectionLimits(const service::Limits& limits,
                            grpc::ServerBuilder& builder) {
   builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS,
                              limits.handshake_timeout_ms);
@@ -69,6 +69,10 @@ void AddConnectionTimeouts(const service::Limits& limits,
     // gRPC stops pinging after 2 pings without a data frame sent; a stream
     // waiting for a long decision sends none.
     builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
+  }
+  if (limits.max_streams_per_connection > 0) {
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,
+                               limits.max_streams_per_connection);
   }
 }
 
@@ -145,14 +149,22 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   if (s->metrics_ != nullptr) s->metrics_->set_refusal_tarpit(s->tarpit_);
   s->service_ = std::make_unique<RefereeService>(
       s->manager_.get(), s->auth_.get(), s->gate_.get(), s->tarpit_.get());
-  // Both must be enabled before the builder builds the server.
-  grpc::EnableDefaultHealthCheckService(true);
-  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  s->health_ = std::make_unique<HealthService>(s->gate_.get());
+  s->reflection_ = std::make_unique<ReflectionService>(
+      std::vector<std::string>{v1::Referee::service_full_name(),
+                               grpc::health::v1::Health::service_full_name(),
+                               grpc::reflection::v1alpha::ServerReflection::
+                                   service_full_name()},
+      s->gate_.get());
   grpc::ServerBuilder builder;
+  // gRPC's default health service (if another server in this process
+  // enabled it) would take the name of ours.
+  builder.SetOption(
+      std::make_unique<grpc::HealthCheckServiceServerBuilderOption>(nullptr));
   if (limits.max_request_bytes > 0) {
     builder.SetMaxReceiveMessageSize(limits.max_request_bytes);
   }
-  AddConnectionTimeouts(limits, builder);
+  AddConnectionLimits(limits, builder);
   if (connections == nullptr) {
     builder.AddListeningPort(address, *credentials, &s->port_);
   } else {
@@ -161,6 +173,8 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
         *credentials);
   }
   builder.RegisterService(s->service_.get());
+  builder.RegisterService(s->health_.get());
+  builder.RegisterService(s->reflection_.get());
   s->server_ = builder.BuildAndStart();
   if (connections != nullptr && s->server_ != nullptr) {
     s->port_ = connections->port();
@@ -179,6 +193,7 @@ std::string RefereeServer::address() const {
 
 void RefereeServer::Shutdown(absl::Duration grace) {
   if (shut_down_.exchange(true)) return;
+  health_->Shutdown();
   if (connections_ != nullptr) connections_->Stop();  // no new connection
   tarpit_->Stop();  // gRPC's shutdown waits for every held answer
   server_->Shutdown(absl::ToChronoTime(absl::Now() + grace));
@@ -186,7 +201,9 @@ void RefereeServer::Shutdown(absl::Duration grace) {
 
 service::ShutdownSummary RefereeServer::ShutDownGracefully(
     absl::Duration grace) {
-  // The listener stays up meanwhile: bots finish their games over it.
+  // Probes see it at once; the listener stays up meanwhile, and bots finish
+  // their games over it.
+  health_->SetServing(false);
   service::ShutdownSummary summary =
       service::ShutDownMatches(*manager_, grace);
   // Every match is over: streams end at once, the rest get a moment.

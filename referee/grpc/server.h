@@ -1,5 +1,6 @@
 // A running referee: match manager, gRPC service, health checking and
-// server reflection, listening on one address. Used by cardref_referee and
+// server reflection (its own: health_service.h, reflection_service.h),
+// listening on one address. Used by cardref_referee and
 // by tests (which listen on port 0).
 #ifndef CARDREF_REFEREE_GRPC_SERVER_H_
 #define CARDREF_REFEREE_GRPC_SERVER_H_
@@ -13,8 +14,10 @@
 #include "grpcpp/grpcpp.h"
 #include "referee/grpc/call_gate.h"
 #include "referee/grpc/connection_limiter.h"
+#include "referee/grpc/health_service.h"
 #include "referee/grpc/prometheus_metrics.h"
 #include "referee/grpc/referee_service.h"
+#include "referee/grpc/reflection_service.h"
 #include "referee/grpc/refusal_tarpit.h"
 #include "referee/service/match_manager.h"
 #include "referee/service/shutdown.h"
@@ -65,12 +68,13 @@ class RefereeServer {
   ConnectionLimiter* connections() { return connections_.get(); }
   const RefusalTarpit& tarpit() const { return *tarpit_; }
   const service::MatchManager& manager() const { return *manager_; }
+  const HealthService& health() const { return *health_; }
   // -1 without metrics.
   int metrics_port() const { return metrics_ ? metrics_->port() : -1; }
   // Stops the listener; in-flight calls get `grace` to end.
   void Shutdown(absl::Duration grace);
-  // SIGTERM/SIGINT (service/shutdown.h): no new match or join; matches in
-  // progress get `grace` to finish, then every unfinished match is logged
+  // SIGTERM/SIGINT (service/shutdown.h): health checks say NOT_SERVING; no
+  // new match or join; matches in progress get `grace` to finish, then every unfinished match is logged
   // as aborted and every log synced; then the listener stops.
   service::ShutdownSummary ShutDownGracefully(absl::Duration grace);
 
@@ -89,6 +93,8 @@ class RefereeServer {
   std::unique_ptr<CallGate> gate_;
   std::shared_ptr<RefusalTarpit> tarpit_;  // shared with metrics_
   std::unique_ptr<RefereeService> service_;
+  std::unique_ptr<HealthService> health_;
+  std::unique_ptr<ReflectionService> reflection_;
   std::unique_ptr<grpc::Server> server_;
 };
 

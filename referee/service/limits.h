@@ -30,6 +30,18 @@ struct Limits {
   int max_streams_per_seat = 4;
   // Open WatchMatch/WatchMatchFull streams of the whole process.
   int max_event_streams = 256;
+  // Streams (calls of any method, unary ones included) one connection may
+  // have open at once: HTTP/2's SETTINGS_MAX_CONCURRENT_STREAMS. A client
+  // that respects it queues its further calls; gRPC refuses the streams of
+  // one that does not (RST_STREAM REFUSED_STREAM). With max_connections it
+  // bounds every call a client can hold open, including calls whose request
+  // never comes. 0 = gRPC's default, no limit.
+  int max_streams_per_connection = 100;
+  // Health/Watch and ServerReflectionInfo streams open at once on one
+  // connection (grpc/health_service.h, grpc/reflection_service.h): a
+  // client's health checking opens one per connection, a tool like grpcurl
+  // one per command.
+  int max_service_streams_per_connection = 4;
 
   // Calls per second (token bucket: `rate` refills per second, `burst`
   // calls at once) per caller token (a seat's token, the organiser's

@@ -26,8 +26,10 @@ constexpr int kStreamConnections = 25;
 constexpr int kFloodThreads = 4;
 // Calls in flight at once in the asynchronous flood: past the tarpit's
 // quota each is held for its delay (docs/limits.md, "Refusals"), so this
-// many in flight make this many calls per delay.
+// many in flight make this many calls per delay. Spread over connections:
+// one holds at most --max_streams_per_connection (100) calls at once.
 constexpr int kAsyncInFlight = 256;
+constexpr int kAsyncConnections = 4;
 
 template <typename CallFn>
 grpc::Status Call(const std::string& token, CallFn call) {
@@ -172,11 +174,20 @@ void Attacker::FloodRejectionsAsync() {
     std::unique_ptr<grpc::ClientAsyncResponseReader<v1::SubmitActionResponse>>
         reader;
   };
+  std::vector<std::unique_ptr<v1::Referee::Stub>> stubs;
+  for (int i = 0; i < kAsyncConnections; ++i) {
+    grpc::ChannelArguments args;
+    args.SetInt("grpc.use_local_subchannel_pool", 1);
+    stubs.push_back(v1::Referee::NewStub(grpc::CreateCustomChannel(
+        address_, grpc::InsecureChannelCredentials(), args)));
+  }
   grpc::CompletionQueue cq;
+  size_t issued = 0;
   auto issue = [&] {
     auto* call = new Call;
     SetAnswerDeadline(Clock::now(), &call->context);
-    call->reader = stub_->AsyncSubmitAction(&call->context, submit, &cq);
+    call->reader = stubs[issued++ % stubs.size()]->AsyncSubmitAction(
+        &call->context, submit, &cq);
     call->reader->Finish(&call->response, &call->status, call);
   };
   for (int i = 0; i < kAsyncInFlight; ++i) issue();

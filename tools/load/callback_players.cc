@@ -143,8 +143,8 @@ class Slot {
   Slot(Run* run, int index)
       : run_(run),
         index_(index),
-        stub_(v1::Referee::NewStub(grpc::CreateChannel(
-            run->options().address, grpc::InsecureChannelCredentials()))) {}
+        stub_(v1::Referee::NewStub(
+            SlotChannel(run->options().address, index))) {}
 
   v1::Referee::Stub& stub() { return *stub_; }
   Run& run() { return *run_; }

@@ -23,11 +23,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -80,7 +82,7 @@ ABSL_FLAG(int32_t, rounds, 1,
 ABSL_FLAG(std::string, log_dir, "",
           "where the referee it starts writes its logs, kept afterwards (to "
           "measure a disk: a tmpfs shows the cost of the log write); empty: "
-          "a temporary directory, removed at the end");
+          "a temporary directory in $TMPDIR (else /tmp), removed at the end");
 ABSL_FLAG(std::string, log_sync, "round",
           "when the referee it starts fdatasyncs its logs: event, round "
           "(cardref_referee's default) or end; to measure what syncing costs");
@@ -357,9 +359,7 @@ class LoadRun {
   }
 
   void Slot(int slot) {
-    auto channel =
-        grpc::CreateChannel(address_, grpc::InsecureChannelCredentials());
-    auto stub = v1::Referee::NewStub(channel);
+    auto stub = v1::Referee::NewStub(SlotChannel(address_, slot));
     uint64_t round = 0;
     while (!stop_) {
       v1::CreateMatchRequest create;
@@ -698,9 +698,14 @@ int Main(int argc, char** argv) {
   std::string log_dir = absl::GetFlag(FLAGS_log_dir);
   std::string temporary_log_dir;
   if (server.empty() && log_dir.empty()) {
-    char dir[] = "/tmp/cardref_load_XXXXXX";
-    if (mkdtemp(dir) == nullptr) {
-      std::cerr << "cardref_load: cannot make a temporary log directory\n";
+    // In $TMPDIR, as mktemp(1) makes its files, else in /tmp.
+    const char* tmp = std::getenv("TMPDIR");
+    std::string dir = absl::StrCat(
+        tmp != nullptr && *tmp != '\0' ? tmp : "/tmp", "/cardref_load_XXXXXX");
+    if (mkdtemp(dir.data()) == nullptr) {
+      std::cerr << "cardref_load: cannot make a temporary log directory in "
+                << dir.substr(0, dir.rfind('/')) << ": " << std::strerror(errno)
+                << "\n";
       return 1;
     }
     log_dir = temporary_log_dir = dir;

@@ -28,11 +28,14 @@ sys.stdout.reconfigure(line_buffering=True)
 
 binary = sys.argv[1]
 referee_binary = sys.argv[2]
-temporary_before = set(glob.glob("/tmp/cardref_load_*"))
+# A TMPDIR of this test's own: other tests' cardref_load runs, at the same
+# time, make and remove theirs in /tmp.
+tmpdir = tempfile.mkdtemp(prefix="load_smoke_")
 run = subprocess.run(
     [binary, "--matches=2", "--seconds=1.5", "--format=json",
      "--decision_time_limit_ms=5000"],
-    capture_output=True, text=True, timeout=120)
+    capture_output=True, text=True, timeout=120,
+    env={**os.environ, "TMPDIR": tmpdir})
 if run.returncode != 0:
     sys.exit(f"cardref_load exited {run.returncode}: {run.stderr}{run.stdout}")
 report = json.loads(run.stdout)
@@ -67,7 +70,9 @@ echo_bytes = report["echo_observation_bytes"]
 if not (ref_bytes > 0 and abs(echo_bytes - ref_bytes) <= 0.1 * ref_bytes):
     problems.append(f"echo observations ({echo_bytes} B) are not the "
                     f"referee's size ({ref_bytes} B) within 10%")
-left = set(glob.glob("/tmp/cardref_load_*")) - temporary_before
+left = os.listdir(tmpdir)
+if not left:
+    os.rmdir(tmpdir)
 if left:
     problems.append(f"temporary log directories left behind: {sorted(left)}")
 if problems:

@@ -1,10 +1,22 @@
-// What a player counts of one submission (players.h), shared by both
-// clients.
+// What a player counts of one submission, and the channel of a match slot
+// (players.h), shared by both clients.
 #include "tools/load/players.h"
 
 #include <algorithm>
 
+#include "grpcpp/create_channel.h"
+#include "grpcpp/security/credentials.h"
+#include "grpcpp/support/channel_arguments.h"
+
 namespace cardref::load {
+
+std::shared_ptr<grpc::Channel> SlotChannel(const std::string& address,
+                                           int slot) {
+  grpc::ChannelArguments args;
+  args.SetInt("cardref.load.connection", slot / kSlotsPerConnection);
+  return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(),
+                                   args);
+}
 
 bool CountSubmission(grpc::StatusCode code, const SendTime& sent,
                      int64_t deadline_unix_millis, Clock::time_point done,

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "grpcpp/channel.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/support/status.h"
 
@@ -92,6 +93,18 @@ void SetAnswerDeadline(Clock::time_point end, grpc::ClientContext* context);
 // comes at once): the server never answered.
 bool Unanswered(const grpc::Status& status, Clock::time_point end,
                 Clock::time_point done);
+
+// Match slots that share one connection. A slot holds at most a stream and
+// a call per seat (5 seats: 10), so 8 slots stay under the referee's
+// default of 100 streams per connection (Limits::max_streams_per_connection);
+// past that, calls would wait behind streams that end only with the match.
+inline constexpr int kSlotsPerConnection = 8;
+
+// The channel of match slot `slot`: a connection of its own group of
+// kSlotsPerConnection slots (gRPC shares one connection between channels
+// with equal arguments; the group number makes them differ).
+std::shared_ptr<grpc::Channel> SlotChannel(const std::string& address,
+                                           int slot);
 
 // A run's counts.
 struct Totals : Tally {

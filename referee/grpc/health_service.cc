@@ -1,0 +1,195 @@
+#include "referee/grpc/health_service.h"
+
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "cardref/v1/referee.grpc.pb.h"
+#include "referee/grpc/grpc_status.h"
+#include "referee/service/text_limits.h"
+
+namespace cardref::grpc_service {
+
+using ::grpc::health::v1::HealthCheckRequest;
+using ::grpc::health::v1::HealthCheckResponse;
+
+// One Watch stream: the status now, then each change. Writes one message at
+// a time; a change made while a write is in flight is sent after it (only
+// the latest), so a client that never reads holds one message.
+class HealthWatcher : public grpc::ServerWriteReactor<HealthCheckResponse> {
+ public:
+  // `known`: the service asked about is one the referee reports on.
+  HealthWatcher(HealthService* service, bool known, service::StreamSlot slot)
+      : service_(service), known_(known), slot_(std::move(slot)) {}
+
+  bool known() const { return known_; }
+
+  // Sends `status` unless it is the last one sent.
+  void Tell(HealthService::ServingStatus status) {
+    absl::MutexLock lock(&mu_);
+    wanted_ = status;
+    WriteIfDueLocked();
+  }
+
+  // Ends the stream once what it was told is written.
+  void End() {
+    absl::MutexLock lock(&mu_);
+    ending_ = true;
+    WriteIfDueLocked();
+  }
+
+  void OnWriteDone(bool ok) override {
+    absl::MutexLock lock(&mu_);
+    writing_ = false;
+    if (!ok) {
+      FinishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                                "the stream broke while writing"));
+      return;
+    }
+    WriteIfDueLocked();
+  }
+
+  void OnCancel() override {
+    absl::MutexLock lock(&mu_);
+    cancelled_ = true;
+    if (!writing_) FinishLocked(grpc::Status::CANCELLED);
+  }
+
+  void OnDone() override {
+    service_->Forget(this);
+    delete this;
+  }
+
+ private:
+  void WriteIfDueLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (writing_ || finished_) return;
+    if (cancelled_) {
+      FinishLocked(grpc::Status::CANCELLED);
+      return;
+    }
+    if (wanted_ == sent_) {
+      if (ending_) {
+        FinishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                                  "the referee is shutting down"));
+      }
+      return;
+    }
+    response_.set_status(static_cast<HealthService::ServingStatus>(wanted_));
+    sent_ = wanted_;
+    writing_ = true;
+    StartWrite(&response_);
+  }
+
+  void FinishLocked(grpc::Status status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (finished_) return;
+    finished_ = true;
+    Finish(std::move(status));
+  }
+
+  HealthService* const service_;
+  const bool known_;
+  service::StreamSlot slot_;  // given back when the stream is done
+  absl::Mutex mu_;
+  HealthCheckResponse response_ ABSL_GUARDED_BY(mu_);
+  int wanted_ ABSL_GUARDED_BY(mu_) = -1;
+  int sent_ ABSL_GUARDED_BY(mu_) = -1;  // nothing yet
+  bool writing_ ABSL_GUARDED_BY(mu_) = false;
+  bool finished_ ABSL_GUARDED_BY(mu_) = false;
+  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
+  bool ending_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+HealthService::ServingStatus HealthService::StatusOf(
+    const std::string& service) const {
+  if (!service.empty() && service != v1::Referee::service_full_name()) {
+    return HealthCheckResponse::SERVICE_UNKNOWN;
+  }
+  absl::MutexLock lock(&mu_);
+  return serving_ ? HealthCheckResponse::SERVING
+                  : HealthCheckResponse::NOT_SERVING;
+}
+
+void HealthService::SetServing(bool serving) {
+  absl::MutexLock lock(&mu_);
+  serving_ = serving;
+  const ServingStatus status = serving ? HealthCheckResponse::SERVING
+                                       : HealthCheckResponse::NOT_SERVING;
+  for (HealthWatcher* watcher : watchers_) {
+    if (watcher->known()) watcher->Tell(status);  // else SERVICE_UNKNOWN
+  }
+}
+
+void HealthService::Shutdown() {
+  SetServing(false);
+  absl::MutexLock lock(&mu_);
+  shut_down_ = true;
+  for (HealthWatcher* watcher : watchers_) watcher->End();
+}
+
+int HealthService::watchers() const {
+  absl::MutexLock lock(&mu_);
+  return static_cast<int>(watchers_.size());
+}
+
+void HealthService::Forget(HealthWatcher* watcher) {
+  absl::MutexLock lock(&mu_);
+  watchers_.erase(watcher);
+}
+
+grpc::ServerUnaryReactor* HealthService::Check(
+    grpc::CallbackServerContext* context, const HealthCheckRequest* request,
+    HealthCheckResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (gate_ != nullptr) {
+    if (absl::Status st = gate_->Admit(*context, ""); !st.ok()) {
+      reactor->Finish(ToGrpcStatus(st));
+      return reactor;
+    }
+  }
+  const ServingStatus status = StatusOf(request->service());
+  if (status == HealthCheckResponse::SERVICE_UNKNOWN) {
+    reactor->Finish(grpc::Status(
+        grpc::StatusCode::NOT_FOUND,
+        absl::StrCat("unknown service \"",
+                     service::QuotePrefix(request->service()),
+                     "\": this referee reports on \"\" (all of it) and \"",
+                     v1::Referee::service_full_name(), "\"")));
+    return reactor;
+  }
+  response->set_status(status);
+  reactor->Finish(grpc::Status::OK);
+  return reactor;
+}
+
+grpc::ServerWriteReactor<HealthCheckResponse>* HealthService::Watch(
+    grpc::CallbackServerContext* context, const HealthCheckRequest* request) {
+  if (absl::MutexLock lock(&mu_); shut_down_) {
+    return new ErrorWriter<HealthCheckResponse>(
+        absl::UnavailableError("the referee is shutting down"));
+  }
+  service::StreamSlot slot;
+  if (gate_ != nullptr) {
+    if (absl::Status st = gate_->Admit(*context, ""); !st.ok()) {
+      return new ErrorWriter<HealthCheckResponse>(st);
+    }
+    absl::StatusOr<service::StreamSlot> acquired =
+        gate_->OpenServiceStream(*context);
+    if (!acquired.ok()) {
+      return new ErrorWriter<HealthCheckResponse>(acquired.status());
+    }
+    slot = *std::move(acquired);
+  }
+  const bool known = StatusOf(request->service()) !=
+                     HealthCheckResponse::SERVICE_UNKNOWN;
+  auto* watcher = new HealthWatcher(this, known, std::move(slot));
+  absl::MutexLock lock(&mu_);
+  watchers_.insert(watcher);
+  if (shut_down_) watcher->End();  // it began as Shutdown ran
+  // Under the lock, so a SetServing in between cannot be overtaken.
+  watcher->Tell(!known     ? HealthCheckResponse::SERVICE_UNKNOWN
+                : serving_ ? HealthCheckResponse::SERVING
+                           : HealthCheckResponse::NOT_SERVING);
+  return watcher;
+}
+
+}  // namespace cardref::grpc_service
