@@ -6,8 +6,9 @@
 //                threads on one connection, each waiting for its answer
 //                (a synchronous client);
 //   async_rejections  the same flood without waiting: 256 calls in flight
-//                at once on one connection, each answer followed at once
-//                by another call;
+//                at once over four connections (one holds at most 100:
+//                --max_streams_per_connection), each answer followed at
+//                once by another call;
 //   streams      hundreds of event streams (WatchMatch) opened on a match
 //                that waits for players and never read;
 //   connections  raw TCP connections opened as fast as they go, up to a
