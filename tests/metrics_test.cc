@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "grpc/health/v1/health.grpc.pb.h"
+#include "grpc/reflection/v1alpha/reflection.grpc.pb.h"
 #include "gtest/gtest.h"
 #include "referee/grpc/server.h"
 #include "referee/record/game_log.h"
@@ -118,6 +120,27 @@ TEST_F(MetricsTest, CountersEqualWhatTheLogsSay) {
   auto stream = client_->stub().WatchObservations(&stream_context, watch);
   v1::Observation first;
   ASSERT_TRUE(stream->Read(&first));
+  // A health Watch and a reflection stream, on a connection of their own.
+  grpc::ChannelArguments own;
+  own.SetInt("grpc.use_local_subchannel_pool", 1);
+  auto channel = grpc::CreateCustomChannel(
+      server_->address(), grpc::InsecureChannelCredentials(), own);
+  auto health = grpc::health::v1::Health::NewStub(channel);
+  grpc::ClientContext health_context;
+  auto health_stream = health->Watch(&health_context,
+                                     grpc::health::v1::HealthCheckRequest());
+  grpc::health::v1::HealthCheckResponse serving;
+  ASSERT_TRUE(health_stream->Read(&serving));
+  auto reflection =
+      grpc::reflection::v1alpha::ServerReflection::NewStub(channel);
+  grpc::ClientContext reflection_context;
+  auto reflection_stream =
+      reflection->ServerReflectionInfo(&reflection_context);
+  grpc::reflection::v1alpha::ServerReflectionRequest list;
+  list.set_list_services("");
+  grpc::reflection::v1alpha::ServerReflectionResponse listed;
+  ASSERT_TRUE(reflection_stream->Write(list));
+  ASSERT_TRUE(reflection_stream->Read(&listed));
   {
     const std::string text = Scrape();
     EXPECT_EQ(MetricSum(text, "cardref_matches", {"status=\"in_progress\""}),
@@ -127,6 +150,10 @@ TEST_F(MetricsTest, CountersEqualWhatTheLogsSay) {
               1);
     EXPECT_EQ(MetricSum(text, "cardref_streams_open", {"kind=\"observation\""}),
               1);
+    EXPECT_EQ(MetricSum(text, "cardref_streams_open", {"kind=\"health\""}),
+              1);
+    EXPECT_EQ(
+        MetricSum(text, "cardref_streams_open", {"kind=\"reflection\""}), 1);
     EXPECT_GE(MetricSum(text, "cardref_connections_open"), 1);
     EXPECT_GT(MetricSum(text, "cardref_open_fds"), 0);
     EXPECT_GT(MetricSum(text, "cardref_max_fds"),
@@ -141,6 +168,10 @@ TEST_F(MetricsTest, CountersEqualWhatTheLogsSay) {
   }
   stream_context.TryCancel();
   stream->Finish().IgnoreError();
+  health_context.TryCancel();
+  health_stream->Finish().IgnoreError();
+  reflection_stream->WritesDone();
+  reflection_stream->Finish().IgnoreError();
 
   for (const auto& m : matches) ASSERT_TRUE(client_->PlayToEnd(m, rng).ok());
   // A match whose seat 1 never plays: it times out (200 ms) twice and

@@ -20,7 +20,9 @@ class HealthWatcher : public grpc::ServerWriteReactor<HealthCheckResponse> {
  public:
   // `known`: the service asked about is one the referee reports on.
   HealthWatcher(HealthService* service, bool known, service::StreamSlot slot)
-      : service_(service), known_(known), slot_(std::move(slot)) {}
+      : service_(service), known_(known), slot_(std::move(slot)) {
+    service_->metrics_->StreamOpened("health");
+  }
 
   bool known() const { return known_; }
 
@@ -57,6 +59,7 @@ class HealthWatcher : public grpc::ServerWriteReactor<HealthCheckResponse> {
 
   void OnDone() override {
     service_->Forget(this);
+    service_->metrics_->StreamClosed("health");
     delete this;
   }
 

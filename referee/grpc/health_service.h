@@ -17,6 +17,7 @@
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "referee/grpc/call_gate.h"
+#include "referee/service/metrics_sink.h"
 
 namespace cardref::grpc_service {
 
@@ -29,8 +30,11 @@ class HealthService final
   using ServingStatus = grpc::health::v1::HealthCheckResponse::ServingStatus;
 
   // `gate` (not owned, outlives the service) admits calls and counts Watch
-  // streams; null: neither.
-  explicit HealthService(CallGate* gate) : gate_(gate) {}
+  // streams; null: neither. `metrics` (not owned) counts open Watch
+  // streams (kind "health").
+  explicit HealthService(
+      CallGate* gate, service::MetricsSink* metrics = service::NoMetrics())
+      : gate_(gate), metrics_(metrics) {}
 
   // Every known service's status, told to each Watch stream when it changes.
   void SetServing(bool serving) ABSL_LOCKS_EXCLUDED(mu_);
@@ -57,6 +61,7 @@ class HealthService final
   void Forget(HealthWatcher* watcher) ABSL_LOCKS_EXCLUDED(mu_);
 
   CallGate* const gate_;
+  service::MetricsSink* const metrics_;
   mutable absl::Mutex mu_;
   bool serving_ ABSL_GUARDED_BY(mu_) = true;
   bool shut_down_ ABSL_GUARDED_BY(mu_) = false;

@@ -245,7 +245,8 @@ PrometheusMetrics::PrometheusMetrics()
                      .Register(*registry_)),
       streams_(prometheus::BuildGauge()
                    .Name("cardref_streams_open")
-                   .Help("Open server streams, by kind (observation, events)")
+                   .Help("Open server streams, by kind (observation, "
+                         "events, health, reflection)")
                    .Register(*registry_)) {}
 
 absl::StatusOr<std::unique_ptr<PrometheusMetrics>> PrometheusMetrics::Start(

@@ -26,6 +26,7 @@ class ReflectionStream
                    grpc::CallbackServerContext* context,
                    service::StreamSlot slot)
       : service_(service), context_(context), slot_(std::move(slot)) {
+    service_->metrics()->StreamOpened("reflection");
     StartRead(&request_);
   }
 
@@ -55,7 +56,10 @@ class ReflectionStream
     StartRead(&request_);
   }
 
-  void OnDone() override { delete this; }
+  void OnDone() override {
+    service_->metrics()->StreamClosed("reflection");
+    delete this;
+  }
 
  private:
   ReflectionService* const service_;
@@ -90,9 +94,11 @@ std::string Quoted(const std::string& name) {
 }  // namespace
 
 ReflectionService::ReflectionService(std::vector<std::string> services,
-                                     CallGate* gate)
+                                     CallGate* gate,
+                                     service::MetricsSink* metrics)
     : services_(std::move(services)),
       gate_(gate),
+      metrics_(metrics),
       pool_(google::protobuf::DescriptorPool::generated_pool()) {}
 
 grpc::ServerBidiReactor<ServerReflectionRequest, ServerReflectionResponse>*

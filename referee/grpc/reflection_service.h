@@ -26,6 +26,7 @@
 #include "grpc/reflection/v1alpha/reflection.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "referee/grpc/call_gate.h"
+#include "referee/service/metrics_sink.h"
 
 namespace cardref::grpc_service {
 
@@ -35,8 +36,10 @@ class ReflectionService final
  public:
   // `services`: the fully qualified names list_services answers (each must
   // be in the generated descriptor pool). `gate` (not owned, outlives the
-  // service) admits requests and counts streams; null: neither.
-  ReflectionService(std::vector<std::string> services, CallGate* gate);
+  // service) admits requests and counts streams; null: neither. `metrics`
+  // (not owned) counts open streams (kind "reflection").
+  ReflectionService(std::vector<std::string> services, CallGate* gate,
+                    service::MetricsSink* metrics = service::NoMetrics());
 
   grpc::ServerBidiReactor<grpc::reflection::v1alpha::ServerReflectionRequest,
                           grpc::reflection::v1alpha::ServerReflectionResponse>*
@@ -48,6 +51,7 @@ class ReflectionService final
       ABSL_LOCKS_EXCLUDED(mu_);
 
   CallGate* gate() const { return gate_; }
+  service::MetricsSink* metrics() const { return metrics_; }
 
  private:
   // Adds `file` and every file it imports, directly or not.
@@ -61,6 +65,7 @@ class ReflectionService final
 
   const std::vector<std::string> services_;
   CallGate* const gate_;
+  service::MetricsSink* const metrics_;
   const google::protobuf::DescriptorPool* const pool_;
   absl::Mutex mu_;
   // node_hash_map: references handed out stay valid as it grows (at most

@@ -55,7 +55,7 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeCredentials(
 // How long a connection may say nothing, and how many streams it may hold
 // (service/limits.h).
 void AddConnectionLimits(const service::Limits& limits,
-                           grpc::ServerBuilder& builder) {
+                         grpc::ServerBuilder& builder) {
   builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS,
                              limits.handshake_timeout_ms);
   if (limits.max_connection_idle_ms > 0) {
@@ -149,13 +149,14 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   if (s->metrics_ != nullptr) s->metrics_->set_refusal_tarpit(s->tarpit_);
   s->service_ = std::make_unique<RefereeService>(
       s->manager_.get(), s->auth_.get(), s->gate_.get(), s->tarpit_.get());
-  s->health_ = std::make_unique<HealthService>(s->gate_.get());
+  s->health_ = std::make_unique<HealthService>(s->gate_.get(),
+                                               s->manager_->metrics());
   s->reflection_ = std::make_unique<ReflectionService>(
       std::vector<std::string>{v1::Referee::service_full_name(),
                                grpc::health::v1::Health::service_full_name(),
                                grpc::reflection::v1alpha::ServerReflection::
                                    service_full_name()},
-      s->gate_.get());
+      s->gate_.get(), s->manager_->metrics());
   grpc::ServerBuilder builder;
   // gRPC's default health service (if another server in this process
   // enabled it) would take the name of ours.

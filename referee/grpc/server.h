@@ -74,8 +74,9 @@ class RefereeServer {
   // Stops the listener; in-flight calls get `grace` to end.
   void Shutdown(absl::Duration grace);
   // SIGTERM/SIGINT (service/shutdown.h): health checks say NOT_SERVING; no
-  // new match or join; matches in progress get `grace` to finish, then every unfinished match is logged
-  // as aborted and every log synced; then the listener stops.
+  // new match or join; matches in progress get `grace` to finish, then
+  // every unfinished match is logged as aborted and every log synced; then
+  // the listener stops.
   service::ShutdownSummary ShutDownGracefully(absl::Duration grace);
 
  private:
