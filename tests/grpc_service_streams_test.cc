@@ -41,14 +41,6 @@ using ::testing::HasSubstr;
 
 class ServiceStreamsTest : public RefereeFixture {
  protected:
-  // A channel of its own: one connection.
-  std::shared_ptr<grpc::Channel> NewChannel() {
-    grpc::ChannelArguments args;
-    args.SetInt("grpc.use_local_subchannel_pool", 1);
-    return grpc::CreateCustomChannel(server_->address(), client_credentials_,
-                                     args);
-  }
-
   // An open Watch stream of `service`, and its first message.
   struct Watching {
     grpc::ClientContext context;

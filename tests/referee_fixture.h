@@ -39,13 +39,16 @@ class RefereeFixture : public ::testing::Test {
     stub_ = NewStub();
   }
 
-  std::unique_ptr<v1::Referee::Stub> NewStub() {
-    // A channel of its own: a fresh connection, not gRPC's shared one.
+  // A channel of its own: a fresh connection, not gRPC's shared one.
+  std::shared_ptr<grpc::Channel> NewChannel() {
     grpc::ChannelArguments args;
     args.SetInt("grpc.use_local_subchannel_pool", 1);
     args.SetMaxReceiveMessageSize(8 << 20);
-    return v1::Referee::NewStub(grpc::CreateCustomChannel(
-        server_->address(), client_credentials_, args));
+    return grpc::CreateCustomChannel(server_->address(), client_credentials_,
+                                     args);
+  }
+  std::unique_ptr<v1::Referee::Stub> NewStub() {
+    return v1::Referee::NewStub(NewChannel());
   }
 
   // A short 2-player Craits match (dealing seed 3); `decision_time_limit`

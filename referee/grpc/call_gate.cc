@@ -84,6 +84,7 @@ absl::StatusOr<service::StreamSlot> CallGate::OpenEventStream() {
 
 absl::StatusOr<service::StreamSlot> CallGate::OpenServiceStream(
     const grpc::ServerContextBase& context) {
+  if (absl::Status st = Admit(context, ""); !st.ok()) return st;
   // The peer with its port names one connection.
   return service_streams_.Acquire(
       "this connection (Health/Watch and ServerReflectionInfo)",

@@ -33,8 +33,8 @@ class CallGate {
   absl::StatusOr<service::StreamSlot> OpenSeatStream(
       const std::string& match_id, int seat);
   absl::StatusOr<service::StreamSlot> OpenEventStream();
-  // A slot for one Health/Watch or ServerReflectionInfo stream on
-  // `context`'s connection.
+  // Admits the call (as Admit, with no token), then takes a slot for one
+  // Health/Watch or ServerReflectionInfo stream on `context`'s connection.
   absl::StatusOr<service::StreamSlot> OpenServiceStream(
       const grpc::ServerContextBase& context);
 

@@ -102,29 +102,30 @@ class HealthWatcher : public grpc::ServerWriteReactor<HealthCheckResponse> {
   bool ending_ ABSL_GUARDED_BY(mu_) = false;
 };
 
-HealthService::ServingStatus HealthService::StatusOf(
-    const std::string& service) const {
-  if (!service.empty() && service != v1::Referee::service_full_name()) {
-    return HealthCheckResponse::SERVICE_UNKNOWN;
-  }
-  absl::MutexLock lock(&mu_);
+bool HealthService::Known(const std::string& service) {
+  return service.empty() || service == v1::Referee::service_full_name();
+}
+
+HealthService::ServingStatus HealthService::StatusLocked() const {
   return serving_ ? HealthCheckResponse::SERVING
                   : HealthCheckResponse::NOT_SERVING;
 }
 
-void HealthService::SetServing(bool serving) {
-  absl::MutexLock lock(&mu_);
+void HealthService::SetServingLocked(bool serving) {
   serving_ = serving;
-  const ServingStatus status = serving ? HealthCheckResponse::SERVING
-                                       : HealthCheckResponse::NOT_SERVING;
   for (HealthWatcher* watcher : watchers_) {
-    if (watcher->known()) watcher->Tell(status);  // else SERVICE_UNKNOWN
+    if (watcher->known()) watcher->Tell(StatusLocked());  // else unknown
   }
 }
 
-void HealthService::Shutdown() {
-  SetServing(false);
+void HealthService::SetServing(bool serving) {
   absl::MutexLock lock(&mu_);
+  SetServingLocked(serving);
+}
+
+void HealthService::Shutdown() {
+  absl::MutexLock lock(&mu_);
+  SetServingLocked(false);
   shut_down_ = true;
   for (HealthWatcher* watcher : watchers_) watcher->End();
 }
@@ -149,8 +150,7 @@ grpc::ServerUnaryReactor* HealthService::Check(
       return reactor;
     }
   }
-  const ServingStatus status = StatusOf(request->service());
-  if (status == HealthCheckResponse::SERVICE_UNKNOWN) {
+  if (!Known(request->service())) {
     reactor->Finish(grpc::Status(
         grpc::StatusCode::NOT_FOUND,
         absl::StrCat("unknown service \"",
@@ -159,22 +159,18 @@ grpc::ServerUnaryReactor* HealthService::Check(
                      v1::Referee::service_full_name(), "\"")));
     return reactor;
   }
-  response->set_status(status);
+  {
+    absl::MutexLock lock(&mu_);
+    response->set_status(StatusLocked());
+  }
   reactor->Finish(grpc::Status::OK);
   return reactor;
 }
 
 grpc::ServerWriteReactor<HealthCheckResponse>* HealthService::Watch(
     grpc::CallbackServerContext* context, const HealthCheckRequest* request) {
-  if (absl::MutexLock lock(&mu_); shut_down_) {
-    return new ErrorWriter<HealthCheckResponse>(
-        absl::UnavailableError("the referee is shutting down"));
-  }
   service::StreamSlot slot;
   if (gate_ != nullptr) {
-    if (absl::Status st = gate_->Admit(*context, ""); !st.ok()) {
-      return new ErrorWriter<HealthCheckResponse>(st);
-    }
     absl::StatusOr<service::StreamSlot> acquired =
         gate_->OpenServiceStream(*context);
     if (!acquired.ok()) {
@@ -182,16 +178,13 @@ grpc::ServerWriteReactor<HealthCheckResponse>* HealthService::Watch(
     }
     slot = *std::move(acquired);
   }
-  const bool known = StatusOf(request->service()) !=
-                     HealthCheckResponse::SERVICE_UNKNOWN;
+  const bool known = Known(request->service());
   auto* watcher = new HealthWatcher(this, known, std::move(slot));
   absl::MutexLock lock(&mu_);
   watchers_.insert(watcher);
-  if (shut_down_) watcher->End();  // it began as Shutdown ran
   // Under the lock, so a SetServing in between cannot be overtaken.
-  watcher->Tell(!known     ? HealthCheckResponse::SERVICE_UNKNOWN
-                : serving_ ? HealthCheckResponse::SERVING
-                           : HealthCheckResponse::NOT_SERVING);
+  watcher->Tell(known ? StatusLocked() : HealthCheckResponse::SERVICE_UNKNOWN);
+  if (shut_down_) watcher->End();  // after Shutdown: that status, then ends
   return watcher;
 }
 

@@ -39,8 +39,8 @@ class HealthService final
   // Every known service's status, told to each Watch stream when it changes.
   void SetServing(bool serving) ABSL_LOCKS_EXCLUDED(mu_);
   // NOT_SERVING, then every Watch stream ends (UNAVAILABLE) once that is
-  // written, and new ones are refused: gRPC's shutdown would otherwise wait
-  // its whole grace for them.
+  // written, and so does every later one: gRPC's shutdown would otherwise
+  // wait its whole grace for them.
   void Shutdown() ABSL_LOCKS_EXCLUDED(mu_);
   // Watch streams open now.
   int watchers() const ABSL_LOCKS_EXCLUDED(mu_);
@@ -55,9 +55,11 @@ class HealthService final
 
  private:
   friend class HealthWatcher;
-  // The status of `service`; SERVICE_UNKNOWN if it is not one we serve.
-  ServingStatus StatusOf(const std::string& service) const
-      ABSL_LOCKS_EXCLUDED(mu_);
+  // "" and "cardref.v1.Referee": the services health reports on.
+  static bool Known(const std::string& service);
+  // SERVING or NOT_SERVING, as serving_ says.
+  ServingStatus StatusLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void SetServingLocked(bool serving) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Forget(HealthWatcher* watcher) ABSL_LOCKS_EXCLUDED(mu_);
 
   CallGate* const gate_;

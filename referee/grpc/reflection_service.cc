@@ -105,9 +105,6 @@ grpc::ServerBidiReactor<ServerReflectionRequest, ServerReflectionResponse>*
 ReflectionService::ServerReflectionInfo(grpc::CallbackServerContext* context) {
   service::StreamSlot slot;
   if (gate_ != nullptr) {
-    if (absl::Status st = gate_->Admit(*context, ""); !st.ok()) {
-      return new RefusedStream(st);
-    }
     absl::StatusOr<service::StreamSlot> acquired =
         gate_->OpenServiceStream(*context);
     if (!acquired.ok()) return new RefusedStream(acquired.status());

@@ -41,6 +41,14 @@ grpc::Status Call(const std::string& token, CallFn call) {
   return call(&context);
 }
 
+// A stub on a connection of its own (not gRPC's shared one).
+std::unique_ptr<v1::Referee::Stub> OwnConnection(const std::string& address) {
+  grpc::ChannelArguments args;
+  args.SetInt("grpc.use_local_subchannel_pool", 1);
+  return v1::Referee::NewStub(grpc::CreateCustomChannel(
+      address, grpc::InsecureChannelCredentials(), args));
+}
+
 absl::Status Failed(const std::string& what, const grpc::Status& s) {
   return absl::UnavailableError(
       absl::StrCat("the attacker's ", what, " failed: ", s.error_message()));
@@ -103,13 +111,10 @@ absl::Status Attacker::Start() {
   if (!s.ok()) return Failed("CreateMatch", s);
   match_id_ = created.match_id();
   if (kind_ == AttackKind::kStreams) {
-    // The match waits for players; its streams stay open and idle. Each
-    // connection of its own (not gRPC's shared one).
+    // The match waits for players; its streams stay open and idle, spread
+    // over connections.
     for (int i = 0; i < kStreamConnections; ++i) {
-      grpc::ChannelArguments args;
-      args.SetInt("grpc.use_local_subchannel_pool", 1);
-      stream_stubs_.push_back(v1::Referee::NewStub(grpc::CreateCustomChannel(
-          address_, grpc::InsecureChannelCredentials(), args)));
+      stream_stubs_.push_back(OwnConnection(address_));
     }
     v1::WatchMatchRequest watch;
     watch.set_match_id(match_id_);
@@ -175,11 +180,9 @@ void Attacker::FloodRejectionsAsync() {
         reader;
   };
   std::vector<std::unique_ptr<v1::Referee::Stub>> stubs;
+  stubs.reserve(kAsyncConnections);
   for (int i = 0; i < kAsyncConnections; ++i) {
-    grpc::ChannelArguments args;
-    args.SetInt("grpc.use_local_subchannel_pool", 1);
-    stubs.push_back(v1::Referee::NewStub(grpc::CreateCustomChannel(
-        address_, grpc::InsecureChannelCredentials(), args)));
+    stubs.push_back(OwnConnection(address_));
   }
   grpc::CompletionQueue cq;
   size_t issued = 0;
