@@ -12,7 +12,11 @@
 // Counters: records/s and bytes/s; BM_Audit also has parse_MBps (framing
 // plus parse of the same files, timed in the same run) and
 // audit_vs_parse = audit speed / parse speed (1 = as fast as parsing).
+// BM_AuditFloor times, beside the same parse, what every audit must spend
+// on top of it (hash chain, signature, deals, engine): floor_vs_parse is the
+// best audit_vs_parse any audit that checks those could reach.
 #include <cstdint>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <map>
@@ -27,7 +31,11 @@
 #include "cardref/v1/log.pb.h"
 #include "absl/types/span.h"
 #include "referee/base/deal_stream.h"
+#include "referee/base/ed25519.h"
+#include "referee/base/sha256.h"
+#include "referee/codec/codec.h"
 #include "referee/games/all_games.h"
+#include "referee/games/api/game.h"
 #include "referee/record/game_log.h"
 #include "referee/record/record_io.h"
 #include "referee/record/record_stream.h"
@@ -181,6 +189,123 @@ void BM_Audit(benchmark::State& bench, const std::string& game) {
   bench.counters["audit_vs_parse"] = parse_cpu / audit_cpu;
 }
 
+// What any audit of these logs must spend beyond framing plus parse,
+// measured in the same run as the parse (issue 12): the SHA-256 of every
+// payload byte (the hash chain the signature covers), the Ed25519 check of
+// the last record's signature, re-deriving every deck order from the
+// revealed seed, and the engine applying every recorded chance event and
+// action with no check at all. Each is a lower bound of its part of the
+// audit, so floor_vs_parse = parse / (parse + all four) bounds what an
+// audit that checks what it must can reach against the issue's 0.5.
+struct FloorInputs {
+  std::vector<std::vector<v1::LogRecord>> records;  // per log, parsed once
+  std::vector<std::unique_ptr<Game>> games;
+};
+
+void ReplayEngine(const Game& game, const std::vector<v1::LogRecord>& log) {
+  std::unique_ptr<State> state = game.NewInitialState();
+  std::vector<Card> order;
+  for (const v1::LogRecord& r : log) {
+    if (r.has_chance()) {
+      order.assign(r.chance().cards().begin(), r.chance().cards().end());
+      if (!state->ApplyChance(state->chance_kind(), order).ok()) std::abort();
+    } else if (r.has_action()) {
+      state->ApplyLegalAction(r.action().engine_action());
+    }
+  }
+  benchmark::DoNotOptimize(state->IsTerminal());
+}
+
+void DeriveDeals(const std::vector<v1::LogRecord>& log) {
+  std::string seed;
+  for (const v1::LogRecord& r : log) {
+    if (r.has_seed_reveal()) seed = r.seed_reveal().seed();
+  }
+  if (seed.size() != kDealSeedSize) std::abort();
+  uint32_t round = 0;
+  std::map<int, uint32_t> ordinals;
+  std::vector<uint32_t> cards;
+  for (const v1::LogRecord& r : log) {
+    if (r.has_round_result()) {
+      ++round;
+      ordinals.clear();
+    }
+    if (!r.has_chance()) continue;
+    const auto kind = static_cast<uint32_t>(r.chance().kind());
+    cards.assign(r.chance().cards().begin(), r.chance().cards().end());
+    DeriveDealOrder(seed, ChanceLabel{kind, round, ordinals[kind]++},
+                    absl::MakeSpan(cards));
+    benchmark::DoNotOptimize(cards.data());
+  }
+}
+
+void VerifySignature(const v1::LogRecord& header, const std::string& last) {
+  absl::string_view prefix, signature;
+  if (!record::SplitSignature(last, &prefix, &signature)) std::abort();
+  if (!crypto::VerifyEd25519(header.header().referee_public_key(),
+                             record::SignedMessage(prefix), signature)
+           .ok()) {
+    std::abort();
+  }
+}
+
+void BM_AuditFloor(benchmark::State& bench, const std::string& game) {
+  const GameLogs& logs = LogsOf(game);
+  if (logs.paths.empty()) {
+    bench.SkipWithError("no log could be played");
+    return;
+  }
+  FloorInputs in;
+  for (const std::vector<std::string>& payloads : logs.payloads) {
+    std::vector<v1::LogRecord>& parsed = in.records.emplace_back();
+    for (const std::string& p : payloads) {
+      parsed.push_back(testlogs::ParseRecord(p));
+    }
+    absl::StatusOr<std::unique_ptr<Game>> made = AllGames().Create(
+        game, codec::ParamsFromProto(parsed.front().header().params()));
+    if (!made.ok()) std::abort();
+    in.games.push_back(std::move(*made));
+  }
+  double parse = 0, chain = 0, signature = 0, deals = 0, engine = 0;
+  for (auto _ : bench) {
+    double t = ThreadCpuSeconds();
+    for (const std::string& path : logs.paths) ReadAndParse(path);
+    double now = ThreadCpuSeconds();
+    parse += now - t;
+    t = now;
+    for (const std::vector<std::string>& payloads : logs.payloads) {
+      crypto::Sha256Hasher hasher;
+      for (const std::string& p : payloads) hasher.Update(p);
+      benchmark::DoNotOptimize(hasher.Finish());
+    }
+    now = ThreadCpuSeconds();
+    chain += now - t;
+    t = now;
+    for (size_t i = 0; i < logs.payloads.size(); ++i) {
+      VerifySignature(in.records[i].front(), logs.payloads[i].back());
+    }
+    now = ThreadCpuSeconds();
+    signature += now - t;
+    t = now;
+    for (const std::vector<v1::LogRecord>& log : in.records) DeriveDeals(log);
+    now = ThreadCpuSeconds();
+    deals += now - t;
+    t = now;
+    for (size_t i = 0; i < in.records.size(); ++i) {
+      ReplayEngine(*in.games[i], in.records[i]);
+    }
+    now = ThreadCpuSeconds();
+    engine += now - t;
+  }
+  SetRates(bench, logs);
+  const double floor = parse + chain + signature + deals + engine;
+  bench.counters["floor_vs_parse"] = parse / floor;
+  bench.counters["chain_vs_parse"] = chain / parse;
+  bench.counters["signature_vs_parse"] = signature / parse;
+  bench.counters["deals_vs_parse"] = deals / parse;
+  bench.counters["engine_vs_parse"] = engine / parse;
+}
+
 // The referee's two ways of writing a log file, on the records of one real
 // Craits log: one write(2) per record (NewFileSink) and copies into a
 // shared memory map (OpenAppendSink, what the referee uses), with an
@@ -264,6 +389,9 @@ int main(int argc, char** argv) {
         ->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark(("BM_Audit/" + id).c_str(),
                                  cardref::analyzer::BM_Audit, id)
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("BM_AuditFloor/" + id).c_str(),
+                                 cardref::analyzer::BM_AuditFloor, id)
         ->Unit(benchmark::kMicrosecond);
   }
   // 40: about one Craits round's records at default parameters.
