@@ -15,7 +15,7 @@
 #include "absl/strings/string_view.h"
 #include "analyzer/integrity.h"
 #include "analyzer/replay.h"
-#include "referee/games/api/registry.h"
+#include "games/api/registry.h"
 #include "referee/record/game_log.h"
 
 namespace cardref::analyzer {

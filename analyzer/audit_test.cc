@@ -19,7 +19,7 @@
 #include "google/protobuf/unknown_field_set.h"
 #include "gtest/gtest.h"
 #include "referee/codec/codec.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/record/record_io.h"
 
 namespace cardref::analyzer {

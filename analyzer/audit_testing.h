@@ -14,7 +14,7 @@
 #include "cardref/v1/log.pb.h"
 #include "gtest/gtest.h"
 #include "referee/codec/logged_actions.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/record/game_log.h"
 
 namespace cardref::analyzer::audit_testing {

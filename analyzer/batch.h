@@ -11,7 +11,7 @@
 #include "absl/status/statusor.h"
 #include "analyzer/audit.h"
 #include "cardref/v1/analysis.pb.h"
-#include "referee/games/api/registry.h"
+#include "games/api/registry.h"
 
 namespace cardref::analyzer {
 

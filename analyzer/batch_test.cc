@@ -19,11 +19,11 @@
 #include "analyzer/test_logs.h"
 #include "cardref/v1/analysis.pb.h"
 #include "gmock/gmock.h"
-#include "referee/games/craits/craits.h"
+#include "games/craits/craits.h"
 #include "google/protobuf/unknown_field_set.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/record/game_log.h"
 #include "referee/record/record_io.h"
 

@@ -12,7 +12,7 @@
 #include "absl/status/statusor.h"
 #include "analyzer/ratings.h"
 #include "analyzer/render.h"
-#include "referee/games/api/registry.h"
+#include "games/api/registry.h"
 
 namespace cardref::analyzer {
 

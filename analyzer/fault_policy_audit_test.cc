@@ -17,7 +17,7 @@
 #include "gtest/gtest.h"
 #include "referee/base/rng.h"
 #include "referee/codec/codec.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/record/game_log.h"
 #include "referee/service/clock.h"
 #include "referee/service/fault_policy.h"

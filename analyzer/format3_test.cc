@@ -17,7 +17,7 @@
 #include "gtest/gtest.h"
 #include "referee/codec/codec.h"
 #include "referee/codec/logged_actions.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/record/game_log.h"
 
 namespace cardref::analyzer {

@@ -20,7 +20,7 @@
 #include "analyzer/test_logs.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 
 namespace cardref::analyzer {
 namespace {

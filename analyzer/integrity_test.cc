@@ -22,7 +22,7 @@
 #include "referee/base/ed25519.h"
 #include "referee/base/hex.h"
 #include "referee/base/sha256.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/record/game_log.h"
 #include "referee/record/record_io.h"
 

@@ -13,8 +13,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "referee/games/all_games.h"
-#include "referee/games/kraken/kraken_rules.h"
+#include "games/all_games.h"
+#include "games/kraken/kraken_rules.h"
 #include "referee/record/game_log.h"
 
 namespace cardref::analyzer {

@@ -22,7 +22,7 @@
 #include "analyzer/audit.h"
 #include "analyzer/summary.h"
 #include "analyzer/test_logs.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/record/record_io.h"
 #include "tools/cli_flags.h"
 

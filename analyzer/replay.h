@@ -52,8 +52,8 @@
 #include "absl/strings/string_view.h"
 #include "referee/codec/known_fields_scan.h"
 #include "cardref/v1/log.pb.h"
-#include "referee/games/api/game.h"
-#include "referee/games/api/registry.h"
+#include "games/api/game.h"
+#include "games/api/registry.h"
 
 namespace cardref::analyzer {
 

@@ -12,7 +12,7 @@
 #include "analyzer/summary.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 
 namespace cardref::analyzer {
 namespace {

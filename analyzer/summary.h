@@ -15,7 +15,7 @@
 #include "analyzer/stats.h"
 #include "cardref/v1/analysis.pb.h"
 #include "cardref/v1/log.pb.h"
-#include "referee/games/api/registry.h"
+#include "games/api/registry.h"
 
 namespace cardref::analyzer {
 

@@ -13,7 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "analyzer/summary.h"
 #include "gtest/gtest.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 
 namespace cardref::analyzer {
 namespace {

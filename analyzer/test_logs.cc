@@ -18,7 +18,7 @@
 #include "referee/base/rng.h"
 #include "referee/base/status_macros.h"
 #include "referee/codec/logged_actions.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/record/game_log.h"
 #include "referee/record/record_io.h"
 #include "referee/service/match_manager.h"

@@ -16,7 +16,7 @@
 #include "referee/base/hex.h"
 #include "referee/base/rng.h"
 #include "referee/base/sha256.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/grpc/server.h"
 
 namespace cardref {

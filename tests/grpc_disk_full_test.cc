@@ -14,7 +14,7 @@
 
 #include "analyzer/audit.h"
 #include "gtest/gtest.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/grpc/server.h"
 #include "referee/record/game_log.h"
 #include "referee/service/disk_reserve.h"

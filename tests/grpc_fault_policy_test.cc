@@ -12,7 +12,7 @@
 #include "gtest/gtest.h"
 #include "grpcpp/grpcpp.h"
 #include "referee/base/rng.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/grpc/server.h"
 #include "referee/record/game_log.h"
 

@@ -35,7 +35,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "referee/base/testing/sanitizer_scale.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/grpc/fd_budget.h"
 #include "referee/record/game_log.h"
 #include "referee/service/ops_log.h"

@@ -21,8 +21,8 @@
 #include "referee/codec/logged_actions.h"
 #include "referee/base/testing/fresh_test_dir.h"
 #include "referee/base/rng.h"
-#include "referee/games/kraken/kraken_rules.h"
-#include "referee/games/krass_kariert/krass_kariert_cards.h"
+#include "games/kraken/kraken_rules.h"
+#include "games/krass_kariert/krass_kariert_cards.h"
 #include "referee/grpc/server.h"
 #include "referee/record/game_log.h"
 

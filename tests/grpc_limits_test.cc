@@ -33,7 +33,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "referee/base/rng.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/grpc/fd_budget.h"
 #include "referee/grpc/server.h"
 #include "referee/record/game_log.h"

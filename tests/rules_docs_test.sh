@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # docs/rules/<game>.md and the code's tests name the same rules.
-#   1. Every rule ID an engine test names (referee/games/<game>/*_test.cc and
+#   1. Every rule ID an engine test names (games/<game>/*_test.cc and
 #      its *_test_util.h) is in docs/rules/<game>.md: a rule added to the code
 #      without docs fails here.
 #   2. Every rule ID the doc names is one the code's tests name (any
-#      *_test.cc under referee/, analyzer/ or tests/), letter suffixes aside:
+#      *_test.cc under games/, referee/, analyzer/ or tests/), letter suffixes aside:
 #      the doc may split CR-11.2 into CR-11.2a..d, but names no rule the
 #      tests do not know (a typo, or a rule the code lost).
 # Usage: rules_docs_test.sh TOP [--expect_failure]
@@ -28,10 +28,10 @@ check() {
       echo "MISSING: $doc"; status=1; continue
     fi
     local engine_tests
-    local dir="$top/referee/games/$game"
+    local dir="$top/games/$game"
     engine_tests=$(ls "$dir"/*_test.cc "$dir"/*test_util.h 2>/dev/null || true)
     if [ -z "$engine_tests" ]; then
-      echo "MISSING: no engine tests in referee/games/$game"
+      echo "MISSING: no engine tests in games/$game"
       status=1
       continue
     fi
@@ -39,7 +39,7 @@ check() {
     doc_ids=$(ids "$prefix" "$doc")
     # shellcheck disable=SC2086
     test_ids=$(ids "$prefix" $engine_tests)
-    all_test_ids=$(find "$top/referee" "$top/analyzer" "$top/tests" \
+    all_test_ids=$(find "$top/games" "$top/referee" "$top/analyzer" "$top/tests" \
                      -name '*_test.cc' -print0 |
                    xargs -0 grep -ohE "\\b${prefix}-[0-9]+(\\.[0-9]+)?" |
                    sort -u)
@@ -66,12 +66,12 @@ check() {
 if [ "${2:-}" = "--expect_failure" ]; then
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
-  mkdir -p "$tmp/referee" "$tmp/docs"
+  mkdir -p "$tmp/docs"
   cp -r "$top/docs/rules" "$tmp/docs/"
-  cp -r "$top/referee/games" "$tmp/referee/"
-  mkdir -p "$tmp/analyzer" "$tmp/tests"
+  cp -r "$top/games" "$tmp/"
+  mkdir -p "$tmp/referee" "$tmp/analyzer" "$tmp/tests"
   echo "// KR-99.1 a rule nobody documented" \
-    >> "$tmp/referee/games/kraken/kraken_test.cc"
+    >> "$tmp/games/kraken/kraken_test.cc"
   if out=$(check "$tmp"); then
     echo "FAIL: the check passed although kraken_test.cc names KR-99.1"
     exit 1

@@ -16,7 +16,7 @@
 #include "referee/base/testing/fresh_test_dir.h"
 #include "analyzer/audit.h"
 #include "gtest/gtest.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/record/game_log.h"
 #include "tests/ops_test_client.h"
 

@@ -14,7 +14,7 @@
 
 #include "absl/flags/flag.h"
 #include "analyzer/cli.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "tools/cli_flags.h"
 
 ABSL_FLAG(bool, salvage, false,

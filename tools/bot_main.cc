@@ -5,7 +5,7 @@
 // It joins a match (--match_id, or any open match of --game), watches its
 // observations and answers each decision. Strategies: "random" (uniform over
 // the legal actions, seeded by --seed), "first" (always the first legal
-// action) and "heuristic" (a simple rule set per game, bot_heuristic.h).
+// action) and "heuristic" (a simple rule set per game, bots/heuristic.h).
 // The ticket of an invited seat comes from $CARDREF_JOIN_TICKET. A bot for
 // another language needs only referee.proto: the observation lists the legal
 // actions, each with its notation.
@@ -32,7 +32,7 @@
 #include "cardref/v1/referee.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "referee/base/rng.h"
-#include "tools/bot_heuristic.h"
+#include "bots/heuristic.h"
 #include "tools/cli_flags.h"
 #include "tools/version.h"
 
@@ -250,7 +250,7 @@ class Bot {
     const int n = obs.legal_actions_size();
     const std::string& strategy = absl::GetFlag(FLAGS_strategy);
     const int pick = strategy == "first"       ? 0
-                     : strategy == "heuristic" ? cardref::bot::HeuristicChoice(obs)
+                     : strategy == "heuristic" ? cardref::bots::HeuristicChoice(obs)
                                                : static_cast<int>(rng_.Uniform(n));
     cardref::v1::SubmitActionRequest submit;
     submit.set_match_id(joined.match_id());

@@ -17,7 +17,7 @@
 #include "absl/flags/flag.h"
 #include "analyzer/cli.h"
 #include "analyzer/log_tools/log_cli.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "tools/cli_flags.h"
 #include "tools/version.h"
 

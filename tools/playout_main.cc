@@ -15,9 +15,9 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/string_view.h"
 #include "referee/base/rng.h"
-#include "referee/games/all_games.h"
-#include "referee/games/api/game.h"
-#include "referee/games/api/params.h"
+#include "games/all_games.h"
+#include "games/api/game.h"
+#include "games/api/params.h"
 #include "tools/cli_flags.h"
 
 ABSL_FLAG(std::string, game, "craits", "game id, e.g. craits");

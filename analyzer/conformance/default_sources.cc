@@ -1,9 +1,9 @@
 // The registry-backed entry points of transcript.h: every registered game
 // with its JSON adapter. Kept apart from transcript.cc so the generic core
 // (and its test with a fake game) links no real game.
-#include "analyzer/conformance/adapters.h"
+#include "analyzer/conformance/json_adapter.h"
 #include "analyzer/conformance/transcript.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 
 namespace cardref::conformance {
 

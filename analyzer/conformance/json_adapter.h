@@ -9,7 +9,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "nlohmann/json.hpp"
-#include "referee/games/api/game.h"
+#include "games/api/game.h"
 
 namespace cardref::conformance {
 

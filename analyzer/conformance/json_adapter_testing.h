@@ -10,7 +10,7 @@
 #include "analyzer/conformance/json_adapter.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "referee/games/api/game.h"
+#include "games/api/game.h"
 
 namespace cardref::conformance::adapter_testing {
 

@@ -12,7 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/types/span.h"
-#include "referee/games/api/game.h"
+#include "games/api/game.h"
 
 namespace cardref::conformance {
 namespace {

@@ -13,8 +13,8 @@
 #include "absl/status/statusor.h"
 #include "analyzer/conformance/json_adapter.h"
 #include "nlohmann/json.hpp"
-#include "referee/games/api/params.h"
-#include "referee/games/api/registry.h"
+#include "games/api/params.h"
+#include "games/api/registry.h"
 
 namespace cardref::conformance {
 

@@ -12,7 +12,7 @@
 #include "absl/strings/string_view.h"
 #include "analyzer/conformance/json_adapter.h"
 #include "analyzer/conformance/replay.h"
-#include "referee/games/api/registry.h"
+#include "games/api/registry.h"
 
 namespace cardref::conformance {
 

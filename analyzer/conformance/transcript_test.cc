@@ -16,9 +16,9 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "referee/base/rule_error.h"
-#include "referee/games/api/game.h"
-#include "referee/games/api/params.h"
-#include "referee/games/api/registry.h"
+#include "games/api/game.h"
+#include "games/api/params.h"
+#include "games/api/registry.h"
 
 namespace cardref::conformance {
 namespace {

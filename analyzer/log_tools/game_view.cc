@@ -12,13 +12,6 @@ std::string GameView::CardsText(const std::vector<uint32_t>& cards) const {
   return absl::StrJoin(texts, " ");
 }
 
-std::unique_ptr<GameView> MakeGameView(absl::string_view game_id) {
-  if (game_id == "craits") return MakeCraitsView();
-  if (game_id == "krass_kariert") return MakeKrassKariertView();
-  if (game_id == "kraken") return MakeKrakenView();
-  return nullptr;
-}
-
 std::string PerSeat(const std::vector<std::string>& names,
                     const std::vector<std::string>& values) {
   std::vector<std::string> parts;

@@ -1,6 +1,6 @@
 // What one game looks like to a person: card faces, the table drawn from
 // the seats' observations, the public effects of a step, round results in
-// words. One implementation per game (<game>_view.cc); transcript.cc is
+// words. One implementation per game (games/<g>/<g>_view.cc); playback.cc is
 // game-independent.
 #ifndef CARDREF_ANALYZER_LOG_TOOLS_GAME_VIEW_H_
 #define CARDREF_ANALYZER_LOG_TOOLS_GAME_VIEW_H_
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "analyzer/log_tools/transcript.h"
+#include "analyzer/log_tools/table.h"
 #include "cardref/v1/game.pb.h"
 
 namespace cardref::log_tools {
@@ -50,12 +50,8 @@ class GameView {
       const std::vector<std::string>& names) const = 0;
 };
 
-// nullptr for a game without a view.
+// nullptr for a game without a view (generated from the list of games).
 std::unique_ptr<GameView> MakeGameView(absl::string_view game_id);
-
-std::unique_ptr<GameView> MakeCraitsView();
-std::unique_ptr<GameView> MakeKrassKariertView();
-std::unique_ptr<GameView> MakeKrakenView();
 
 // "alice 12, bob 30": one value per seat.
 std::string PerSeat(const std::vector<std::string>& names,

@@ -13,7 +13,7 @@
 #include "analyzer/log_tools/log_html.h"
 #include "analyzer/log_tools/log_json.h"
 #include "analyzer/log_tools/log_text.h"
-#include "analyzer/log_tools/transcript.h"
+#include "analyzer/log_tools/playback.h"
 #include "referee/codec/logged_actions.h"
 #include "referee/record/game_log.h"
 #include "referee/record/record_io.h"
@@ -34,12 +34,12 @@ bool OneFile(const std::vector<std::string>& args, const char* command,
   return false;
 }
 
-absl::StatusOr<Transcript> ReadTranscript(const std::string& path, int seat,
+absl::StatusOr<Playback> ReadPlayback(const std::string& path, int seat,
                                           const GameRegistry& registry) {
   absl::StatusOr<record::GameLog> log = record::ReadGameLog(path);
   if (!log.ok()) return log.status();
   codec::DeriveTypedActions(&*log, registry);  // format 3: the notation
-  return BuildTranscript(*log, registry, seat);
+  return BuildPlayback(*log, registry, seat);
 }
 
 }  // namespace
@@ -47,7 +47,7 @@ absl::StatusOr<Transcript> ReadTranscript(const std::string& path, int seat,
 int RunCat(const std::vector<std::string>& args, int seat,
            const GameRegistry& registry, std::ostream& out, std::ostream& err) {
   if (!OneFile(args, "cat", 1, "one FILE", err)) return kExitUsage;
-  absl::StatusOr<Transcript> t = ReadTranscript(args[0], seat, registry);
+  absl::StatusOr<Playback> t = ReadPlayback(args[0], seat, registry);
   if (!t.ok()) {
     err << "cardref_log cat: " << args[0] << ": " << t.status().message()
         << "\n";
@@ -212,7 +212,7 @@ int RunHtml(const std::vector<std::string>& args, const std::string& page,
     err << "cardref_log html: -o PAGE.html is required\n";
     return kExitUsage;
   }
-  absl::StatusOr<Transcript> t = ReadTranscript(args[0], seat, registry);
+  absl::StatusOr<Playback> t = ReadPlayback(args[0], seat, registry);
   if (!t.ok()) {
     err << "cardref_log html: " << args[0] << ": " << t.status().message()
         << "\n";

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "analyzer/log_tools/log_verify.h"
-#include "referee/games/api/registry.h"
+#include "games/api/registry.h"
 
 namespace cardref::log_tools {
 

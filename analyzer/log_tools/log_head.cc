@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "analyzer/log_tools/log_text.h"
-#include "analyzer/log_tools/transcript.h"
+#include "analyzer/log_tools/playback.h"
 #include "cardref/v1/log.pb.h"
 #include "referee/record/record_io.h"
 

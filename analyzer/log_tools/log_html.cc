@@ -47,7 +47,7 @@ std::string HtmlEscape(absl::string_view text) {
                                     {"'", "&#39;"}});
 }
 
-std::string TranscriptJson(const Transcript& t) {
+std::string PlaybackJson(const Playback& t) {
   json steps = json::array();
   int scores_so_far = 0;
   for (const Step& s : t.steps) {
@@ -88,13 +88,13 @@ std::string TranscriptJson(const Transcript& t) {
       text, {{"<", "\\u003c"}, {">", "\\u003e"}, {"&", "\\u0026"}});
 }
 
-std::string RenderHtml(const Transcript& t) {
+std::string RenderHtml(const Playback& t) {
   std::string title =
       absl::StrCat(t.game_name, " replay: ", t.header.match_id());
   return absl::StrCat(kReplayPageHead, "<title>", HtmlEscape(title),
                       "</title>\n", kReplayPageStyle, kReplayPageBody,
                       "<script type=\"application/json\" id=\"game-data\">",
-                      TranscriptJson(t), "</script>\n", kReplayPageScript,
+                      PlaybackJson(t), "</script>\n", kReplayPageScript,
                       "</html>\n");
 }
 

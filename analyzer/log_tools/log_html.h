@@ -14,15 +14,15 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
-#include "analyzer/log_tools/transcript.h"
+#include "analyzer/log_tools/playback.h"
 
 namespace cardref::log_tools {
 
 // The transcript as the page's JSON data (escaped for a script element).
-std::string TranscriptJson(const Transcript& transcript);
+std::string PlaybackJson(const Playback& transcript);
 
 // The whole page.
-std::string RenderHtml(const Transcript& transcript);
+std::string RenderHtml(const Playback& transcript);
 
 // &, <, >, " and ' as character references.
 std::string HtmlEscape(absl::string_view text);

@@ -104,7 +104,7 @@ std::string HeaderText(const v1::LogHeader& h) {
   return out;
 }
 
-std::string RenderText(const Transcript& t) {
+std::string RenderText(const Playback& t) {
   std::string out =
       absl::StrCat(t.game_name, " game log\n", HeaderText(t.header));
   absl::StrAppend(&out, "view: ",

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "analyzer/log_tools/transcript.h"
+#include "analyzer/log_tools/playback.h"
 #include "cardref/v1/log.pb.h"
 
 namespace cardref::log_tools {
@@ -13,7 +13,7 @@ namespace cardref::log_tools {
 // viewer may see, every record numbered as in the file (record 0 is the
 // header) with its effects, round results, the final result and how the
 // file ends.
-std::string RenderText(const Transcript& transcript);
+std::string RenderText(const Playback& transcript);
 
 // The header in words: game, match, seats with player names and versions,
 // parameters (by name), proof-of-deal fields when present.

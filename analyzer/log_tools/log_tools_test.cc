@@ -27,12 +27,12 @@
 #include "analyzer/log_tools/log_json.h"
 #include "analyzer/log_tools/log_text.h"
 #include "analyzer/log_tools/log_verify.h"
-#include "analyzer/log_tools/transcript.h"
+#include "analyzer/log_tools/playback.h"
 #include "analyzer/test_logs.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/record/game_log.h"
 #include "referee/record/record_io.h"
 
@@ -126,8 +126,8 @@ TEST(CatTest, TextOfOneGoldenLogPerGameIsTheExpectedText) {
 }
 
 TEST(CatTest, LibraryAgreesWithTheBinary) {
-  const Transcript t =
-      *BuildTranscript(ReadLog(Golden("krass_kariert_3p")), AllGames(), -1);
+  const Playback t =
+      *BuildPlayback(ReadLog(Golden("krass_kariert_3p")), AllGames(), -1);
   EXPECT_EQ(RenderText(t),
             ReadText(absl::StrCat(kToolsDir, "/krass_kariert_3p.txt")));
 }
@@ -154,13 +154,13 @@ std::string StepLines(const Step& step) {
 TEST(CatTest, SeatViewShowsNoCardHiddenFromTheSeat) {
   for (const std::string& path : GoldenLogs()) {
     const record::GameLog log = ReadLog(path);
-    const Transcript full = *BuildTranscript(log, AllGames(), -1);
+    const Playback full = *BuildPlayback(log, AllGames(), -1);
     const bool unique_cards = full.header.game() != "krass_kariert";
     const int seats = static_cast<int>(full.seat_names.size());
     for (int viewer = 0; viewer < seats; ++viewer) {
       SCOPED_TRACE(absl::StrCat(path, " --seat=", viewer));
-      absl::StatusOr<Transcript> seen =
-          BuildTranscript(log, AllGames(), viewer);
+      absl::StatusOr<Playback> seen =
+          BuildPlayback(log, AllGames(), viewer);
       ASSERT_TRUE(seen.ok()) << seen.status();
       ASSERT_EQ(seen->steps.size(), full.steps.size());
       const std::string text = RenderText(*seen);
@@ -855,9 +855,9 @@ TEST(HtmlTest, PageIsSelfContainedAndNamesCannotBreakOutOfTheData) {
   }
   EXPECT_THAT(html, HasSubstr("default-src 'none'"));
   // The data holds every step, and the last one is the final result.
-  const Transcript t =
-      *BuildTranscript(ReadLog(Golden("kraken_2rounds")), AllGames(), -1);
-  EXPECT_THAT(html, HasSubstr(TranscriptJson(t)));
+  const Playback t =
+      *BuildPlayback(ReadLog(Golden("kraken_2rounds")), AllGames(), -1);
+  EXPECT_THAT(html, HasSubstr(PlaybackJson(t)));
   EXPECT_THAT(t.steps.back().text, StartsWith("final result: "));
   EXPECT_EQ(HtmlEscape("<a href=\"x\">'&'</a>"),
             "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");

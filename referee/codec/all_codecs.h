@@ -1,4 +1,5 @@
-// Every game's protobuf codec, listed explicitly.
+// Every game's protobuf codec, generated from the list of games
+// (games/games.cmake; all_codecs.cc.in).
 #ifndef CARDREF_REFEREE_CODEC_ALL_CODECS_H_
 #define CARDREF_REFEREE_CODEC_ALL_CODECS_H_
 
@@ -8,11 +9,7 @@
 
 namespace cardref::codec {
 
-const GameCodec& CraitsCodec();
-const GameCodec& KrassKariertCodec();
-const GameCodec& KrakenCodec();
-
-// One per registered game.
+// One per registered game, in list order.
 const std::vector<const GameCodec*>& AllCodecs();
 
 }  // namespace cardref::codec

@@ -8,8 +8,8 @@
 #include "cardref/v1/common.pb.h"
 #include "cardref/v1/game.pb.h"
 #include "referee/codec/game_codec.h"
-#include "referee/games/api/game.h"
-#include "referee/games/api/params.h"
+#include "games/api/game.h"
+#include "games/api/params.h"
 
 namespace cardref::codec {
 

@@ -6,7 +6,7 @@
 #define CARDREF_REFEREE_CODEC_GAME_CATALOG_H_
 
 #include "cardref/v1/referee.pb.h"
-#include "referee/games/api/registry.h"
+#include "games/api/registry.h"
 
 namespace cardref::codec {
 

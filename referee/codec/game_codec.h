@@ -8,7 +8,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "cardref/v1/game.pb.h"
-#include "referee/games/api/game.h"
+#include "games/api/game.h"
 
 namespace cardref::codec {
 

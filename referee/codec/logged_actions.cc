@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "referee/codec/codec.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 
 namespace cardref::codec {
 

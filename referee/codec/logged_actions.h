@@ -11,7 +11,7 @@
 
 #include "absl/status/statusor.h"
 
-#include "referee/games/api/registry.h"
+#include "games/api/registry.h"
 #include "referee/record/game_log.h"
 
 namespace cardref::codec {

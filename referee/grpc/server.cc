@@ -9,7 +9,7 @@
 #include "absl/time/time.h"
 #include "grpcpp/ext/health_check_service_server_builder_option.h"
 #include "referee/base/status_macros.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/grpc/fd_budget.h"
 #include "referee/record/private_dir.h"
 

@@ -8,7 +8,7 @@
 
 #include "cardref/v1/game.pb.h"
 #include "cardref/v1/log.pb.h"
-#include "referee/games/api/game.h"
+#include "games/api/game.h"
 
 namespace cardref::service {
 

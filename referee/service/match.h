@@ -36,7 +36,7 @@
 #include "cardref/v1/log.pb.h"
 #include "cardref/v1/referee.pb.h"
 #include "referee/base/ed25519.h"
-#include "referee/games/api/game.h"
+#include "games/api/game.h"
 #include "referee/record/game_log.h"
 #include "referee/service/clock.h"
 #include "referee/service/decision_clock.h"

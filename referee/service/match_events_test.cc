@@ -14,7 +14,7 @@
 #include "gtest/gtest.h"
 #include "referee/base/rng.h"
 #include "referee/codec/testing/proto_cards.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/record/game_log.h"
 #include "referee/service/match_manager.h"
 

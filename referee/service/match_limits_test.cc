@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "referee/codec/logged_actions.h"
 #include "referee/base/testing/fresh_test_dir.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/record/game_log.h"
 #include "referee/service/match.h"
 #include "referee/service/match_manager.h"

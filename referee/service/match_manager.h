@@ -27,7 +27,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "cardref/v1/referee.pb.h"
-#include "referee/games/api/registry.h"
+#include "games/api/registry.h"
 #include "referee/service/limits.h"
 #include "referee/service/match_caps.h"
 #include "referee/service/deadline_queue.h"

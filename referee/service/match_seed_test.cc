@@ -14,7 +14,7 @@
 #include "referee/base/ed25519.h"
 #include "referee/base/rng.h"
 #include "referee/base/sha256.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/record/game_log.h"
 #include "referee/service/match.h"
 #include "referee/service/match_manager.h"

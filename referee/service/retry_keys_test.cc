@@ -15,7 +15,7 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "referee/base/testing/fresh_test_dir.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/service/clock.h"
 #include "referee/service/match.h"
 #include "referee/service/match_manager.h"

@@ -21,8 +21,8 @@
 #include "referee/base/rng.h"
 #include "referee/codec/arena_message.h"
 #include "referee/codec/codec.h"
-#include "referee/games/all_games.h"
-#include "referee/games/api/game.h"
+#include "games/all_games.h"
+#include "games/api/game.h"
 
 namespace cardref {
 namespace {

@@ -13,8 +13,8 @@
 #include "absl/types/span.h"
 #include "benchmark/benchmark.h"
 #include "referee/base/rng.h"
-#include "referee/games/all_games.h"
-#include "referee/games/api/game.h"
+#include "games/all_games.h"
+#include "games/api/game.h"
 
 namespace cardref {
 namespace {

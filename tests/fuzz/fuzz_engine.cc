@@ -20,9 +20,9 @@
 #include "cardref/v1/game.pb.h"
 #include "referee/base/rng.h"
 #include "referee/codec/codec.h"
-#include "referee/games/all_games.h"
-#include "referee/games/api/game.h"
-#include "referee/games/api/params.h"
+#include "games/all_games.h"
+#include "games/api/game.h"
+#include "games/api/params.h"
 #include "tests/fuzz/fuzz_input.h"
 
 namespace cardref::fuzz {

@@ -11,7 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "analyzer/audit.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/record/game_log.h"
 #include "referee/record/record_io.h"
 #include "tests/fuzz/fuzz_input.h"

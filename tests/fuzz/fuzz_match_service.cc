@@ -19,7 +19,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "cardref/v1/referee.pb.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/service/clock.h"
 #include "referee/service/match_manager.h"
 #include "tests/fuzz/fuzz_input.h"

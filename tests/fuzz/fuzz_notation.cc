@@ -14,7 +14,7 @@
 #include "cardref/v1/game.pb.h"
 #include "referee/base/rng.h"
 #include "referee/codec/codec.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "tests/fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

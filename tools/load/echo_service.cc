@@ -8,7 +8,7 @@
 #include "absl/types/span.h"
 #include "referee/base/rng.h"
 #include "referee/codec/codec.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/service/match_manager.h"
 
 namespace cardref::load {

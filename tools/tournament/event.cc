@@ -18,7 +18,7 @@
 #include "grpcpp/grpcpp.h"
 #include "referee/base/hex.h"
 #include "referee/codec/game_catalog.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/grpc/organiser_token.h"
 #include "tools/tournament/event_state.h"
 #include "tools/tournament/local_referee.h"

@@ -9,7 +9,7 @@
 #include "analyzer/batch.h"
 #include "analyzer/cli.h"
 #include "nlohmann/json.hpp"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 
 namespace cardref::tournament {
 

@@ -7,7 +7,7 @@
 #include "analyzer/cli.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 
 namespace cardref::tournament {
 namespace {

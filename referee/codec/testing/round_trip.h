@@ -11,7 +11,7 @@
 #include "cardref/v1/game.pb.h"
 #include "gtest/gtest.h"
 #include "referee/codec/codec.h"
-#include "referee/games/api/game.h"
+#include "games/api/game.h"
 
 namespace cardref::codec::round_trip {
 

@@ -10,7 +10,7 @@
 
 #include "gtest/gtest.h"
 #include "referee/base/testing/fresh_test_dir.h"
-#include "referee/games/all_games.h"
+#include "games/all_games.h"
 #include "referee/service/match.h"
 
 namespace cardref::service::testing_match {

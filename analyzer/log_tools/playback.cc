@@ -1,0 +1,294 @@
+#include "analyzer/log_tools/playback.h"
+
+#include <memory>
+#include <set>
+#include <utility>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "analyzer/log_tools/game_view.h"
+#include "analyzer/replay.h"
+#include "referee/codec/codec.h"
+
+namespace cardref::log_tools {
+namespace {
+
+std::vector<v1::Observation> Observe(const State& state, int viewer) {
+  const int n = state.game().num_seats();
+  std::vector<v1::Observation> views(n);
+  if (viewer >= 0) {
+    // Only the viewer's observation exists; every slot holds it.
+    v1::Observation own;
+    codec::FillObservation(state, viewer, &own);
+    for (v1::Observation& v : views) v = own;
+    return views;
+  }
+  for (int s = 0; s < n; ++s) codec::FillObservation(state, s, &views[s]);
+  return views;
+}
+
+// `round`: the round the event belongs to (after it is applied).
+std::string ChanceText(const v1::ChanceEvent& chance, int round,
+                       const GameView& view, int viewer) {
+  std::vector<uint32_t> cards(chance.cards().begin(), chance.cards().end());
+  const std::string order =
+      viewer < 0 ? absl::StrCat(": ", view.CardsText(cards)) : "";
+  switch (chance.kind()) {
+    case v1::CHANCE_KIND_DEAL:
+      return absl::StrCat("deal of round ", round,
+                          viewer < 0 ? absl::StrCat(", deck", order) : "");
+    case v1::CHANCE_KIND_RESHUFFLE:
+      return absl::StrCat("the stock is reshuffled (", cards.size(), " cards",
+                          viewer < 0 ? absl::StrCat(", top first", order) : "",
+                          ")");
+    case v1::CHANCE_KIND_TRUMP_DECK:
+      return absl::StrCat("the trump deck is shuffled",
+                          viewer < 0 ? absl::StrCat(order) : "");
+    default:
+      return absl::StrCat("chance event of kind ", chance.kind());
+  }
+}
+
+std::string FinalText(const v1::FinalResult& result,
+                      const std::vector<std::string>& names) {
+  std::vector<std::string> parts;
+  for (int s = 0;
+       s < result.scores_size() && s < static_cast<int>(names.size()); ++s) {
+    parts.push_back(absl::StrCat(
+        names[s], " ", result.scores(s),
+        s < result.ranks_size() ? absl::StrCat(" (rank ", result.ranks(s), ")")
+                                : ""));
+  }
+  std::vector<int> winners(result.winners().begin(), result.winners().end());
+  return absl::StrCat(
+      "final result: ", absl::StrJoin(parts, ", "), "; ",
+      winners.empty()
+          ? "a draw"
+          : absl::StrCat(winners.size() == 1 ? "winner " : "winners ",
+                         SeatList(names, winners)),
+      " (", result.higher_score_is_better() ? "higher" : "lower",
+      " score is better)");
+}
+
+// "bob gets 5C 7H": cards that joined a hand the viewer sees (draws, a
+// reserve taken, a drawn card placed), not at a deal (listed in full).
+void AddCardsGained(const Table& before, const Table& after,
+                    std::vector<std::string>* effects) {
+  for (size_t s = 0; s < after.seats.size() && s < before.seats.size(); ++s) {
+    const SeatTable& b = before.seats[s];
+    const SeatTable& a = after.seats[s];
+    if (!a.hand_visible || !b.hand_visible || b.hand.empty()) continue;
+    std::multiset<std::string> held;
+    for (const CardFace& c : b.hand) held.insert(c.Text());
+    std::vector<std::string> gained;
+    for (const CardFace& c : a.hand) {
+      auto it = held.find(c.Text());
+      if (it != held.end()) {
+        held.erase(it);
+      } else {
+        gained.push_back(c.Text());
+      }
+    }
+    if (!gained.empty()) {
+      effects->push_back(
+          absl::StrCat(a.name, " gets ", absl::StrJoin(gained, " ")));
+    }
+  }
+}
+
+}  // namespace
+
+std::string SeatName(const v1::LogHeader& header, int seat) {
+  if (seat < 0 || seat >= header.seats_size() ||
+      header.seats(seat).player_name().empty()) {
+    return absl::StrCat("seat ", seat);
+  }
+  // Names are the players' choice: control characters would let one forge
+  // lines of the text replay, so they are written as \xNN.
+  std::string name;
+  for (char c : header.seats(seat).player_name()) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      absl::StrAppend(&name, "\\x", absl::Hex(u, absl::kZeroPad2));
+    } else {
+      name.push_back(c);
+    }
+  }
+  return name;
+}
+
+absl::StatusOr<Playback> BuildPlayback(const record::GameLog& log,
+                                           const GameRegistry& registry,
+                                           int viewer) {
+  if (!log.has_header()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the log has no header record (", record::DescribeEnd(log), ")"));
+  }
+  Playback t;
+  t.header = log.header();
+  t.viewer = viewer;
+  t.end_text = record::DescribeEnd(log);
+  absl::StatusOr<std::unique_ptr<analyzer::LogReplay>> replay =
+      analyzer::LogReplay::Create(t.header, registry);
+  if (!replay.ok()) return replay.status();
+  std::unique_ptr<GameView> view = MakeGameView(t.header.game());
+  if (view == nullptr) {
+    return absl::UnimplementedError(
+        absl::StrCat("no text view for game ", t.header.game()));
+  }
+  absl::StatusOr<const GameInfo*> info = registry.Find(t.header.game());
+  t.game_name = info.ok() ? (*info)->display_name : t.header.game();
+  const int n = (*replay)->game().num_seats();
+  if (viewer < -1 || viewer >= n) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--seat=", viewer, " is not a seat of this game (0..", n - 1, ")"));
+  }
+  for (int s = 0; s < n; ++s) t.seat_names.push_back(SeatName(t.header, s));
+  const std::vector<std::string>& names = t.seat_names;
+  t.score_columns = view->ScoreColumns(names);
+  // The observing seat for effects: the viewer, or seat 0 (public parts only).
+  const int public_seat = viewer >= 0 ? viewer : 0;
+
+  std::vector<v1::Observation> views = Observe((*replay)->state(), viewer);
+  Table previous_table = view->MakeTable(views, viewer, names);
+  for (size_t i = 1; i < log.records.size(); ++i) {
+    const v1::LogRecord& record = log.records[i];
+    const State& before = (*replay)->state();
+    Step step;
+    step.record_index = static_cast<int64_t>(i);
+    step.byte_offset = log.offsets[i];
+    step.kind = analyzer::RecordKind(record);
+    step.round = std::max(before.round(), 1);
+    switch (record.record_case()) {
+      case v1::LogRecord::kChance:
+        break;  // worded once applied: a deal starts the next round
+      case v1::LogRecord::kAction: {
+        const v1::ActionEvent& a = record.action();
+        step.seat = a.seat();
+        step.text =
+            absl::StrCat(names.at(a.seat() >= 0 && a.seat() < n ? a.seat() : 0),
+                         a.by_referee() ? " (played by the referee)" : "", ": ",
+                         a.action().notation());
+        break;
+      }
+      case v1::LogRecord::kRejected: {
+        const v1::RejectedSubmission& r = record.rejected();
+        step.seat = r.seat();
+        const std::string who = r.seat() >= 0 && r.seat() < n
+                                    ? names[r.seat()]
+                                    : absl::StrCat("seat ", r.seat());
+        // Another seat's refused submission may name its cards: hidden.
+        if (viewer < 0 || viewer == r.seat()) {
+          // The action as received: its notation, else its typed form.
+          v1::Action typed = r.action();
+          typed.clear_notation();
+          const std::string submitted =
+              r.oversized_bytes() > 0
+                  ? absl::StrCat("an action of ", r.oversized_bytes(),
+                                 " bytes (too large to log)")
+              : r.action().notation().empty()
+                  ? absl::StrCat("{", typed.ShortDebugString(), "}")
+                  : absl::StrCat("\"", absl::CHexEscape(r.action().notation()),
+                                 "\"");
+          step.text =
+              absl::StrCat("refused ", who, ": ", submitted, " (status ",
+                           r.status_code(), ": ", r.message(), ")");
+        } else {
+          step.text = absl::StrCat("refused a submission of ", who);
+        }
+        break;
+      }
+      case v1::LogRecord::kRejectionsNotLogged: {
+        const v1::RejectionsNotLogged& r = record.rejections_not_logged();
+        step.seat = r.seat();
+        step.text = absl::StrCat(
+            "refused ", r.count(), " more submission",
+            r.count() == 1 ? "" : "s", " of ",
+            r.seat() >= 0 && r.seat() < n ? names[r.seat()]
+                                          : absl::StrCat("seat ", r.seat()),
+            " at version ", r.decision_version(),
+            " (counted, not logged: the referee's per-decision limit)");
+        break;
+      }
+      case v1::LogRecord::kFault:
+        step.seat = record.fault().seat();
+        step.text = absl::StrCat(
+            "fault: ",
+            record.fault().seat() >= 0 && record.fault().seat() < n
+                ? names[record.fault().seat()]
+                : absl::StrCat("seat ", record.fault().seat()),
+            " ",
+            record.fault().kind() == v1::FAULT_KIND_TIMEOUT ? "timed out"
+                                                            : "faulted",
+            record.fault().detail().empty()
+                ? ""
+                : absl::StrCat(" (", record.fault().detail(), ")"));
+        break;
+      case v1::LogRecord::kRoundResult:
+        step.round = record.round_result().round();
+        step.text =
+            absl::StrCat("round ", record.round_result().round(), " result");
+        step.details = view->RoundResultLines(record.round_result(), names);
+        t.score_rows.push_back(view->ScoreRow(record.round_result()));
+        break;
+      case v1::LogRecord::kFinalResult:
+        step.text = FinalText(record.final_result(), names);
+        step.details = view->FinalResultLines(record.final_result(), names);
+        t.final_text = step.text;
+        break;
+      case v1::LogRecord::kAborted:
+        step.text = absl::StrCat("match aborted: ", record.aborted().reason());
+        break;
+      case v1::LogRecord::kSeedReveal:
+        step.text =
+            absl::StrCat("dealing seed revealed: ",
+                         absl::BytesToHexString(record.seed_reveal().seed()));
+        break;
+      default:
+        step.text = absl::StrCat("record of kind ", step.kind);
+        break;
+    }
+    if (absl::Status st =
+            (*replay)->Apply(record, step.record_index, step.byte_offset);
+        !st.ok()) {
+      t.problem = std::string(st.message());
+      break;
+    }
+    const State& now = (*replay)->state();
+    std::vector<v1::Observation> after = Observe(now, viewer);
+    if (record.has_chance()) {
+      step.round = std::max(now.round(), 1);
+      step.text = ChanceText(record.chance(), step.round, *view, viewer);
+    }
+    if (record.has_action() || record.has_chance()) {
+      step.effects = view->Effects(
+          views[public_seat], after[public_seat],
+          record.has_action() ? &record.action().action() : nullptr, names);
+    }
+    views = std::move(after);
+    step.table = view->MakeTable(views, viewer, names);
+    if (record.has_action() ||
+        (record.has_chance() &&
+         record.chance().kind() != v1::CHANCE_KIND_DEAL)) {
+      AddCardsGained(previous_table, step.table, &step.effects);
+    }
+    previous_table = step.table;
+    if (record.has_chance() && record.chance().kind() == v1::CHANCE_KIND_DEAL) {
+      for (const SeatTable& seat : step.table.seats) {
+        if (!seat.hand_visible) continue;
+        std::vector<std::string> cards;
+        for (const CardFace& c : seat.hand) cards.push_back(c.Text());
+        step.details.push_back(
+            absl::StrCat(seat.name, ": ", absl::StrJoin(cards, " ")));
+      }
+    }
+    t.steps.push_back(std::move(step));
+  }
+  if (t.problem.empty() && log.end != record::FileEnd::kComplete) {
+    t.problem = t.end_text;
+  }
+  return t;
+}
+
+}  // namespace cardref::log_tools

@@ -1,0 +1,69 @@
+// A game log replayed into steps a person can follow: one step per record,
+// each with what happened in words (the action's notation, the effects it
+// had) and the table after it (every seat's cards, the pile, trick or combo
+// in play, the scores). `cardref_log cat` prints it as text, `cardref_log
+// html` embeds it in a replay page.
+//
+// The table is built from the engine's own per-seat observations
+// (codec::FillObservation, exactly what the referee sends each bot), never
+// from the engine's full state. The full view merges every seat's
+// observation; a seat's view (viewer >= 0) uses only that seat's
+// observation and what the log shows every seat (actions, faults, results),
+// so it cannot show a card the seat did not see.
+#ifndef CARDREF_ANALYZER_LOG_TOOLS_PLAYBACK_H_
+#define CARDREF_ANALYZER_LOG_TOOLS_PLAYBACK_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "cardref/v1/log.pb.h"
+#include "analyzer/log_tools/table.h"
+#include "games/api/registry.h"
+#include "referee/record/game_log.h"
+
+namespace cardref::log_tools {
+
+// A card as drawn on the table: its rank ("A", "T", "7", "12", "X", "STOP")
+// and suit letter ("C", "D", "H", "S"; empty for unsuited cards).
+struct Step {
+  int64_t record_index = 0;
+  uint64_t byte_offset = 0;
+  std::string kind;  // RecordKind: "chance", "action", ...
+  int round = 0;     // the round the record belongs to (1-based)
+  int seat = -1;     // the acting seat, if any
+  std::string text;  // "alice: play 8S:H"
+  std::vector<std::string> effects;  // "bob draws 2 (CRANK_LOSS)"
+  // Lines shown at this step only (a deal's hands, a round's result).
+  std::vector<std::string> details;
+  Table table;  // after the record
+};
+
+struct Playback {
+  v1::LogHeader header;
+  std::string game_name;  // "Craits"
+  int viewer = -1;        // -1: every seat's cards
+  std::vector<std::string> seat_names;
+  std::vector<Step> steps;
+  // Round scores for the table of rounds: column titles, one row per round.
+  std::vector<std::string> score_columns;
+  std::vector<std::vector<std::string>> score_rows;
+  std::string final_text;  // empty unless the log has a final result
+  std::string end_text;    // how the file ends (record::DescribeEnd)
+  // Set when the replay stopped following the log (a damaged or
+  // inconsistent log): the steps end there.
+  std::string problem;
+};
+
+// Replays `log` (its header must be readable by this build). viewer: -1 for
+// the full view, else a seat number (INVALID_ARGUMENT if not a seat).
+[[nodiscard]] absl::StatusOr<Playback> BuildPlayback(
+    const record::GameLog& log, const GameRegistry& registry, int viewer);
+
+// A seat's name for people: the player's name, or "seat N" without one.
+std::string SeatName(const v1::LogHeader& header, int seat);
+
+}  // namespace cardref::log_tools
+
+#endif  // CARDREF_ANALYZER_LOG_TOOLS_PLAYBACK_H_

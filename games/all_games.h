@@ -1,0 +1,18 @@
+// Every game cardref knows, registered explicitly.
+#ifndef CARDREF_GAMES_ALL_GAMES_H_
+#define CARDREF_GAMES_ALL_GAMES_H_
+
+#include "games/api/registry.h"
+
+namespace cardref {
+
+// Adds every game to `registry`.
+void RegisterAllGames(GameRegistry& registry);
+
+// A process-wide registry holding every game, built on first use.
+// Thread-safe.
+const GameRegistry& AllGames();
+
+}  // namespace cardref
+
+#endif  // CARDREF_GAMES_ALL_GAMES_H_
