@@ -9,6 +9,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "games/all_games.h"
 #include "analyzer/summary.h"
 #include "referee/base/rng.h"
 
@@ -191,18 +193,36 @@ std::vector<Comparison> GameComparisons(
                : -1;
   };
   const auto& seats = summary.seats();
-  if (summary.game() == "kraken") {
-    if (seats.size() != 4) return out;
-    Comparison c;
-    for (int s : {0, 2}) c.a.push_back(index(seats[s]));
-    for (int s : {1, 3}) c.b.push_back(index(seats[s]));
-    c.score = summary.winner_team() == 0   ? 1
-              : summary.winner_team() == 1 ? 0
-                                           : 0.5;
-    out.push_back(std::move(c));
+  const GameTraits& traits = ::cardref::TraitsOf(summary.game());
+  if (traits.teams) {
+    // Partners share their result: each pair of teams is one comparison of
+    // the teams' players, by the rank of the team (KR-style partnerships).
+    const std::vector<int> team = traits.teams(seats.size());
+    std::map<int, Comparison::Side> sides;  // team -> (players, rank)
+    for (int s = 0; s < seats.size(); ++s) {
+      Comparison::Side& side = sides[team[s]];
+      side.players.push_back(index(seats[s]));
+      side.rank = seats[s].rank();
+    }
+    for (auto x = sides.begin(); x != sides.end(); ++x) {
+      for (auto y = std::next(x); y != sides.end(); ++y) {
+        const Comparison::Side& a = x->second;
+        const Comparison::Side& b = y->second;
+        if (a.rank == 0 || b.rank == 0) continue;
+        if (std::count(a.players.begin(), a.players.end(), -1) > 0 ||
+            std::count(b.players.begin(), b.players.end(), -1) > 0) {
+          continue;
+        }
+        out.push_back({a.players, b.players,
+                       a.rank < b.rank   ? 1.0
+                       : a.rank > b.rank ? 0.0
+                                         : 0.5,
+                       1});
+      }
+    }
     return out;
   }
-  const bool winners_only = summary.game() == "krass_kariert";
+  const bool winners_only = traits.ranks_only_winners_and_losers;
   for (int i = 0; i < seats.size(); ++i) {
     for (int j = i + 1; j < seats.size(); ++j) {
       const int a = index(seats[i]), b = index(seats[j]);
@@ -291,17 +311,16 @@ v1::RatingsReportProto BuildRatingsReport(
       }
       resampled_present.push_back(present);
     }
-    // Kraken partnerships (seats 0+2 and 1+3), by sorted player indices.
-    std::set<std::pair<int, int>> teams;
-    if (game == "kraken") {
-      for (const v1::GameSummary* s : games) {
-        for (const Comparison& c : GameComparisons(*s, players)) {
-          for (const std::vector<int>* side : {&c.a, &c.b}) {
-            if (side->size() == 2) {
-              teams.insert({std::min((*side)[0], (*side)[1]),
-                            std::max((*side)[0], (*side)[1])});
-            }
-          }
+    // Partnerships: every side of more than one player, by sorted player
+    // indices.
+    std::set<std::vector<int>> teams;
+    for (const v1::GameSummary* s : games) {
+      for (const Comparison& c : GameComparisons(*s, players)) {
+        for (const std::vector<int>* side : {&c.a, &c.b}) {
+          if (side->size() < 2) continue;
+          std::vector<int> sorted = *side;
+          std::sort(sorted.begin(), sorted.end());
+          teams.insert(std::move(sorted));
         }
       }
     }
@@ -320,30 +339,39 @@ v1::RatingsReportProto BuildRatingsReport(
                                         : Percentile(samples[i], 0.975));
       r->set_games(games_played[players[i]]);
     }
-    for (const auto& [x, y] : teams) {
+    for (const std::vector<int>& team : teams) {
       v1::PlayerRating* r = out->add_teams();
-      r->set_player(absl::StrCat(players[x], "+", players[y]));
-      r->set_rating(ToRating(theta[x] + theta[y]));
+      std::vector<std::string> names;
+      double theta_sum = 0;
+      for (int i : team) {
+        names.push_back(players[i]);
+        theta_sum += theta[i];
+      }
+      r->set_player(absl::StrJoin(names, "+"));
+      r->set_rating(ToRating(theta_sum));
       std::vector<double> values;
       for (size_t b = 0; b < resampled_thetas.size(); ++b) {
-        if (resampled_present[b][x] && resampled_present[b][y]) {
-          values.push_back(
-              ToRating(resampled_thetas[b][x] + resampled_thetas[b][y]));
+        double sum = 0;
+        bool all_present = true;
+        for (int i : team) {
+          all_present &= resampled_present[b][i];
+          sum += resampled_thetas[b][i];
         }
+        if (all_present) values.push_back(ToRating(sum));
       }
       r->set_ci_low(values.empty() ? r->rating() : Percentile(values, 0.025));
       r->set_ci_high(values.empty() ? r->rating() : Percentile(values, 0.975));
       int64_t together = 0;
       for (const v1::GameSummary* s : games) {
-        if (s->seats_size() != 4) continue;
-        for (int first : {0, 1}) {
-          const std::string k1 = PlayerKey(s->seats(first));
-          const std::string k2 = PlayerKey(s->seats(first + 2));
-          if ((k1 == players[x] && k2 == players[y]) ||
-              (k1 == players[y] && k2 == players[x])) {
-            ++together;
+        bool played = false;
+        for (const Comparison& c : GameComparisons(*s, players)) {
+          for (const std::vector<int>* side : {&c.a, &c.b}) {
+            std::vector<int> sorted = *side;
+            std::sort(sorted.begin(), sorted.end());
+            played |= sorted == team;
           }
         }
+        together += played ? 1 : 0;
       }
       r->set_games(together);
     }

@@ -5,10 +5,11 @@
 // Model: Bradley-Terry on every pair of seats of a game's finishing order
 // (full rank breaking, which estimates Plackett-Luce strengths
 // consistently): P(i finishes ahead of j) = 1 / (1 + exp(theta_j -
-// theta_i)). A shared rank counts half a win each (Craits); in Krass
-// Kariert, whose ranks only say winner or loser, two losers (or two
-// winners) are no comparison. In Kraken the two teams are compared and a
-// team's strength is the sum of its players' thetas. The fit maximises the
+// theta_i)). A shared rank counts half a win each; in a game whose ranks
+// only say winner or loser (GameTraits::ranks_only_winners_and_losers), two
+// losers (or two winners) are no comparison. In a partnership game
+// (GameTraits::teams) the teams are compared and a team's strength is the
+// sum of its players' thetas. The fit maximises the
 // likelihood of all comparisons of all games together (Newton's method with
 // a negligible ridge, 1e-4 * theta^2 / 2, so an undefeated player still
 // gets a finite rating).
@@ -42,6 +43,10 @@ struct RatingOptions {
 // One comparison of two sides (player indices): `score` is 1 if side a
 // finished ahead, 0 if behind, 0.5 if level; `weight` counts repeats.
 struct Comparison {
+  struct Side {  // while building: one team's players and its rank
+    std::vector<int> players;
+    int rank = 0;
+  };
   std::vector<int> a, b;
   double score = 0;
   double weight = 1;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "analyzer/stats.h"
+#include "games/all_games.h"
 #include "analyzer/summary.h"
 
 namespace cardref::analyzer {
@@ -64,9 +65,12 @@ struct GameTally {
       extra;  // (table, label) -> metrics
 };
 
-// Partners in Kraken (KR-3: seats 0+2 and 1+3) share their result.
-bool SameSide(const std::string& game, int a, int b) {
-  return game == "kraken" && a % 2 == b % 2;
+// Partners (GameTraits::teams) share their result: no head-to-head.
+bool SameSide(const std::string& game, int seats, int a, int b) {
+  const GameTraits& traits = ::cardref::TraitsOf(game);
+  if (!traits.teams) return false;
+  const std::vector<int> teams = traits.teams(seats);
+  return a < seats && b < seats && teams[a] == teams[b];
 }
 
 int64_t Quantile(const std::map<int32_t, int64_t>& histogram, int64_t n,
@@ -137,7 +141,10 @@ void Tally(const v1::GameSummary& s, GameTally& g) {
   }
   for (const v1::SeatSummary& a : s.seats()) {
     for (const v1::SeatSummary& b : s.seats()) {
-      if (a.seat() == b.seat() || SameSide(game, a.seat(), b.seat())) continue;
+      if (a.seat() == b.seat() ||
+          SameSide(game, s.seats_size(), a.seat(), b.seat())) {
+        continue;
+      }
       const std::string ka = PlayerKey(a), kb = PlayerKey(b);
       if (ka == kb || a.rank() == 0 || b.rank() == 0) continue;
       v1::HeadToHead& h = g.h2h[{ka, kb}];

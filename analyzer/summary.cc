@@ -8,6 +8,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "games/all_games.h"
 #include "referee/codec/codec.h"
 
 namespace cardref::analyzer {
@@ -234,8 +235,13 @@ void SummaryBuilder::Add(const v1::LogRecord& record) {
           AddMetrics(m, s->mutable_metrics());
         }
       }
-      if (f.has_kraken() && f.kraken().has_winner_team()) {
-        summary_.set_winner_team(f.kraken().winner_team());
+      // In a partnership game the winners are one team (none on a draw).
+      const GameTraits& traits = ::cardref::TraitsOf(summary_.game());
+      if (traits.teams && f.winners_size() > 0 && seats > 0) {
+        const std::vector<int> teams = traits.teams(seats);
+        if (f.winners(0) < seats) {
+          summary_.set_winner_team(teams[f.winners(0)]);
+        }
       }
       results_.records.push_back(record);
       results_.offsets.push_back(0);

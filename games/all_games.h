@@ -13,6 +13,10 @@ void RegisterAllGames(GameRegistry& registry);
 // Thread-safe.
 const GameRegistry& AllGames();
 
+// The traits of the game `id` in AllGames(); empty traits (no
+// partnerships) for an id it does not know, e.g. from another build's log.
+const GameTraits& TraitsOf(absl::string_view id);
+
 }  // namespace cardref
 
 #endif  // CARDREF_GAMES_ALL_GAMES_H_

@@ -2,6 +2,13 @@
 
 namespace cardref {
 
+std::vector<int> SeatTeams(const GameTraits& traits, int seats) {
+  if (traits.teams) return traits.teams(seats);
+  std::vector<int> teams(seats);
+  for (int s = 0; s < seats; ++s) teams[s] = s;
+  return teams;
+}
+
 bool ActionList::contains(Action a) const {
   for (int i = 0; i < size_; ++i) {
     if (actions_[i] == a) return true;

@@ -4,7 +4,7 @@
 // Model (after OpenSpiel's spiel.h): a Game holds the validated parameters and
 // creates States. A State is one position; at any time it is exactly one of
 //   - a chance node: the engine needs a recorded random event (a deck order,
-//     a Craits reshuffle, a Kraken trump deck) before anything else happens.
+//     a new stock order, a separate deck) before anything else happens.
 //     Chance may fall in the middle of an action's effects: the action is
 //     applied, the state stops at the chance node, and the rest of the
 //     effects run when the chance event arrives;
@@ -30,6 +30,7 @@
 #include <array>
 #include <cassert>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -76,8 +77,8 @@ enum class NodeType { kChance, kDecision, kTerminal };
 // known multiset of cards (State::ChanceCards), recorded in the log.
 enum class ChanceKind : uint8_t {
   kDeal = 1,       // the deck order of the round that starts now
-  kReshuffle = 2,  // Craits CR-9.2: new stock order, top first
-  kTrumpDeck = 3,  // Kraken KR-6.4: the separate trump deck of the round
+  kReshuffle = 2,  // the stock rebuilt from a pile: new order, top first
+  kTrumpDeck = 3,  // a separate deck of the round (e.g. to draw a trump)
 };
 absl::string_view ChanceKindName(ChanceKind kind);
 
@@ -90,6 +91,26 @@ struct GameOutcome {
   std::vector<int> winners;     // ascending seats; empty for a drawn game
   bool higher_score_is_better = true;
 };
+
+// What generic code (fault policy, schedules, ratings, reports) needs to
+// know of a game beyond its rules.
+struct GameTraits {
+  // Partnerships: the team of each seat at a table of `seats`, or empty
+  // when every seat plays for itself. Partners share their result: they
+  // forfeit together, are compared as one side, and a schedule never seats
+  // one bot on two teams.
+  std::function<std::vector<int>(int seats)> teams;
+  // The outcome's ranks say only who won and who lost (every seat but the
+  // loser wins): two seats of equal rank are no comparison, not a tie.
+  bool ranks_only_winners_and_losers = false;
+  // A game for the generic test suites only (games/testing/): registered
+  // like the others, served only when the referee is told to.
+  bool test_only = false;
+};
+
+// The team of each seat at a table of `seats`: GameTraits::teams, or each
+// seat its own team (seat s is team s) in a game without partnerships.
+std::vector<int> SeatTeams(const GameTraits& traits, int seats);
 
 class Game;
 
@@ -122,6 +143,11 @@ class State {
   // Precondition: `action` is in LegalActions(). No validation: for
   // playouts and for replaying actions already validated.
   virtual void ApplyLegalAction(Action action) = 0;
+
+  // How readily the referee plays `action` (legal here) for a seat that
+  // cannot play itself (docs/fault_policy.md): lower first, the engine's
+  // order breaking ties. The default prefers none: the first legal action.
+  virtual int SubstitutePreference(Action /*action*/) const { return 1; }
 
   // At a chance node: the kind of event expected.
   virtual ChanceKind chance_kind() const = 0;
@@ -178,15 +204,18 @@ class Game {
   virtual int num_seats() const = 0;
   // Complete and validated.
   const GameParams& params() const { return params_; }
+  const GameTraits& traits() const { return traits_; }
 
   // A new game: the first node is the chance node of round 1's deal.
   virtual std::unique_ptr<State> NewInitialState() const = 0;
 
  protected:
-  explicit Game(GameParams params) : params_(std::move(params)) {}
+  explicit Game(GameParams params, GameTraits traits = {})
+      : params_(std::move(params)), traits_(std::move(traits)) {}
 
  private:
   GameParams params_;
+  GameTraits traits_;
 };
 
 }  // namespace cardref

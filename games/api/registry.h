@@ -18,12 +18,13 @@
 namespace cardref {
 
 struct GameInfo {
-  std::string id;            // as in logs: "craits", "krass_kariert", "kraken"
-  std::string display_name;  // "Craits"
-  std::string rules_prefix;  // "CR"
+  std::string id;            // as in logs; also the game's folder under games/
+  std::string display_name;  // as people read it
+  std::string rules_prefix;  // of its rule IDs
   int rules_version = 1;
   int min_seats = 0;
   int max_seats = 0;
+  GameTraits traits;  // the same as every Game of this id has
   std::vector<ParamSpec> params;  // every parameter, spec order
   // Validates `given` (unknown names, types, ranges, cross-parameter
   // constraints, each error naming its rule), fills defaults, and creates the

@@ -348,6 +348,19 @@ void CraitsState::ResolveStarter() {
   Resume();
 }
 
+int CraitsState::SubstitutePreference(Action action) const {
+  absl::StatusOr<CraitsMove> move = CraitsMove::Decode(action);
+  if (!move.ok()) return 1;
+  switch (move->type) {
+    case CraitsMove::Type::kDraw:
+      return 0;
+    case CraitsMove::Type::kCallFool:
+      return 9;
+    default:
+      return 1;
+  }
+}
+
 void CraitsState::ApplyLegalAction(Action action) {
   ++round_actions_;  // CR-12.1 counts every accepted action
   draw_head_ = draw_tail_ = 0;

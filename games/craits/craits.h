@@ -216,6 +216,8 @@ class CraitsState final : public State {
   int current_seat() const override;
   void LegalActions(ActionList& out) const override;
   void ApplyLegalAction(Action action) override;
+  // Drawing first; calling a fool never while anything else is legal.
+  int SubstitutePreference(Action action) const override;
   ChanceKind chance_kind() const override;
   int ChanceCards(absl::Span<Card> out) const override;
   [[nodiscard]] absl::Status ApplyChance(ChanceKind kind,

@@ -91,6 +91,17 @@ bool KrakenTrick::operator==(const KrakenTrick& o) const {
 
 // --- Game ------------------------------------------------------------------
 
+GameTraits Traits() {
+  GameTraits traits;
+  // KR-3: seats 0 and 2 play against seats 1 and 3.
+  traits.teams = [](int seats) {
+    std::vector<int> team(seats);
+    for (int s = 0; s < seats; ++s) team[s] = s % 2;
+    return team;
+  };
+  return traits;
+}
+
 GameInfo MakeGameInfo() {
   GameInfo info;
   info.id = "kraken";
@@ -100,6 +111,7 @@ GameInfo MakeGameInfo() {
   info.min_seats = kNumSeats;
   info.max_seats = kNumSeats;
   info.params = ParamSchema();
+  info.traits = Traits();
   info.create =
       [](const GameParams& given) -> absl::StatusOr<std::unique_ptr<Game>> {
     ASSIGN_OR_RETURN(std::unique_ptr<KrakenGame> game,
@@ -147,7 +159,7 @@ absl::StatusOr<std::unique_ptr<KrakenGame>> KrakenGame::Create(
 }
 
 KrakenGame::KrakenGame(GameParams params, KrakenConfig config)
-    : Game(std::move(params)), config_(config) {}
+    : Game(std::move(params), Traits()), config_(config) {}
 
 std::unique_ptr<State> KrakenGame::NewInitialState() const {
   return NewKrakenState();
@@ -332,6 +344,19 @@ void KrakenState::LegalActions(ActionList& out) const {
       return;
     default:
       return;
+  }
+}
+
+int KrakenState::SubstitutePreference(Action action) const {
+  switch (KindOf(action)) {
+    case ActionKind::kPassTrump:
+    case ActionKind::kPassChallenge:
+    case ActionKind::kDeclineBonus:
+      return 0;
+    case ActionKind::kDeclare:
+      return DecodeDeclaration(PayloadOf(action)).size == 0 ? 0 : 1;
+    default:
+      return 1;
   }
 }
 

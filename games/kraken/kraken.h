@@ -71,6 +71,9 @@ struct KrakenConfig {
 };
 
 // The registry entry: id "kraken", display "Kraken", prefix "KR".
+// What generic code needs to know of the game (game.h GameTraits).
+GameTraits Traits();
+
 GameInfo MakeGameInfo();
 
 // KR-4.4 phases of a round; kDeal also stands for "deal pending" between
@@ -231,6 +234,8 @@ class KrakenState final : public State {
   int current_seat() const override;
   void LegalActions(ActionList& out) const override;
   void ApplyLegalAction(Action action) override;
+  // Passing, declining and an empty declaration first.
+  int SubstitutePreference(Action action) const override;
   ChanceKind chance_kind() const override;
   int ChanceCards(absl::Span<Card> out) const override;
   [[nodiscard]] absl::Status ApplyChance(ChanceKind kind,

@@ -82,6 +82,13 @@ absl::StatusOr<std::unique_ptr<KrassKariertGame>> NewKrassKariertGame(
   return std::make_unique<KrassKariertGame>(std::move(complete));
 }
 
+GameTraits Traits() {
+  GameTraits traits;
+  // KK-13.1: the game's losers lose, everyone else wins.
+  traits.ranks_only_winners_and_losers = true;
+  return traits;
+}
+
 GameInfo MakeGameInfo() {
   GameInfo info;
   info.id = std::string(kGameId);
@@ -91,6 +98,7 @@ GameInfo MakeGameInfo() {
   info.min_seats = 3;
   info.max_seats = 5;
   info.params = Schema();
+  info.traits = Traits();
   info.create =
       [](const GameParams& given) -> absl::StatusOr<std::unique_ptr<Game>> {
     ASSIGN_OR_RETURN(std::unique_ptr<KrassKariertGame> game,
@@ -101,7 +109,7 @@ GameInfo MakeGameInfo() {
 }
 
 KrassKariertGame::KrassKariertGame(GameParams params)
-    : Game(std::move(params)) {
+    : Game(std::move(params), Traits()) {
   config_.num_players = static_cast<int>(this->params().GetInt("num_players"));
   config_.chips_per_player =
       static_cast<int>(this->params().GetInt("chips_per_player"));

@@ -84,6 +84,9 @@ struct KrassKariertConfig {
   FallbackDirection fallback_direction = FallbackDirection::kCcw;
 };
 
+// What generic code needs to know of the game (game.h GameTraits).
+GameTraits Traits();
+
 GameInfo MakeGameInfo();
 
 // One action of the current trick as everyone saw it (KK-15.1).

@@ -2,48 +2,16 @@
 
 #include <algorithm>
 
-#include "referee/codec/codec.h"
 
 namespace cardref::service {
-namespace {
-
-// Lower is preferred; the engine's order breaks ties.
-int Preference(const v1::Action& action) {
-  if (action.has_craits()) {
-    switch (action.craits().kind_case()) {
-      case v1::CraitsAction::kDraw:
-        return 0;
-      case v1::CraitsAction::kCallFool:
-        return 9;  // never, while anything else is legal
-      default:
-        return 1;
-    }
-  }
-  if (action.has_kraken()) {
-    const v1::KrakenAction& k = action.kraken();
-    switch (k.kind_case()) {
-      case v1::KrakenAction::kPassTrump:
-      case v1::KrakenAction::kPassChallenge:
-      case v1::KrakenAction::kDeclineBonus:
-        return 0;
-      case v1::KrakenAction::kDeclare:
-        return k.declare().combinations_size() == 0 ? 0 : 1;
-      default:
-        return 1;
-    }
-  }
-  return 1;  // krass_kariert: the engine's order alone
-}
-
-}  // namespace
 
 Action NeutralAction(const State& state) {
   ActionList legal;
   state.LegalActions(legal);
   Action best = legal[0];
-  int best_preference = 10;
+  int best_preference = state.SubstitutePreference(best);
   for (Action a : legal) {
-    const int p = Preference(codec::EncodeAction(state, a));
+    const int p = state.SubstitutePreference(a);
     if (p < best_preference) {
       best = a;
       best_preference = p;
@@ -59,8 +27,13 @@ v1::FaultAction EffectiveAction(const v1::FaultPolicy& policy) {
 }
 
 std::vector<int> ForfeitGroup(const Game& game, int seat) {
-  if (game.id() == "kraken") return {seat % 2, seat % 2 + 2};
-  return {seat};
+  if (!game.traits().teams) return {seat};
+  const std::vector<int> teams = game.traits().teams(game.num_seats());
+  std::vector<int> group;
+  for (int s = 0; s < static_cast<int>(teams.size()); ++s) {
+    if (teams[s] == teams[seat]) group.push_back(s);
+  }
+  return group;
 }
 
 void ApplyForfeits(const Game& game, const std::vector<bool>& forfeited,

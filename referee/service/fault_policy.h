@@ -12,19 +12,16 @@
 
 namespace cardref::service {
 
-// The action the referee plays for the seat to act (a decision node):
-//   craits         DRAW when legal, else the first legal action that is not
-//                  a CALL_FOOL (NAME_SUIT or PLAY), in the engine's order;
-//   krass_kariert  the first legal action in the engine's order;
-//   kraken         PASS_TRUMP, PASS_CHALLENGE, an empty DECLARE or
-//                  DECLINE_BONUS when legal, else the first legal action.
+// The action the referee plays for the seat to act (a decision node): the
+// legal action the game prefers (State::SubstitutePreference), the first
+// of equals in the engine's order.
 Action NeutralAction(const State& state);
 
 // FAULT_ACTION_UNSPECIFIED reads as SUBSTITUTE.
 v1::FaultAction EffectiveAction(const v1::FaultPolicy& policy);
 
-// The seats that rank last with `seat` when it forfeits: Kraken, its team
-// (seats s and s+2); every other game, the seat alone.
+// The seats that rank last with `seat` when it forfeits: its team in a
+// partnership game (GameTraits::teams), else the seat alone.
 std::vector<int> ForfeitGroup(const Game& game, int seat);
 
 // Rewrites ranks and winners of `result` for the forfeited seats (one flag

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "games/all_games.h"
 
 namespace cardref::tournament {
 
@@ -99,12 +100,12 @@ std::vector<std::vector<int>> Groups(int bots, int players, ScheduleKind kind) {
   return groups;
 }
 
-std::vector<std::vector<int>> SeatOrders(const std::string& game, int n,
+std::vector<std::vector<int>> SeatOrders(const GameTraits& traits, int n,
                                          bool duplicate) {
   std::vector<std::vector<int>> orders;
   std::vector<int> p(n);
   std::iota(p.begin(), p.end(), 0);
-  if (duplicate && n <= 4 && game != "kraken") {
+  if (duplicate && n <= 4 && !traits.teams) {
     do {
       orders.push_back(p);
     } while (std::next_permutation(p.begin(), p.end()));
@@ -152,7 +153,7 @@ absl::StatusOr<std::vector<ScheduledMatch>> BuildSchedule(
     const std::vector<std::vector<int>> groups =
         Groups(static_cast<int>(config.bots.size()), game.players, config.kind);
     const std::vector<std::vector<int>> orders =
-        SeatOrders(game.id, game.players, config.duplicate);
+        SeatOrders(TraitsOf(game.id), game.players, config.duplicate);
     for (size_t gi = 0; gi < groups.size(); ++gi) {
       for (int d = 0; d < config.matches; ++d) {
         const std::string deal_set =

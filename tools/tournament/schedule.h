@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "games/api/game.h"
 
 namespace cardref::tournament {
 
@@ -60,11 +61,12 @@ struct ScheduledMatch {
 std::vector<std::vector<int>> Groups(int bots, int players, ScheduleKind kind);
 
 // Seat orders of one deal set over a group of `n` players, as permutations
-// of 0..n-1. Duplicate: every permutation up to 4 seats, except Kraken,
-// which gets the 4 rotations (every seat, and each team on both sides of
-// the deal); 5 seats or more get the n rotations, a Latin square in which
-// every bot plays every seat once. Without duplicate: the n rotations.
-std::vector<std::vector<int>> SeatOrders(const std::string& game, int n,
+// of 0..n-1. Duplicate: every permutation up to 4 seats, except in a
+// partnership game, which gets the n rotations (every seat, and each team
+// on both sides of the deal); 5 seats or more get the n rotations, a Latin
+// square in which every bot plays every seat once. Without duplicate: the
+// n rotations.
+std::vector<std::vector<int>> SeatOrders(const GameTraits& traits, int n,
                                          bool duplicate);
 
 // What BuildSchedule checks before it needs the games' player counts

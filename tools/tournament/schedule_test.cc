@@ -5,6 +5,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "games/all_games.h"
 #include "tools/tournament/event_state.h"
 
 namespace cardref::tournament {
@@ -76,7 +77,7 @@ TEST(ScheduleTest, KrakenDuplicateSwapsTheTeamsAndEveryBotSitsEverywhere) {
 }
 
 TEST(ScheduleTest, FiveSeatsGetALatinSquare) {
-  std::vector<std::vector<int>> orders = SeatOrders("krass_kariert", 5, true);
+  std::vector<std::vector<int>> orders = SeatOrders(TraitsOf("krass_kariert"), 5, true);
   ASSERT_EQ(orders.size(), 5u);
   for (int seat = 0; seat < 5; ++seat) {
     std::set<int> players;
