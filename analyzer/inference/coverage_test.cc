@@ -175,9 +175,12 @@ TEST(CoverageTest, VarianceReductionOfDuplicateDeals) {
   // Duplicate deals help here, and the figures measured on duplicate
   // events alone predict both designs within 10% (300 events: the sd of
   // each actual figure is about 4% of it).
-  EXPECT_LT(actual_duplicate, 0.8 * actual_independent);
-  EXPECT_NEAR(predicted_duplicate / actual_duplicate, 1, 0.10);
-  EXPECT_NEAR(predicted_independent / actual_independent, 1, 0.10);
+  // A sanitizer build's 30 events measure each sd to about 13% only.
+  const bool full = kEvents >= 300;
+  EXPECT_LT(actual_duplicate, (full ? 0.8 : 1.0) * actual_independent);
+  EXPECT_NEAR(predicted_duplicate / actual_duplicate, 1, full ? 0.10 : 0.4);
+  EXPECT_NEAR(predicted_independent / actual_independent, 1,
+              full ? 0.10 : 0.4);
 }
 
 // The truths themselves: the logistic-normal integral and the limit fit.
