@@ -43,6 +43,7 @@ TEST(BootstrapTest, PercentileInterpolates) {
 // The bootstrap of a mean over many units agrees with the t interval.
 TEST(BootstrapTest, MeanIntervalAgreesWithTheTInterval) {
   std::vector<double> values;
+  values.reserve(200);
   Rng rng(5);
   for (int i = 0; i < 200; ++i) values.push_back(rng.Uniform(1000) / 1000.0);
   const auto replicates = ClusterBootstrap(
@@ -52,6 +53,7 @@ TEST(BootstrapTest, MeanIntervalAgreesWithTheTInterval) {
         return std::vector<double>{sum / 200};
       });
   std::vector<double> means;
+  means.reserve(replicates.size());
   for (const auto& r : replicates) means.push_back(r[0]);
   const Interval boot = PercentileInterval(means, 200, {});
   const Estimate t = UnitMean(values, {});

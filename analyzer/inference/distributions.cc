@@ -1,5 +1,6 @@
 #include "analyzer/inference/distributions.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
