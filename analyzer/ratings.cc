@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "analyzer/inference/bootstrap.h"
 #include "games/all_games.h"
 #include "analyzer/summary.h"
 #include "referee/base/rng.h"
@@ -17,89 +18,14 @@
 namespace cardref::analyzer {
 namespace {
 
-constexpr double kRidge = 1e-4;
 constexpr double kZ95 = 1.959963984540054;
-const double kPointsPerTheta = 400 / std::log(10.0);
 
-double Sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
+using inference::Percentile;
 
-double Dot(const std::vector<double>& theta, const Comparison& c) {
-  double d = 0;
-  for (int i : c.a) d += theta[i];
-  for (int i : c.b) d -= theta[i];
-  return d;
-}
-
-double LogLikelihood(const std::vector<double>& theta,
-                     const std::vector<Comparison>& comparisons) {
-  double ll = 0;
-  for (const Comparison& c : comparisons) {
-    const double d = Dot(theta, c);
-    // log sigmoid(d) = -log1p(exp(-d)), computed without overflow.
-    auto log_sigmoid = [](double x) {
-      return x > 0 ? -std::log1p(std::exp(-x)) : x - std::log1p(std::exp(x));
-    };
-    ll +=
-        c.weight * (c.score * log_sigmoid(d) + (1 - c.score) * log_sigmoid(-d));
-  }
-  for (double t : theta) ll -= kRidge * t * t / 2;
-  return ll;
-}
-
-// Solves m x = v for a symmetric positive definite m (Cholesky).
-std::vector<double> Solve(std::vector<std::vector<double>> m,
-                          std::vector<double> v) {
-  const size_t n = v.size();
-  for (size_t j = 0; j < n; ++j) {
-    double d = m[j][j];
-    for (size_t k = 0; k < j; ++k) d -= m[j][k] * m[j][k];
-    d = std::sqrt(std::max(d, 1e-300));
-    m[j][j] = d;
-    for (size_t i = j + 1; i < n; ++i) {
-      double s = m[i][j];
-      for (size_t k = 0; k < j; ++k) s -= m[i][k] * m[j][k];
-      m[i][j] = s / d;
-    }
-  }
-  for (size_t i = 0; i < n; ++i) {  // L y = v
-    for (size_t k = 0; k < i; ++k) v[i] -= m[i][k] * v[k];
-    v[i] /= m[i][i];
-  }
-  for (size_t i = n; i-- > 0;) {  // L^T x = y
-    for (size_t k = i + 1; k < n; ++k) v[i] -= m[k][i] * v[k];
-    v[i] /= m[i][i];
-  }
-  return v;
-}
-
-double Percentile(std::vector<double> values, double q) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const double at = q * static_cast<double>(values.size() - 1);
-  const size_t lo = static_cast<size_t>(std::floor(at));
-  const size_t hi = std::min(lo + 1, values.size() - 1);
-  return values[lo] +
-         (at - static_cast<double>(lo)) * (values[hi] - values[lo]);
-}
-
-// Repeated comparisons merged into one with their weights summed.
 std::vector<Comparison> Aggregate(
     const std::vector<const std::vector<Comparison>*>& units,
     const std::vector<int>& multiplicity) {
-  std::map<std::tuple<std::vector<int>, std::vector<int>, double>, double> sum;
-  for (size_t u = 0; u < units.size(); ++u) {
-    if (multiplicity[u] == 0) continue;
-    for (const Comparison& c : *units[u]) {
-      sum[{c.a, c.b, c.score}] += c.weight * multiplicity[u];
-    }
-  }
-  std::vector<Comparison> out;
-  out.reserve(sum.size());
-  for (const auto& [key, weight] : sum) {
-    out.push_back(
-        {std::get<0>(key), std::get<1>(key), std::get<2>(key), weight});
-  }
-  return out;
+  return inference::AggregateComparisons(units, multiplicity);
 }
 
 std::string Fixed(double x, int decimals) {
@@ -108,76 +34,13 @@ std::string Fixed(double x, int decimals) {
 
 }  // namespace
 
-double ToRating(double theta) { return 1500 + kPointsPerTheta * theta; }
-
-double ExpectedScore(double rating_difference) {
-  return 1 / (1 + std::pow(10.0, -rating_difference / 400));
-}
-
-std::vector<double> FitBradleyTerry(
-    int players, const std::vector<Comparison>& comparisons) {
-  std::vector<double> theta(static_cast<size_t>(players), 0.0);
-  double ll = LogLikelihood(theta, comparisons);
-  for (int iteration = 0; iteration < 200; ++iteration) {
-    std::vector<double> gradient(theta.size(), 0.0);
-    std::vector<std::vector<double>> info(
-        theta.size(), std::vector<double>(theta.size(), 0.0));
-    for (const Comparison& c : comparisons) {
-      const double p = Sigmoid(Dot(theta, c));
-      const double g = c.weight * (c.score - p);
-      const double h = c.weight * p * (1 - p);
-      std::vector<std::pair<int, double>> x;
-      for (int i : c.a) x.emplace_back(i, 1.0);
-      for (int i : c.b) x.emplace_back(i, -1.0);
-      for (const auto& [i, xi] : x) {
-        gradient[i] += g * xi;
-        for (const auto& [j, xj] : x) info[i][j] += h * xi * xj;
-      }
-    }
-    for (size_t i = 0; i < theta.size(); ++i) {
-      gradient[i] -= kRidge * theta[i];
-      info[i][i] += kRidge;
-    }
-    const std::vector<double> step = Solve(info, gradient);
-    // Newton's step, halved until the likelihood does not fall.
-    double scale = 1;
-    std::vector<double> next(theta.size());
-    double next_ll = ll;
-    for (int halving = 0; halving < 30; ++halving, scale /= 2) {
-      for (size_t i = 0; i < theta.size(); ++i) {
-        next[i] = theta[i] + scale * step[i];
-      }
-      next_ll = LogLikelihood(next, comparisons);
-      if (next_ll >= ll - 1e-12) break;
-    }
-    double change = 0;
-    for (size_t i = 0; i < theta.size(); ++i) {
-      change = std::max(change, std::abs(next[i] - theta[i]));
-    }
-    theta = next;
-    ll = next_ll;
-    if (change < 1e-10) break;
-  }
-  // Centre the players that appear in some comparison; the others keep 0.
-  std::vector<bool> present(theta.size(), false);
-  for (const Comparison& c : comparisons) {
-    for (int i : c.a) present[i] = true;
-    for (int i : c.b) present[i] = true;
-  }
-  double mean = 0;
-  int n = 0;
-  for (size_t i = 0; i < theta.size(); ++i) {
-    if (present[i]) {
-      mean += theta[i];
-      ++n;
-    }
-  }
-  if (n > 0) mean /= n;
-  for (size_t i = 0; i < theta.size(); ++i) {
-    if (present[i]) theta[i] -= mean;
-  }
-  return theta;
-}
+namespace {
+// One team's players and its rank, while comparing teams.
+struct TeamSide {
+  std::vector<int> players;
+  int rank = 0;
+};
+}  // namespace
 
 std::vector<Comparison> GameComparisons(
     const v1::GameSummary& summary,
@@ -198,16 +61,16 @@ std::vector<Comparison> GameComparisons(
     // Partners share their result: each pair of teams is one comparison of
     // the teams' players, by the rank of the team (KR-style partnerships).
     const std::vector<int> team = traits.teams(seats.size());
-    std::map<int, Comparison::Side> sides;  // team -> (players, rank)
+    std::map<int, TeamSide> sides;  // team -> (players, rank)
     for (int s = 0; s < seats.size(); ++s) {
-      Comparison::Side& side = sides[team[s]];
+      TeamSide& side = sides[team[s]];
       side.players.push_back(index(seats[s]));
       side.rank = seats[s].rank();
     }
     for (auto x = sides.begin(); x != sides.end(); ++x) {
       for (auto y = std::next(x); y != sides.end(); ++y) {
-        const Comparison::Side& a = x->second;
-        const Comparison::Side& b = y->second;
+        const TeamSide& a = x->second;
+        const TeamSide& b = y->second;
         if (a.rank == 0 || b.rank == 0) continue;
         if (std::count(a.players.begin(), a.players.end(), -1) > 0 ||
             std::count(b.players.begin(), b.players.end(), -1) > 0) {
@@ -380,27 +243,9 @@ v1::RatingsReportProto BuildRatingsReport(
 }
 
 SprtResult Sprt(const std::vector<double>& unit_scores, double elo0,
-                double elo1, double alpha, double beta) {
-  SprtResult r;
-  r.lower = std::log(beta / (1 - alpha));
-  r.upper = std::log((1 - beta) / alpha);
-  const double n = static_cast<double>(unit_scores.size());
-  if (unit_scores.size() >= 2) {
-    double mean = 0;
-    for (double x : unit_scores) mean += x;
-    mean /= n;
-    double var = 0;
-    for (double x : unit_scores) var += (x - mean) * (x - mean);
-    var /= n;
-    // All units alike: no spread to estimate; a floor keeps the LLR finite.
-    var = std::max(var, 1e-4);
-    const double s0 = ExpectedScore(elo0), s1 = ExpectedScore(elo1);
-    r.llr = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var);
-  }
-  r.verdict = r.llr >= r.upper   ? "H1 accepted"
-              : r.llr <= r.lower ? "H0 accepted"
-                                 : "continue";
-  return r;
+                double elo1, double alpha, double beta,
+                inference::UnitKind unit) {
+  return inference::Sprt(unit_scores, {elo0, elo1, alpha, beta}, unit);
 }
 
 absl::StatusOr<v1::CompareReportProto> BuildCompareReport(
@@ -507,7 +352,9 @@ absl::StatusOr<v1::CompareReportProto> BuildCompareReport(
   report.mutable_score_difference_ci()->set_low(mean - half);
   report.mutable_score_difference_ci()->set_high(mean + half);
   const SprtResult sprt =
-      Sprt(scores, 0, options.elo1, options.alpha, options.beta);
+      Sprt(scores, 0, options.elo1, options.alpha, options.beta,
+           deal_sets ? inference::UnitKind::kDealSet
+                     : inference::UnitKind::kMatch);
   report.set_elo1(options.elo1);
   report.set_alpha(options.alpha);
   report.set_beta(options.beta);

@@ -30,6 +30,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "analyzer/inference/bradley_terry.h"
+#include "analyzer/inference/sprt.h"
 #include "analyzer/render.h"
 #include "cardref/v1/analysis.pb.h"
 
@@ -40,26 +42,11 @@ struct RatingOptions {
   uint64_t seed = 1;
 };
 
-// One comparison of two sides (player indices): `score` is 1 if side a
-// finished ahead, 0 if behind, 0.5 if level; `weight` counts repeats.
-struct Comparison {
-  struct Side {  // while building: one team's players and its rank
-    std::vector<int> players;
-    int rank = 0;
-  };
-  std::vector<int> a, b;
-  double score = 0;
-  double weight = 1;
-};
-
-// Maximum-likelihood thetas (natural log scale), centred on 0 over the
-// players that appear in some comparison (the others get 0).
-std::vector<double> FitBradleyTerry(int players,
-                                    const std::vector<Comparison>& comparisons);
-
-// theta -> rating points, and the expected score of a rating difference.
-double ToRating(double theta);
-double ExpectedScore(double rating_difference);
+// The model, its fit and the Elo scale live in the statistics core.
+using inference::Comparison;
+using inference::ExpectedScore;
+using inference::FitBradleyTerry;
+using inference::ToRating;
 
 // The comparisons of one game summary between the players of `index`
 // (player key -> index); empty if the log does not audit OK.
@@ -81,18 +68,13 @@ struct CompareOptions {
   double beta = 0.05;
 };
 
-struct SprtResult {
-  double llr = 0;
-  double lower = 0;     // log(beta / (1 - alpha)): H0 accepted at or below
-  double upper = 0;     // log((1 - beta) / alpha): H1 accepted at or above
-  std::string verdict;  // "H1 accepted", "H0 accepted", "continue"
-};
+using inference::SprtResult;
 
-// The generalised SPRT (normal approximation, as chess engine testers use)
-// of H0 "A - B = elo0" against H1 "A - B = elo1" on per-unit scores of A
-// against B in [0, 1] (a unit: a deal set or a match).
+// The generalised SPRT of analyzer/inference/sprt.h on per-unit scores of
+// A against B in [0, 1] (a unit: a deal set or a match).
 SprtResult Sprt(const std::vector<double>& unit_scores, double elo0,
-                double elo1, double alpha, double beta);
+                double elo1, double alpha, double beta,
+                inference::UnitKind unit = inference::UnitKind::kDealSet);
 
 // `compare`: INVALID_ARGUMENT if a player is not found or the game is
 // ambiguous.

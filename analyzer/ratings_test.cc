@@ -300,11 +300,16 @@ double AcceptH1Rate(double true_difference, double elo1, int runs,
 }
 
 TEST(SprtTest, BoundsAndVerdicts) {
-  const SprtResult r = Sprt({1, 1, 0.5, 1}, 0, 10, 0.05, 0.05);
+  const SprtResult r = Sprt({1, 1, 0.5, 1, 0}, 0, 10, 0.05, 0.05);
   EXPECT_NEAR(r.lower, std::log(0.05 / 0.95), 1e-12);
   EXPECT_NEAR(r.upper, std::log(0.95 / 0.05), 1e-12);
   EXPECT_GT(r.llr, 0);
-  EXPECT_EQ(Sprt({}, 0, 10, 0.05, 0.05).verdict, "continue");
+  // Fewer units than the minimum: no verdict either way.
+  EXPECT_EQ(Sprt({}, 0, 10, 0.05, 0.05).verdict,
+            "cannot decide: fewer than 5 deal sets (0)");
+  EXPECT_EQ(Sprt({1, 1, 1}, 0, 10, 0.05, 0.05, inference::UnitKind::kMatch)
+                .verdict,
+            "cannot decide: fewer than 5 matches (3)");
 }
 
 TEST(SprtTest, ReachesTheRightVerdictAtAboutTheStatedErrorRates) {
@@ -350,7 +355,7 @@ TEST(CompareReportTest, PairedScoreDifferencePerDealSet) {
   EXPECT_EQ(r->a_ahead(), 3);  // lower rank: f1, f3, f4
   EXPECT_EQ(r->b_ahead(), 1);
   EXPECT_EQ(r->elo1(), 20);
-  EXPECT_EQ(r->verdict(), "continue");
+  EXPECT_EQ(r->verdict(), "cannot decide: fewer than 5 deal sets (2)");
   options.player_b = "nobody";
   EXPECT_FALSE(BuildCompareReport(games, options).ok());
 }
