@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "analyzer/audit_testing.h"
+#include "analyzer/testing/audit_testing.h"
 #include "analyzer/replay.h"
-#include "analyzer/test_logs.h"
+#include "analyzer/testing/test_logs.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/unknown_field_set.h"
 #include "gtest/gtest.h"

@@ -16,7 +16,7 @@
 #include "analyzer/cli.h"
 #include "analyzer/render.h"
 #include "analyzer/summary.h"
-#include "analyzer/test_logs.h"
+#include "analyzer/testing/test_logs.h"
 #include "cardref/v1/analysis.pb.h"
 #include "gmock/gmock.h"
 #include "games/craits/craits.h"

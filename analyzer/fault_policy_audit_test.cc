@@ -12,7 +12,7 @@
 #include "analyzer/replay.h"
 #include "analyzer/report.h"
 #include "analyzer/summary.h"
-#include "analyzer/test_logs.h"
+#include "analyzer/testing/test_logs.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "referee/base/rng.h"

@@ -9,9 +9,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "analyzer/audit.h"
-#include "analyzer/audit_testing.h"
+#include "analyzer/testing/audit_testing.h"
 #include "analyzer/cli.h"
-#include "analyzer/test_logs.h"
+#include "analyzer/testing/test_logs.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"

@@ -15,7 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "analyzer/audit.h"
 #include "analyzer/cli.h"
-#include "analyzer/test_logs.h"
+#include "analyzer/testing/test_logs.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "referee/base/deal_stream.h"

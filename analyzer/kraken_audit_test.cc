@@ -11,10 +11,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "analyzer/audit.h"
-#include "analyzer/audit_testing.h"
+#include "analyzer/testing/audit_testing.h"
 #include "analyzer/cli.h"
 #include "analyzer/replay.h"
-#include "analyzer/test_logs.h"
+#include "analyzer/testing/test_logs.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "games/all_games.h"

@@ -8,8 +8,8 @@
 
 #include "absl/base/config.h"
 #include "absl/strings/str_cat.h"
-#include "analyzer/rss_testing.h"
-#include "analyzer/test_logs.h"
+#include "analyzer/testing/rss_testing.h"
+#include "analyzer/testing/test_logs.h"
 #include "gtest/gtest.h"
 
 namespace cardref::analyzer {

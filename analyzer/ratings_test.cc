@@ -254,7 +254,7 @@ TEST(RatingsReportTest, ReproducibleAndResampledByDealSet) {
 }
 
 // The shards of one event name their logs differently from a single run
-// (tools/slurm/cardref_task.sh): with deal sets, the report must not depend
+// (deploy/slurm/cardref_task.sh): with deal sets, the report must not depend
 // on the file names.
 TEST(RatingsReportTest, DealSetReportDoesNotDependOnFileNames) {
   std::vector<v1::GameSummary> games =

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# tools/show_failures.sh prints the end of each failed test's section of
+# scripts/show_failures.sh prints the end of each failed test's section of
 # ctest's LastTest.log, and nothing of the tests that passed.
 #   tests/show_failures_test.sh SOURCE_DIR
 set -euo pipefail
-script="$1/tools/show_failures.sh"
+script="$1/scripts/show_failures.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/Testing/Temporary"

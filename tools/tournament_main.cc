@@ -1,5 +1,5 @@
 // cardref_tournament: plays an event of bot processes on a cardref referee
-// (docs/tournament.md). The logic is in tools/tournament/.
+// (docs/tournament.md). The logic is in tournament/.
 //
 //   cardref_tournament --bot='random=build/tools/cardref_bot'
 //       --bot='heuristic=build/tools/cardref_bot --strategy=heuristic'
@@ -23,10 +23,10 @@
 #include "absl/strings/str_join.h"
 #include "referee/grpc/organiser_token.h"
 #include "tools/cli_flags.h"
-#include "tools/tournament/config.h"
-#include "tools/tournament/event.h"
-#include "tools/tournament/local_referee.h"
-#include "tools/tournament/uid_pool.h"
+#include "tournament/config.h"
+#include "tournament/event.h"
+#include "tournament/local_referee.h"
+#include "tournament/uid_pool.h"
 
 // --bot may be given many times; each value adds a bot (absl keeps only the
 // last value of a flag, so the type accumulates).

@@ -28,7 +28,7 @@
 #include "analyzer/log_tools/log_text.h"
 #include "analyzer/log_tools/log_verify.h"
 #include "analyzer/log_tools/playback.h"
-#include "analyzer/test_logs.h"
+#include "analyzer/testing/test_logs.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"

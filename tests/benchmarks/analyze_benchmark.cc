@@ -11,8 +11,8 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "analyzer/rss_testing.h"
-#include "analyzer/test_logs.h"
+#include "analyzer/testing/rss_testing.h"
+#include "analyzer/testing/test_logs.h"
 #include "benchmark/benchmark.h"
 
 namespace cardref::analyzer {

@@ -1,5 +1,5 @@
 // Game logs of every game (default parameters, written by the referee's
-// service layer while random bots play: analyzer/test_logs.h): writing them
+// service layer while random bots play: analyzer/testing/test_logs.h): writing them
 // (GameLogWriter into memory: framing, hash chain, signature), reading them
 // (framing plus parse, the floor any audit stands on), and auditing them
 // (AuditFile) next to that floor on the same files, re-deriving a deck
@@ -26,7 +26,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "analyzer/audit.h"
-#include "analyzer/test_logs.h"
+#include "analyzer/testing/test_logs.h"
 #include "benchmark/benchmark.h"
 #include "cardref/v1/log.pb.h"
 #include "absl/types/span.h"

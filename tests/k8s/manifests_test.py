@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The Kubernetes recipe of docs/scale.md, without a cluster: the Jobs
-rendered by tools/k8s/render.py have the fields an Indexed Job and its merge
+rendered by deploy/k8s/render.py have the fields an Indexed Job and its merge
 need, bad parameters are refused, the Dockerfile builds on Debian 12 with
 the project's Debian packages and installs what the Jobs run; and the
 rendered pods' own commands and environment, run here as plain processes
@@ -26,7 +26,7 @@ def fail(message):
 
 def render(src, *args, check=0):
     result = subprocess.run(
-        ["/usr/bin/python3", os.path.join(src, "tools/k8s/render.py")]
+        ["/usr/bin/python3", os.path.join(src, "deploy/k8s/render.py")]
         + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True)
     if result.returncode != check:
@@ -112,7 +112,7 @@ def run_pods(docs, tools, src, tmp):
     os.makedirs(shim, exist_ok=True)
     task = os.path.join(shim, "cardref_task")
     if not os.path.exists(task):
-        os.symlink(os.path.join(src, "tools/slurm/cardref_task.sh"), task)
+        os.symlink(os.path.join(src, "deploy/slurm/cardref_task.sh"), task)
     base = dict(os.environ, PATH=f"{shim}:{os.environ['PATH']}",
                 CARDREF_BIN=tools)
     shard_job, merge_job = docs
@@ -137,7 +137,7 @@ def run_pods(docs, tools, src, tmp):
 
 
 def check_dockerfile(src, docs):
-    with open(os.path.join(src, "tools/k8s/Dockerfile")) as f:
+    with open(os.path.join(src, "deploy/k8s/Dockerfile")) as f:
         text = f.read()
     lines = [l for l in text.splitlines()
              if l.strip() and not l.lstrip().startswith("#")]
@@ -147,16 +147,16 @@ def check_dockerfile(src, docs):
     installs = re.findall(r"apt-get install ([^&\n]*)", body)
     packages = {w for i in installs for w in i.split() if not
                 w.startswith("-")}
-    with open(os.path.join(src, "tools/install_deps.sh")) as f:
+    with open(os.path.join(src, "scripts/install_deps.sh")) as f:
         deps = f.read()
     listed = set(re.search(r"PACKAGES=\(([^)]*)\)", deps).group(1).split())
     if not packages or not packages <= listed:
         fail(f"the Dockerfile installs {sorted(packages - listed)}, which "
-             "tools/install_deps.sh does not list (Debian packages only)")
+             "scripts/install_deps.sh does not list (Debian packages only)")
     if re.search(r"\b(curl|wget|pip3? install|git clone)\b", body):
         fail("the Dockerfile downloads something besides Debian packages")
     for needed in ("cardref_tournament", "cardref_referee", "cardref_bot",
-                   "cardref_analyze", "tools/slurm/cardref_task.sh "
+                   "cardref_analyze", "deploy/slurm/cardref_task.sh "
                    "/usr/local/bin/cardref_task"):
         if needed not in body:
             fail(f"the Dockerfile does not install {needed}")

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Shard-then-merge equals a single run, with plain processes (no Slurm):
-the steps of tools/slurm/cardref_task.sh that every job array and Indexed
+the steps of deploy/slurm/cardref_task.sh that every job array and Indexed
 Job runs (docs/scale.md).
 
     shards_test.py MODE BUILD_TOOLS_DIR SOURCE_DIR
@@ -45,7 +45,7 @@ def read(path):
 
 
 def tournament(tools, src, tmp):
-    task = os.path.join(src, "tools/slurm/cardref_task.sh")
+    task = os.path.join(src, "deploy/slurm/cardref_task.sh")
     env = dict(os.environ, CARDREF_BIN=tools)
     flags = ["--trust_bots", PARAMS,
              f"--bot=random={tools}/cardref_bot --quiet --strategy=random",
@@ -102,7 +102,7 @@ def tournament(tools, src, tmp):
 
 
 def audit(tools, src, tmp):
-    task = os.path.join(src, "tools/slurm/cardref_task.sh")
+    task = os.path.join(src, "deploy/slurm/cardref_task.sh")
     env = dict(os.environ, CARDREF_BIN=tools)
     inputs = [os.path.join(src, "testdata/logs"),
               os.path.join(src, "testdata/tampered")]

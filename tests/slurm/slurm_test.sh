@@ -2,7 +2,7 @@
 # A real single-node Slurm cluster, started by this test in a temporary
 # folder (docs/scale.md): munged, slurmctld and slurmd with their own key,
 # socket, config, state and ports, on loopback only. Through
-# tools/slurm/submit.sh --wait it runs
+# deploy/slurm/submit.sh --wait it runs
 #   - a 4-task array of a small tournament and the merge job: the merged
 #     standings must equal those of the same event (same secret) played and
 #     analysed in one process;
@@ -148,7 +148,7 @@ mkdir "$tmp/event"
 cp -p "$tmp/single/event.secret" "$tmp/event/"  # the same deals
 
 start=$(date +%s)
-timeout 300 "$src/tools/slurm/submit.sh" --wait tournament "$tmp/event" 4 "${flags[@]}" ||
+timeout 300 "$src/deploy/slurm/submit.sh" --wait tournament "$tmp/event" 4 "${flags[@]}" ||
   { show_logs; fail "the tournament's jobs failed"; }
 echo "tournament on slurm: $(($(date +%s) - start)) s"
 for i in 0 1 2 3; do
@@ -165,13 +165,13 @@ cmp -s "$tmp/event/standings.txt" "$tmp/single/standings.txt" ||
 echo "ok: merged standings of 4 array tasks equal the single-process event's"
 
 # Resubmitting a task resumes it: shard 2 again plays nothing.
-CARDREF_TASK="$src/tools/slurm/cardref_task.sh" sbatch --wait --array=2 --cpus-per-task=1 --output="$tmp/event/slurm/again-%a.out" \
-  "$src/tools/slurm/tournament_shard.sbatch" "$tmp/event" 4 "${flags[@]}" >/dev/null ||
+CARDREF_TASK="$src/deploy/slurm/cardref_task.sh" sbatch --wait --array=2 --cpus-per-task=1 --output="$tmp/event/slurm/again-%a.out" \
+  "$src/deploy/slurm/tournament_shard.sbatch" "$tmp/event" 4 "${flags[@]}" >/dev/null ||
   { show_logs; fail "the resubmitted task failed"; }
 grep -q " 0 to play" "$tmp/event/slurm/again-2.out" ||
   { cat "$tmp/event/slurm/again-2.out"; fail "the resubmitted task played matches again"; }
 # A failing task (another N for the same event) cancels the merge.
-if timeout 120 "$src/tools/slurm/submit.sh" --wait tournament "$tmp/event" 3 "${flags[@]}"; then
+if timeout 120 "$src/deploy/slurm/submit.sh" --wait tournament "$tmp/event" 3 "${flags[@]}"; then
   fail "the merge ran although its array failed"
 fi
 grep -q "same N and arguments" "$tmp"/event/slurm/cardref-event-*_0.out ||
@@ -184,7 +184,7 @@ inputs=("$src/testdata/logs" "$src/testdata/tampered" "$tmp/single/logs")
 "$tools/cardref_analyze" audit --quiet --format=json "${inputs[@]}" >"$tmp/audit_single.jsonl"
 single_rc=$?
 start=$(date +%s)
-timeout 300 "$src/tools/slurm/submit.sh" --wait audit "$tmp/audit" 4 "${inputs[@]}" ||
+timeout 300 "$src/deploy/slurm/submit.sh" --wait audit "$tmp/audit" 4 "${inputs[@]}" ||
   { show_logs; fail "the audit's jobs failed"; }
 echo "audit on slurm: $(($(date +%s) - start)) s"
 for i in 0 1 2 3; do

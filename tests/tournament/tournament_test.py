@@ -91,7 +91,7 @@ def cpp_bots(tools):
 def round_robin(tools, src, tmp):
     out = os.path.join(tmp, "event")
     bots = cpp_bots(tools) + [
-        f"python=/usr/bin/python3 {src}/tools/python/cardref_bot.py "
+        f"python=/usr/bin/python3 {src}/bots/python/cardref_bot.py "
         "--quiet --strategy=heuristic"]
     run_tournament(tools, out, bots,
                    ["--games=craits:3,krass_kariert:3,kraken:4", "--duplicate",

@@ -9,7 +9,7 @@
 // the finishing order is drawn Plackett-Luce from the utilities (Gumbel
 // keys). Team game: 4 seats, seats 0+2 against 1+3; the side whose summed
 // utility is u wins with probability sigmoid(u - u_other). Seatings per
-// deal set as the tournament's duplicate schedule (tools/tournament/
+// deal set as the tournament's duplicate schedule (tournament/
 // schedule.h): every permutation for 3 and 4 players, the 4 rotations for
 // the team game. With duplicate = false every seating gets fresh hands
 // (independent deals, the same schedule).

@@ -1,0 +1,282 @@
+#include "load/echo_service.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+#include "referee/base/rng.h"
+#include "referee/codec/codec.h"
+#include "games/all_games.h"
+#include "referee/service/match_manager.h"
+
+namespace cardref::load {
+
+absl::StatusOr<std::unique_ptr<EchoService>> EchoService::Create(
+    const std::string& game_id, uint64_t seed) {
+  absl::StatusOr<std::unique_ptr<Game>> game = AllGames().Create(game_id, {});
+  if (!game.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--game: ", game.status().message()));
+  }
+  std::unique_ptr<EchoService> echo(
+      new EchoService(game_id, (*game)->num_seats()));
+  std::unique_ptr<State> state = (*game)->NewInitialState();
+  Rng rng(seed);
+  Card cards[64];
+  ActionList legal;
+  // What the referee's stream adds to each observation: the actions since
+  // the seat's previous one (Match::ObserveIntoLocked), so the messages
+  // have the referee's sizes, not only the game view's.
+  std::vector<v1::ActionRecord> history;
+  std::vector<size_t> shown((*game)->num_seats(), 0);
+  while (!state->IsTerminal()) {
+    if (state->node_type() == NodeType::kChance) {
+      const int n = state->ChanceCards(absl::MakeSpan(cards));
+      rng.Shuffle(absl::MakeSpan(cards, n));
+      if (!state->ApplyChance(state->chance_kind(),
+                              absl::MakeConstSpan(cards, n))
+               .ok()) {
+        return absl::InternalError("the engine refused its own chance event");
+      }
+      continue;
+    }
+    const int seat = state->current_seat();
+    v1::Observation& obs = echo->script_.emplace_back();
+    obs.set_status(v1::MATCH_STATUS_IN_PROGRESS);
+    codec::FillObservation(*state, seat, &obs);
+    for (size_t i = shown[seat]; i < history.size(); ++i) {
+      *obs.add_recent_actions() = history[i];
+    }
+    shown[seat] = history.size();
+    state->LegalActions(legal);
+    const Action action = legal[rng.Uniform(legal.size())];
+    v1::ActionRecord& record = history.emplace_back();
+    record.set_version(echo->script_.size());
+    record.set_seat(seat);
+    *record.mutable_action() = codec::EncodeAction(*state, action);
+    record.set_round(state->round());
+    state->ApplyLegalAction(action);
+  }
+  return echo;
+}
+
+std::shared_ptr<EchoService::Match> EchoService::Find(const std::string& id) {
+  absl::MutexLock lock(&mu_);
+  auto it = matches_.find(id);
+  return it == matches_.end() ? nullptr : it->second;
+}
+
+int EchoService::SeatAt(size_t step) const {
+  return step < script_.size() ? script_[step].seat_to_act() : -1;
+}
+
+void EchoService::ObservationAt(const Match& match, size_t step,
+                                v1::Observation* out) const {
+  if (step >= script_.size()) {
+    out->Clear();
+    out->set_seat_to_act(-1);
+  } else {
+    *out = script_[step];
+    if (match.limit_ms > 0) {  // as the referee shows the seat to act
+      out->set_deadline_unix_millis(absl::ToUnixMillis(absl::Now()) +
+                                    match.limit_ms);
+    }
+  }
+  out->set_match_id(match.id);
+  out->set_version(step + 1);
+}
+
+namespace {
+
+// As long as the referee's seat tokens (token.cc: 32 hex digits).
+constexpr char kToken[] = "0123456789abcdef0123456789abcdef";
+
+grpc::ServerUnaryReactor* Done(grpc::CallbackServerContext* context,
+                               grpc::Status status) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  reactor->Finish(std::move(status));
+  return reactor;
+}
+
+grpc::Status NoSuchMatch() {
+  return grpc::Status(grpc::StatusCode::NOT_FOUND, "no such match");
+}
+
+// Writes the seat's observation each time it is to act, and once at the
+// end (the referee's ObservationWriter, without the referee).
+class EchoWriter : public grpc::ServerWriteReactor<v1::Observation> {
+ public:
+  EchoWriter(const EchoService* echo, std::shared_ptr<EchoService::Match> match,
+             int seat)
+      : echo_(echo), match_(std::move(match)), seat_(seat) {
+    {
+      absl::MutexLock lock(&match_->watch_mu);
+      watcher_ = match_->next_watcher++;
+      match_->watchers[watcher_] = [this] { MaybeWrite(); };
+    }
+    MaybeWrite();
+  }
+
+  void OnWriteDone(bool ok) override {
+    absl::MutexLock lock(&mu_);
+    writing_ = false;
+    if (!ok || final_sent_) {
+      FinishLocked(ok ? grpc::Status::OK
+                      : grpc::Status(grpc::StatusCode::UNAVAILABLE, "broken"));
+      return;
+    }
+    WriteIfDueLocked();
+  }
+
+  void OnCancel() override {
+    absl::MutexLock lock(&mu_);
+    if (!writing_) FinishLocked(grpc::Status::CANCELLED);
+    cancelled_ = true;
+  }
+
+  void OnDone() override {
+    {
+      absl::MutexLock lock(&match_->watch_mu);
+      match_->watchers.erase(watcher_);
+    }
+    delete this;
+  }
+
+ private:
+  void MaybeWrite() {
+    absl::MutexLock lock(&mu_);
+    WriteIfDueLocked();
+  }
+
+  void WriteIfDueLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (writing_ || finished_) return;
+    if (cancelled_) {
+      FinishLocked(grpc::Status::CANCELLED);
+      return;
+    }
+    size_t step;
+    {
+      absl::MutexLock lock(&match_->mu);
+      step = match_->step;
+    }
+    const bool over = step >= echo_->steps();
+    if (!(over || echo_->SeatAt(step) == seat_) || step + 1 == last_version_) {
+      return;
+    }
+    echo_->ObservationAt(*match_, step, &pending_);
+    last_version_ = step + 1;
+    final_sent_ = over;
+    writing_ = true;
+    StartWrite(&pending_);
+  }
+
+  void FinishLocked(grpc::Status status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (finished_) return;
+    finished_ = true;
+    Finish(std::move(status));
+  }
+
+  const EchoService* const echo_;
+  const std::shared_ptr<EchoService::Match> match_;
+  const int seat_;
+  int watcher_ = -1;
+  absl::Mutex mu_;
+  v1::Observation pending_ ABSL_GUARDED_BY(mu_);
+  uint64_t last_version_ ABSL_GUARDED_BY(mu_) = 0;
+  bool writing_ ABSL_GUARDED_BY(mu_) = false;
+  bool final_sent_ ABSL_GUARDED_BY(mu_) = false;
+  bool finished_ ABSL_GUARDED_BY(mu_) = false;
+  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+class ErrorWriter : public grpc::ServerWriteReactor<v1::Observation> {
+ public:
+  explicit ErrorWriter(grpc::Status status) { Finish(std::move(status)); }
+  void OnDone() override { delete this; }
+};
+
+}  // namespace
+
+grpc::ServerUnaryReactor* EchoService::CreateMatch(
+    grpc::CallbackServerContext* context, const v1::CreateMatchRequest* request,
+    v1::CreateMatchResponse* response) {
+  absl::MutexLock lock(&mu_);
+  // Ids in the referee's shape, so requests and observations carry as many
+  // bytes.
+  const int64_t serial = next_id_++;
+  const std::string id = service::FormatMatchId(
+      game_id_, absl::Now(), serial, static_cast<uint32_t>(serial * 40503));
+  auto match = std::make_shared<Match>();
+  match->id = id;
+  match->limit_ms = request->decision_time_limit_millis();
+  matches_[id] = std::move(match);
+  response->set_match_id(id);
+  response->set_num_seats(num_seats_);
+  return Done(context, grpc::Status::OK);
+}
+
+grpc::ServerUnaryReactor* EchoService::JoinMatch(
+    grpc::CallbackServerContext* context, const v1::JoinMatchRequest* request,
+    v1::JoinMatchResponse* response) {
+  if (Find(request->match_id()) == nullptr) return Done(context, NoSuchMatch());
+  response->set_match_id(request->match_id());
+  response->set_seat(request->has_seat() ? request->seat() : 0);
+  response->set_token(kToken);
+  response->set_num_seats(num_seats_);
+  return Done(context, grpc::Status::OK);
+}
+
+grpc::ServerUnaryReactor* EchoService::GetObservation(
+    grpc::CallbackServerContext* context, const v1::SeatRequest* request,
+    v1::Observation* response) {
+  std::shared_ptr<Match> match = Find(request->match_id());
+  if (match == nullptr) return Done(context, NoSuchMatch());
+  size_t step;
+  {
+    absl::MutexLock lock(&match->mu);
+    step = match->step;
+  }
+  ObservationAt(*match, step, response);
+  return Done(context, grpc::Status::OK);
+}
+
+grpc::ServerUnaryReactor* EchoService::SubmitAction(
+    grpc::CallbackServerContext* context,
+    const v1::SubmitActionRequest* request,
+    v1::SubmitActionResponse* response) {
+  std::shared_ptr<Match> match = Find(request->match_id());
+  if (match == nullptr) return Done(context, NoSuchMatch());
+  size_t step;
+  {
+    absl::MutexLock lock(&match->mu);
+    if (match->step >= script_.size() ||
+        request->decision_version() != match->step + 1) {
+      return Done(context, grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                                        "not this decision"));
+    }
+    step = ++match->step;
+  }
+  if (!request->omit_observation()) {
+    ObservationAt(*match, step, response->mutable_observation());
+  }
+  {
+    absl::MutexLock lock(&match->watch_mu);
+    for (auto& [id, watcher] : match->watchers) watcher();
+  }
+  if (step >= script_.size()) {
+    absl::MutexLock lock(&mu_);
+    matches_.erase(request->match_id());
+  }
+  return Done(context, grpc::Status::OK);
+}
+
+grpc::ServerWriteReactor<v1::Observation>* EchoService::WatchObservations(
+    grpc::CallbackServerContext*, const v1::SeatRequest* request) {
+  std::shared_ptr<Match> match = Find(request->match_id());
+  if (match == nullptr) return new ErrorWriter(NoSuchMatch());
+  return new EchoWriter(this, std::move(match), request->seat());
+}
+
+}  // namespace cardref::load

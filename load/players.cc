@@ -1,0 +1,57 @@
+// What a player counts of one submission, and the channel of a match slot
+// (players.h), shared by both clients.
+#include "load/players.h"
+
+#include <algorithm>
+
+#include "grpcpp/create_channel.h"
+#include "grpcpp/security/credentials.h"
+#include "grpcpp/support/channel_arguments.h"
+
+namespace cardref::load {
+
+std::shared_ptr<grpc::Channel> SlotChannel(const std::string& address,
+                                           int slot) {
+  grpc::ChannelArguments args;
+  args.SetInt("cardref.load.connection", slot / kSlotsPerConnection);
+  return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(),
+                                   args);
+}
+
+bool CountSubmission(grpc::StatusCode code, const SendTime& sent,
+                     int64_t deadline_unix_millis, Clock::time_point done,
+                     Tally* tally) {
+  const bool in_time = sent.InTimeFor(deadline_unix_millis);
+  if (!in_time) ++tally->late_answers;
+  if (code == grpc::StatusCode::OK) {
+    ++tally->decisions;
+    tally->latencies_us.push_back(
+        std::chrono::duration_cast<std::chrono::microseconds>(done -
+                                                              sent.steady)
+            .count());
+    return true;
+  }
+  if (code == grpc::StatusCode::DEADLINE_EXCEEDED) {
+    ++tally->timeouts;
+    if (in_time) ++tally->false_timeouts;
+    return true;
+  }
+  return false;
+}
+
+void SetAnswerDeadline(Clock::time_point end, grpc::ClientContext* context) {
+  const Clock::duration left = std::max(end - Clock::now(),
+                                        Clock::duration::zero());
+  context->set_deadline(
+      std::chrono::system_clock::now() +
+      std::chrono::duration_cast<std::chrono::system_clock::duration>(
+          left + kAnswerGrace));
+}
+
+bool Unanswered(const grpc::Status& status, Clock::time_point end,
+                Clock::time_point done) {
+  return status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED &&
+         done >= end + kAnswerGrace - std::chrono::seconds(1);
+}
+
+}  // namespace cardref::load

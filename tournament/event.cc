@@ -1,0 +1,504 @@
+#include "tournament/event.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
+#include "analyzer/cli.h"
+#include "grpcpp/grpcpp.h"
+#include "referee/base/hex.h"
+#include "referee/codec/game_catalog.h"
+#include "games/all_games.h"
+#include "referee/grpc/organiser_token.h"
+#include "tournament/event_state.h"
+#include "tournament/local_referee.h"
+#include "tournament/process_tree.h"
+#include "tournament/report.h"
+
+namespace cardref::tournament {
+namespace {
+
+int DefaultPlayers(const cardref::v1::GameInfo& info) {
+  for (const cardref::v1::ParamInfo& p : info.params()) {
+    if (p.name() == "num_players") return p.default_value().int_value();
+  }
+  return info.min_seats();
+}
+
+// Matches done, rate, ETA and wins so far, one line per match.
+class Progress {
+ public:
+  Progress(std::FILE* out, size_t total, size_t already)
+      : out_(out),
+        total_(total),
+        done_(already),
+        start_(std::chrono::steady_clock::now()) {}
+
+  void Done(const MatchOutcome& outcome, const ScheduledMatch& match,
+            const ScheduleConfig& config) {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++done_;
+    ++played_now_;
+    for (int w : outcome.info.result().winners()) {
+      if (w >= 0 && w < static_cast<int>(match.seats.size())) {
+        ++wins_[config.bots[match.seats[w]].name];
+      }
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
+            .count();
+    const double rate = seconds > 0 ? played_now_ / seconds : 0;
+    const double eta = rate > 0 ? (total_ - done_) / rate : 0;
+    std::vector<std::string> wins;
+    for (const auto& [name, n] : wins_)
+      wins.push_back(absl::StrCat(name, " ", n));
+    std::fprintf(
+        out_, "[%zu/%zu] %s %s%s%s  %.2f matches/s  ETA %.0f s  wins: %s\n",
+        done_, total_, match.key.c_str(), outcome.record.outcome.c_str(),
+        outcome.record.reason.empty() ? "" : " - ",
+        outcome.record.reason.c_str(), rate, eta,
+        wins.empty() ? "none yet" : absl::StrJoin(wins, ", ").c_str());
+    std::fflush(out_);
+  }
+
+ private:
+  std::mutex mu_;
+  std::FILE* out_;
+  size_t total_;
+  size_t done_;
+  size_t played_now_ = 0;
+  std::chrono::steady_clock::time_point start_;
+  std::map<std::string, int> wins_;
+};
+
+// Matches whose creation was given up when its answers were lost may wait
+// on the referee for bots that will never come: end them, and say so.
+void SettleLost(cardref::v1::Referee::Stub& stub,
+                const std::vector<cardref::v1::CreateMatchRequest>& lost,
+                const MatchOptions& options, std::FILE* progress) {
+  if (lost.empty()) return;
+  const SettledCreations settled = SettleLostCreations(stub, lost, options);
+  std::fprintf(progress,
+               "%zu creation(s) had their answers lost: %d match(es) they "
+               "made ended on the referee",
+               lost.size(), settled.ended);
+  if (settled.unchecked > 0) {
+    std::fprintf(progress,
+                 "; %d not checked (the referee did not answer): they may "
+                 "wait on it until it stops",
+                 settled.unchecked);
+  }
+  std::fprintf(progress, "\n");
+  std::fflush(progress);
+}
+
+// A match recorded as started by a run that was stopped: true (and
+// recorded as finished) if the referee or its log says it finished; else
+// it is ended on the referee if still there, and false: play it again.
+absl::StatusOr<bool> RecoverStarted(cardref::v1::Referee::Stub& stub,
+                                    const MatchOptions& options,
+                                    const ScheduleConfig& config,
+                                    const ScheduledMatch& match,
+                                    const MatchRecord& started,
+                                    const std::string& referee_key,
+                                    const std::string& dir, EventState& state) {
+  MatchOutcome outcome;
+  outcome.record = started;
+  cardref::v1::GetMatchRequest get;
+  get.set_match_id(started.match_id);
+  grpc::ClientContext context;
+  grpc_service::AddOrganiserCredential(options.organiser_token, &context);
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::seconds(10));
+  cardref::v1::MatchInfo info;
+  bool finished = false;
+  if (stub.GetMatch(&context, get, &info).ok()) {
+    finished = info.status() == cardref::v1::MATCH_STATUS_FINISHED;
+    if (!finished && info.status() != cardref::v1::MATCH_STATUS_ABORTED &&
+        info.status() != cardref::v1::MATCH_STATUS_CANCELLED) {
+      // Its bots died with the stopped run: never leave it open.
+      EndOnReferee(stub, options, started.match_id,
+                   "the tournament was interrupted; the match is replayed");
+    }
+    if (!info.log_path().empty()) outcome.record.log_path = info.log_path();
+    outcome.info = info;
+  } else if (!started.log_path.empty() &&
+             access(started.log_path.c_str(), R_OK) == 0) {
+    // The referee is another one now: the log says whether it finished.
+    std::ostringstream out, err;
+    finished = analyzer::RunAudit({started.log_path}, false, AllGames(), out,
+                                  err, referee_key) == analyzer::kExitOk;
+  }
+  if (!finished) return false;
+  outcome.record.outcome = "finished";
+  outcome.record.reason =
+      "recovered: it finished before the run that played it was stopped";
+  for (size_t seat = 0; seat < match.seats.size(); ++seat) {
+    outcome.seats.push_back({static_cast<int>(seat),
+                             config.bots[match.seats[seat]].name,
+                             "unknown (the run was stopped)", "", false});
+  }
+  absl::Status s = WriteMatchFile(dir, config, match, outcome);
+  if (s.ok()) s = state.Record(outcome.record);
+  if (!s.ok()) return s;
+  return true;
+}
+
+// Fills in the event's games (every game of the referee's when none were
+// given) and their default player counts, and checks each game, player
+// count and --params against the referee's list.
+absl::StatusOr<std::vector<cardref::v1::GameInfo>> ResolveGames(
+    const cardref::v1::ListGamesResponse& listed, const std::string& params,
+    ScheduleConfig* config) {
+  if (config->games.empty()) {
+    for (const auto& g : listed.games()) config->games.push_back({g.id(), 0});
+  }
+  std::vector<cardref::v1::GameInfo> infos;
+  for (GameSpec& game : config->games) {
+    const cardref::v1::GameInfo* info = nullptr;
+    for (const auto& g : listed.games()) {
+      if (g.id() == game.id) info = &g;
+    }
+    if (info == nullptr) {
+      std::vector<std::string> known;
+      for (const auto& g : listed.games()) known.push_back(g.id());
+      return absl::InvalidArgumentError(
+          absl::StrCat("the referee has no game '", game.id, "' (it has ",
+                       absl::StrJoin(known, ", "), ")"));
+    }
+    if (game.players == 0) game.players = DefaultPlayers(*info);
+    if (game.players < info->min_seats() || game.players > info->max_seats()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(game.id, " is for ", info->min_seats(), " to ",
+                       info->max_seats(), " players, not ", game.players));
+    }
+    cardref::v1::CreateMatchRequest probe;
+    if (absl::Status s = AddParams(*info, params, &probe); !s.ok()) return s;
+    infos.push_back(*info);
+  }
+  return infos;
+}
+
+// Prints `status` as cardref_tournament's error and returns `code`.
+int Fail(int code, const absl::Status& status) {
+  std::fprintf(stderr, "cardref_tournament: %s\n",
+               std::string(status.message()).c_str());
+  return code;
+}
+
+// The games `server` serves; UNAVAILABLE naming it if it cannot be asked.
+absl::StatusOr<cardref::v1::ListGamesResponse> ListRefereeGames(
+    const std::string& server) {
+  auto stub = cardref::v1::Referee::NewStub(
+      grpc::CreateChannel(server, grpc::InsecureChannelCredentials()));
+  cardref::v1::ListGamesResponse listed;
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::seconds(10));
+  grpc::Status s =
+      stub->ListGames(&context, cardref::v1::ListGamesRequest(), &listed);
+  if (!s.ok()) {
+    return absl::UnavailableError(absl::StrCat(
+        "cannot reach the referee at ", server, ": ", s.error_message()));
+  }
+  return listed;
+}
+
+// The event's games on `server`: `config`'s games and player counts filled
+// in and checked against the games it lists (ResolveGames). UNAVAILABLE if
+// it cannot be asked; INVALID_ARGUMENT for a game, count or --params it
+// does not serve.
+absl::StatusOr<std::vector<cardref::v1::GameInfo>> ResolveOnReferee(
+    const std::string& server, const std::string& params,
+    ScheduleConfig* config) {
+  absl::StatusOr<cardref::v1::ListGamesResponse> listed =
+      ListRefereeGames(server);
+  if (!listed.ok()) return listed.status();
+  return ResolveGames(*listed, params, config);
+}
+
+// cardref_tournament's exit code for a failed ResolveOnReferee.
+int ResolveFailed(const absl::Status& status) {
+  return Fail(absl::IsUnavailable(status) ? kEventError : kEventUsage, status);
+}
+
+}  // namespace
+
+absl::Status CheckEventOptions(const EventOptions& options) {
+  if (absl::Status shape = CheckScheduleShape(options.schedule); !shape.ok()) {
+    return shape;
+  }
+  if (absl::Status shard = ParseShardSpec(options.shard).status();
+      !shard.ok()) {
+    return shard;
+  }
+  if (options.out_dir.empty()) {
+    return absl::InvalidArgumentError(
+        "--out=DIR is required: the event's folder, for resuming");
+  }
+  if (options.concurrency < 1) {
+    return absl::InvalidArgumentError("--concurrency must be 1 or more");
+  }
+  // A referee of our own from this build serves this build's games: check
+  // the games, player counts and --params before it starts. Another referee
+  // answers for itself in RunEvent: --server before the folder exists, a
+  // --referee_bin of another build once it has started there.
+  if (options.server.empty() &&
+      options.referee_binary == DefaultRefereeBinary()) {
+    ScheduleConfig resolved = options.schedule;
+    if (absl::Status games =
+            ResolveGames(codec::GameCatalog(AllGames()), options.match.params,
+                         &resolved)
+                .status();
+        !games.ok()) {
+      return games;
+    }
+  }
+  const MatchOptions& match = options.match;
+  // 0 asks for the referee's default limit.
+  if (match.decision_time_limit_ms < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--decision_time_limit_ms must be 0 (the referee's default) or more, "
+        "got ", match.decision_time_limit_ms));
+  }
+  // Written so that NaN fails too.
+  if (!(match.join_timeout_s > 0 && match.join_timeout_s <= 86400)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--join_timeout_s must be more than 0 and at most 86400, got ",
+        match.join_timeout_s));
+  }
+  if (!(match.match_budget_s > 0 && match.match_budget_s <= 7 * 86400)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--match_budget_s must be more than 0 and at most 604800, got ",
+        match.match_budget_s));
+  }
+  if (match.max_bot_output_mb < 1 || match.max_bot_output_mb > 1024) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--max_bot_output_mb must be 1 to 1024, got ",
+        match.max_bot_output_mb));
+  }
+  if (match.max_bot_memory_mb < 16 || match.max_bot_memory_mb > (1 << 20)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--max_bot_memory_mb must be 16 to 1048576, got ",
+        match.max_bot_memory_mb));
+  }
+  // Past kMaxTreeProcesses a bot's tree is not walked further.
+  if (match.max_bot_threads < 16 ||
+      match.max_bot_threads > kMaxTreeProcesses) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--max_bot_threads must be 16 to ", kMaxTreeProcesses, ", got ",
+        match.max_bot_threads));
+  }
+  return absl::OkStatus();
+}
+
+int RunEvent(EventOptions options, std::FILE* progress) {
+  // Before the event's folder or a referee exists: a typo leaves nothing.
+  if (absl::Status st = CheckEventOptions(options); !st.ok()) {
+    return Fail(kEventUsage, st);
+  }
+  // The games are resolved on the referee as soon as there is one: another
+  // referee (--server) before the event's folder exists, so a game it
+  // lacks, or a referee that is not there, leaves nothing behind either;
+  // our own once it has started, in the folder.
+  absl::StatusOr<std::vector<cardref::v1::GameInfo>> infos;
+  if (!options.server.empty()) {
+    infos = ResolveOnReferee(options.server, options.match.params,
+                             &options.schedule);
+    if (!infos.ok()) return ResolveFailed(infos.status());
+  }
+  const std::string& dir = options.out_dir;
+  absl::StatusOr<std::string> secret = LoadOrCreateSecret(dir);
+  if (!secret.ok()) {
+    return Fail(kEventError, secret.status());
+  }
+  absl::StatusOr<EventState> state = EventState::Open(dir);
+  if (!state.ok()) {
+    return Fail(kEventError, state.status());
+  }
+  std::optional<LocalReferee> local;
+  if (options.server.empty()) {
+    absl::StatusOr<LocalReferee> started =
+        StartLocalReferee(options.referee_binary, dir);
+    if (!started.ok()) {
+      return Fail(kEventError, started.status());
+    }
+    local = *std::move(started);
+    options.server = local->address;
+    options.organiser_token = local->token;
+  }
+  options.match.server = options.server;
+  options.match.organiser_token = options.organiser_token;
+  options.match.bot_output_dir = absl::StrCat(dir, "/bots");
+  mkdir(options.match.bot_output_dir.c_str(), 0700);
+
+  if (local.has_value()) {
+    infos = ResolveOnReferee(options.server, options.match.params,
+                             &options.schedule);
+    if (!infos.ok()) return ResolveFailed(infos.status());
+  }
+  auto stub = cardref::v1::Referee::NewStub(
+      grpc::CreateChannel(options.server, grpc::InsecureChannelCredentials()));
+  // The logs of our own referee must carry its (kept) key; with --server
+  // the event may span referees, and each log is checked against its own.
+  std::string referee_key;
+  if (local.has_value()) {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::seconds(10));
+    cardref::v1::RefereeKey key;
+    if (stub->GetRefereeKey(&context, cardref::v1::GetRefereeKeyRequest(), &key)
+            .ok()) {
+      referee_key = ToHex(key.public_key());
+    }
+  }
+  const ScheduleConfig& config = options.schedule;
+  absl::StatusOr<std::vector<ScheduledMatch>> all = BuildSchedule(config);
+  if (!all.ok()) {
+    return Fail(kEventUsage, all.status());
+  }
+  absl::StatusOr<std::vector<ScheduledMatch>> schedule =
+      SelectShard(*all, options.shard);
+  if (!schedule.ok()) {
+    return Fail(kEventUsage, schedule.status());
+  }
+  // Matches a killed run left "started": finished ones are recorded from
+  // the referee or their log, the others ended and played again.
+  options.match.on_started = [&state](const MatchRecord& r) {
+    return state->Record(r);
+  };
+  const std::map<std::string, MatchRecord> before = state->records();
+  for (const ScheduledMatch& m : *schedule) {
+    auto it = before.find(m.key);
+    if (it == before.end() || it->second.outcome != "started") continue;
+    absl::StatusOr<bool> recovered = RecoverStarted(
+        *stub, options.match, config, m, it->second, referee_key, dir, *state);
+    if (!recovered.ok()) {
+      return Fail(kEventError, recovered.status());
+    }
+    if (*recovered) {
+      std::fprintf(progress,
+                   "%s: recovered, it finished before the last run "
+                   "was stopped\n",
+                   m.key.c_str());
+    }
+  }
+  std::vector<const ScheduledMatch*> pending;
+  for (const ScheduledMatch& m : *schedule) {
+    if (!state->Played(m.key)) pending.push_back(&m);
+  }
+  std::fprintf(progress,
+               "event %s: %zu matches scheduled, %zu already played, %zu to "
+               "play on %s, %d at a time\n",
+               dir.c_str(), schedule->size(), schedule->size() - pending.size(),
+               pending.size(), options.server.c_str(), options.concurrency);
+  std::fflush(progress);
+
+  Progress bar(progress, schedule->size(), schedule->size() - pending.size());
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed_to_record{false};
+  std::atomic<int> unplayed{0};
+  absl::Mutex lost_mu;
+  std::vector<cardref::v1::CreateMatchRequest> lost_creations;
+  auto worker = [&] {
+    for (;;) {
+      const size_t i = next.fetch_add(1);
+      if (i >= pending.size() || failed_to_record) return;
+      const ScheduledMatch& match = *pending[i];
+      MatchOutcome outcome = RunMatch(*stub, (*infos)[match.game], config, match,
+                                      *secret, options.match);
+      if (!outcome.played) {
+        unplayed.fetch_add(1);
+        if (outcome.lost_creation.has_value()) {
+          absl::MutexLock lock(&lost_mu);
+          lost_creations.push_back(*std::move(outcome.lost_creation));
+        }
+        bar.Done(outcome, match, config);
+        continue;
+      }
+      // The match file first: once matches.tsv names the match, its
+      // details are there too.
+      absl::Status s = WriteMatchFile(dir, config, match, outcome);
+      if (s.ok()) s = state->Record(outcome.record);
+      if (!s.ok()) {
+        std::fprintf(stderr, "cardref_tournament: %s\n",
+                     std::string(s.message()).c_str());
+        failed_to_record = true;
+        return;
+      }
+      bar.Done(outcome, match, config);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < std::max(1, options.concurrency); ++t) {
+    threads.emplace_back(worker);
+  }
+  for (std::thread& t : threads) t.join();
+  SettleLost(*stub, lost_creations, options.match, progress);
+  if (failed_to_record) return kEventError;
+
+  const std::map<std::string, MatchRecord> records = state->records();
+  absl::StatusOr<int> not_finished = WriteEventReport(dir, *schedule, records);
+  if (!not_finished.ok()) {
+    return Fail(kEventError, not_finished.status());
+  }
+  std::vector<std::string> logs;
+  for (const ScheduledMatch& m : *schedule) {
+    auto it = records.find(m.key);
+    if (it != records.end() && it->second.outcome == "finished" &&
+        !it->second.log_path.empty()) {
+      logs.push_back(it->second.log_path);
+    }
+  }
+  absl::StatusOr<Standings> standings = ComputeStandings(logs, referee_key);
+  if (!standings.ok()) {
+    return Fail(kEventError, standings.status());
+  }
+  for (const auto& [name, text] :
+       {std::pair{"standings.json", standings->json},
+        std::pair{"standings.txt", standings->text}}) {
+    absl::Status s =
+        WriteFileAtomically(absl::StrCat(dir, "/", name), text, 0644);
+    if (!s.ok()) {
+      return Fail(kEventError, s);
+    }
+  }
+  // This shard's share of the standings, for `cardref_analyze merge`.
+  absl::StatusOr<ShardSpec> shard = ParseShardSpec(options.shard);
+  absl::Status partial =
+      shard.ok()
+          ? WriteStandingsPartial(absl::StrCat(dir, "/standings.partial"), logs,
+                                  referee_key, *shard)
+          : shard.status();
+  if (!partial.ok()) {
+    return Fail(kEventError, partial);
+  }
+  std::fprintf(progress,
+               "event %s: %zu of %zu matches finished; report %s/report.json\n"
+               "standings (ratings with 95%% intervals, from %zu logs):\n%s",
+               dir.c_str(), logs.size(), schedule->size(), dir.c_str(),
+               logs.size(), standings->text.c_str());
+  std::fflush(progress);
+  if (local.has_value()) local->process.Kill();
+  if (unplayed > 0) {
+    std::fprintf(progress,
+                 "event %s: %d matches not played (the referee was "
+                 "unreachable or stayed busy); run the same command again "
+                 "to play them\n",
+                 dir.c_str(), unplayed.load());
+  }
+  return *not_finished == 0 && unplayed == 0 ? kEventComplete
+                                             : kEventIncomplete;
+}
+
+}  // namespace cardref::tournament

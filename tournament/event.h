@@ -1,0 +1,49 @@
+// One tournament event from start to standings: resolves the games on the
+// referee, builds the schedule, skips what the event folder says is
+// played, plays the rest K at a time and writes the report and standings.
+#ifndef CARDREF_TOURNAMENT_EVENT_H_
+#define CARDREF_TOURNAMENT_EVENT_H_
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+
+#include "tournament/match_runner.h"
+#include "tournament/schedule.h"
+
+namespace cardref::tournament {
+
+struct EventOptions {
+  ScheduleConfig schedule;  // games may leave players 0: the game's default
+  MatchOptions match;       // server and organiser token filled by RunEvent
+  std::string out_dir;
+  std::string shard;  // "I/N" or ""
+  int concurrency = 1;
+  std::string server;  // empty: start a referee of our own
+  std::string referee_binary;
+  std::optional<std::string> organiser_token;  // for --server
+};
+
+// Exit codes of cardref_tournament.
+inline constexpr int kEventComplete = 0;  // every match finished
+inline constexpr int kEventError = 1;     // the event could not run
+inline constexpr int kEventUsage = 2;
+inline constexpr int kEventIncomplete =
+    3;  // it ran; some matches did not finish
+
+// Everything about the options that can be checked before the event's
+// folder or a referee exists (RunEvent does so first): the schedule's shape,
+// --shard, and the match's limits; with a referee of this build, the
+// games, player counts and --params too. INVALID_ARGUMENT naming the flag.
+// RunEvent checks the games of a --server referee next, also before the
+// folder exists; those of another build's --referee_bin once it runs.
+[[nodiscard]] absl::Status CheckEventOptions(const EventOptions& options);
+
+// Runs the event; progress lines go to `progress`.
+int RunEvent(EventOptions options, std::FILE* progress);
+
+}  // namespace cardref::tournament
+
+#endif  // CARDREF_TOURNAMENT_EVENT_H_

@@ -1,0 +1,68 @@
+#include "tournament/event_state.h"
+
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace cardref::tournament {
+namespace {
+
+std::string TempDir() {
+  char name[] = "/tmp/event_state_XXXXXX";
+  return mkdtemp(name);
+}
+
+TEST(EventStateTest, RecordsSurviveAReopen) {
+  const std::string dir = TempDir();
+  {
+    absl::StatusOr<EventState> state = EventState::Open(dir);
+    ASSERT_TRUE(state.ok()) << state.status();
+    EXPECT_FALSE(state->Played("a"));
+    ASSERT_TRUE(state->Record({"a", "finished", "m1", "/l/1", ""}).ok());
+    ASSERT_TRUE(
+        state->Record({"b", "cancelled", "m2", "", "seat 1\tcrashed\nx"}).ok());
+  }
+  absl::StatusOr<EventState> state = EventState::Open(dir);
+  ASSERT_TRUE(state.ok()) << state.status();
+  EXPECT_TRUE(state->Played("a"));
+  EXPECT_TRUE(state->Played("b"));
+  EXPECT_FALSE(state->Played("c"));
+  // Tabs and newlines in a reason cannot break the file's lines.
+  EXPECT_EQ(state->records().at("b").reason, "seat 1 crashed | x");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/matches.tsv.tmp"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(EventStateTest, DamagedFileNamesTheLine) {
+  const std::string dir = TempDir();
+  std::ofstream(dir + "/matches.tsv") << "a\tfinished\tm\tl\t\nbroken line\n";
+  absl::StatusOr<EventState> state = EventState::Open(dir);
+  ASSERT_FALSE(state.ok());
+  EXPECT_THAT(std::string(state.status().message()),
+              testing::HasSubstr("matches.tsv:2: expected key, outcome"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(EventStateTest, SecretIsKeptPrivateAndStable) {
+  const std::string dir = TempDir() + "/event";
+  absl::StatusOr<std::string> first = LoadOrCreateSecret(dir);
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(first->size(), 32u);
+  struct stat st;
+  ASSERT_EQ(stat((dir + "/event.secret").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  absl::StatusOr<std::string> again = LoadOrCreateSecret(dir);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*first, *again);
+  std::ofstream(dir + "/event.secret") << "not hex\n";
+  EXPECT_FALSE(LoadOrCreateSecret(dir).ok());
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+}
+
+}  // namespace
+}  // namespace cardref::tournament

@@ -1,0 +1,113 @@
+// Plays one scheduled match: creates it on the referee, starts one bot
+// process per seat, watches both, and ends the match if its bots cannot
+// (CancelMatch before it started, AbortMatch after), so no match is ever
+// left open for a stranger to join.
+#ifndef CARDREF_TOURNAMENT_MATCH_RUNNER_H_
+#define CARDREF_TOURNAMENT_MATCH_RUNNER_H_
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cardref/v1/referee.grpc.pb.h"
+#include "tournament/bot_process.h"
+#include "tournament/event_state.h"
+#include "tournament/schedule.h"
+#include "tournament/uid_pool.h"
+
+namespace cardref::tournament {
+
+struct MatchOptions {
+  std::string server;  // what bots are told to connect to
+  std::optional<std::string> organiser_token;
+  std::string params;  // name=value,... for every game that has them
+  int64_t decision_time_limit_ms = 5000;
+  // Every seat must be taken by then, else the match is cancelled.
+  double join_timeout_s = 30;
+  // Wall-clock budget of a whole match; past it, the match is aborted.
+  double match_budget_s = 600;
+  // After the match ends, how long bots may take to exit before SIGKILL.
+  double exit_grace_s = 5;
+  // The most MiB a bot may write to its stderr file (or any file) in one
+  // match; past it the kernel ends the bot (ChildSpec::max_output_bytes).
+  int max_bot_output_mb = 4;
+  // The most MiB of resident memory each bot may hold with its children
+  // (ChildSpec::max_memory_bytes).
+  int max_bot_memory_mb = 2048;
+  // The most processes and threads each bot may run with its children
+  // (ChildSpec::max_tasks).
+  int max_bot_threads = 1024;
+  std::string bot_output_dir;  // stderr files: <key>.seat<N>.stderr
+  RunAs run_as;
+  // If set, a uid of its own per bot (--bot_uids) instead of run_as.
+  UidPool* uid_pool = nullptr;
+  // Called once the match exists on the referee, before any bot starts,
+  // with outcome "started" (the event records it, so that a killed run's
+  // match is found again). An error ends the match before it starts.
+  std::function<absl::Status(const MatchRecord&)> on_started;
+};
+
+// What one seat's bot did, for the report.
+struct SeatOutcome {
+  int seat = 0;
+  std::string bot;
+  std::string exit;         // ChildProcess::Describe()
+  std::string stderr_tail;  // only when the bot failed
+  bool failed = false;
+};
+
+struct MatchOutcome {
+  MatchRecord record;
+  // False when the referee could not be reached to create the match, or
+  // stayed at its caps for the match's budget: it is not recorded, so
+  // running the event again plays it.
+  bool played = true;
+  std::vector<SeatOutcome> seats;
+  cardref::v1::MatchInfo info;  // the referee's last word on the match
+  // Set when the creation was given up because its answers were lost
+  // (UNAVAILABLE or the call's deadline): the request, with its retry key.
+  // The referee may have made the match; SettleLostCreations ends it.
+  std::optional<cardref::v1::CreateMatchRequest> lost_creation;
+};
+
+// Plays `match` of `config`; never throws, never blocks past the budget.
+MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
+                      const cardref::v1::GameInfo& game_info,
+                      const ScheduleConfig& config, const ScheduledMatch& match,
+                      const std::string& secret, const MatchOptions& options);
+
+// Ends `match_id` on the referee so that no one can join it later:
+// CancelMatch, or AbortMatch if it has started. The referee's last word on
+// it, or nullopt if neither went through (the match is over or gone, or the
+// referee is unreachable).
+std::optional<cardref::v1::MatchInfo> EndOnReferee(
+    cardref::v1::Referee::Stub& stub, const MatchOptions& options,
+    const std::string& match_id, const std::string& reason);
+
+// What SettleLostCreations did.
+struct SettledCreations {
+  int ended = 0;      // matches the referee made for them, now ended
+  int unchecked = 0;  // the referee did not answer: they may still wait
+};
+
+// Sends each lost creation again, with its retry key, and ends the match
+// the referee names. A creation the referee took gets its match back (the
+// key makes no second one); one it never received makes its match now.
+// Either way no match is left waiting on the referee for bots that will
+// never come (the tournament sets no join deadline of its own).
+SettledCreations SettleLostCreations(
+    cardref::v1::Referee::Stub& stub,
+    const std::vector<cardref::v1::CreateMatchRequest>& creations,
+    const MatchOptions& options);
+
+// Sets name=value pairs of `params` on `request` for the parameters the
+// game has, typed by its parameter table. INVALID_ARGUMENT on a malformed
+// pair or a value of the wrong type.
+[[nodiscard]] absl::Status AddParams(const cardref::v1::GameInfo& info,
+                                     const std::string& params,
+                                     cardref::v1::CreateMatchRequest* request);
+
+}  // namespace cardref::tournament
+
+#endif  // CARDREF_TOURNAMENT_MATCH_RUNNER_H_
