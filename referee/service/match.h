@@ -15,6 +15,11 @@
 // match is played; the last record is synced before the match's status
 // says it is over (docs/recovery.md).
 //
+// Its parts, each with one job and called under the match's lock:
+// SeatTable (who holds each seat), MatchJournal (the log and the event
+// journal), DecisionClock (the pending decision's clock) and FaultReferee
+// (the fault policy's bookkeeping).
+//
 // Thread-safe. Watchers are called without the match lock held.
 #ifndef CARDREF_REFEREE_SERVICE_MATCH_H_
 #define CARDREF_REFEREE_SERVICE_MATCH_H_
@@ -40,10 +45,13 @@
 #include "referee/record/game_log.h"
 #include "referee/service/clock.h"
 #include "referee/service/decision_clock.h"
+#include "referee/service/fault_referee.h"
 #include "referee/service/log_syncer.h"
+#include "referee/service/match_journal.h"
 #include "referee/service/match_reporter.h"
 #include "referee/service/metrics_sink.h"
 #include "referee/service/ops_log.h"
+#include "referee/service/seat_table.h"
 
 namespace cardref::service {
 
@@ -118,24 +126,9 @@ struct MatchOptions {
   OpsLog* ops_log = StderrOpsLog();
 };
 
-// Who receives a match's event stream (match_events.h).
-enum class Audience { kSpectator, kOrganiser };
-
-// A slice of a match's events (Match::EventsAfter).
-struct EventBatch {
-  std::vector<v1::MatchEvent> events;  // in index order
-  // No event will ever follow these: the match is over and all were sent.
-  bool complete = false;
-};
-
 // The 32-byte seed of a legacy uint64 dealing seed (referee.proto): its 8
 // bytes little-endian, then 24 zero bytes.
 std::string LegacySeed(uint64_t dealing_seed);
-
-struct JoinResult {
-  int seat = -1;
-  std::string token;
-};
 
 class Match {
  public:
@@ -277,18 +270,12 @@ class Match {
   void RemoveWatcher(int id);
 
  private:
-  struct Seat {
-    bool joined = false;
-    std::string token;
-    std::string ticket;        // invited matches only
-    std::string invited_name;  // invited matches only
-    std::string player_name;
-    std::string player_version;
-    std::string retry_key;  // of the join that took the seat; secret
+  // A seat's submissions with a sequence number: a retry gets the stored
+  // answer, a reuse for something else is refused.
+  struct Submissions {
     uint64_t last_sequence = 0;
     v1::SubmitActionResponse last_response;
-    // The first (accepted) use of each sequence number: a later submission
-    // with the same number is a retry or a conflict.
+    // The first (accepted) use of each sequence number.
     struct SequenceUse {
       uint64_t decision_version = 0;  // as the request gave it
       uint64_t version = 0;           // the decision it was accepted for
@@ -296,21 +283,6 @@ class Match {
       std::string notation;           // as the referee logged it
     };
     std::map<uint64_t, SequenceUse> sequences;
-    // Rejected submissions since the last record of another kind: logged
-    // in full, and counted only (at `unlogged_version`).
-    int rejections_logged = 0;
-    uint32_t rejections_unlogged = 0;
-    uint64_t unlogged_version = 0;
-    // Decisions of this seat that timed out since its last accepted action:
-    // (decision version, action the referee played).
-    std::vector<std::pair<uint64_t, std::string>> timeouts;
-    int consecutive_timeouts = 0;  // since its last accepted action
-    int rejections = 0;            // for its pending decision
-    bool absent = false;     // played for at once (substitute policy)
-    bool forfeited = false;  // played for at once, ranks last
-    int streams = 0;         // open observation streams
-    bool disconnected = false;  // had a stream, has none now
-    absl::Time disconnected_at;  // when its last stream closed
   };
 
   Match(std::unique_ptr<Game> game, MatchOptions options);
@@ -339,8 +311,6 @@ class Match {
   void AwaitSyncLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     while (syncing_) synced_.Wait(&mu_);
   }
-  absl::Status CheckSeat(int seat, const std::string& token) const
-      ABSL_SHARED_LOCKS_REQUIRED(mu_);
   v1::Observation ObserveLocked(int seat, uint64_t since_version) const
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
   void ObserveIntoLocked(int seat, uint64_t since_version,
@@ -365,20 +335,12 @@ class Match {
   // starts its clock, or to the end; plays at once for seats that cannot
   // play (absent, forfeited, disconnected).
   absl::Status AdvanceLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  absl::Status LogLocked(v1::LogRecord record) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Writes `record` and, once written, adds it to the event journal. Any
-  // record but a rejection first writes the RejectionsNotLogged counts due.
-  absl::Status WriteAndJournalLocked(v1::LogRecord record)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  absl::Status WriteOneLocked(v1::LogRecord record)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  absl::Status FlushUnloggedRejectionsLocked()
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // A submission whose sequence number was used before: the stored answer
   // for a retry of the last one, ALREADY_EXISTS naming the first use else.
   absl::StatusOr<v1::SubmitActionResponse> SequenceReusedLocked(
-      const Seat& me, const v1::SubmitActionRequest& request,
-      const Seat::SequenceUse& first) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+      const Submissions& mine, const v1::SubmitActionRequest& request,
+      const Submissions::SequenceUse& first) const
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
   bool OverLocked() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
   // The SeedReveal record, written right before the final or abort record.
   v1::LogRecord SeedRevealRecord() const;
@@ -411,15 +373,12 @@ class Match {
   // absent or forfeited.
   void JoinDeadlineLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   v1::FinalResult FinalResultLocked() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
-  std::vector<int> ForfeitedSeatsLocked() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
   // After a failed log write the cause is always LOG_WRITE_FAILED.
   void AbortLocked(const std::string& reason,
                    v1::AbortCause cause = v1::ABORT_CAUSE_UNSPECIFIED)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Tells the reporter the status now (metrics, structured log lines).
   void ReportStatusLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Opens the log created by Create for append (at the start).
-  absl::Status OpenLogLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Sets deadline_ and tells the listener; once the match is over, tells
   // it the match ended instead.
   // Every change of status_ after construction goes through here.
@@ -440,8 +399,11 @@ class Match {
   bool syncing_ ABSL_GUARDED_BY(mu_) = false;
   mutable absl::CondVar synced_;
   std::unique_ptr<State> state_ ABSL_GUARDED_BY(mu_);
-  std::unique_ptr<record::GameLogWriter> log_ ABSL_GUARDED_BY(mu_);
-  std::vector<Seat> seats_ ABSL_GUARDED_BY(mu_);
+  MatchReporter reporter_ ABSL_GUARDED_BY(mu_);
+  SeatTable seats_ ABSL_GUARDED_BY(mu_);
+  std::vector<Submissions> submissions_ ABSL_GUARDED_BY(mu_);  // by seat
+  MatchJournal journal_ ABSL_GUARDED_BY(mu_);
+  FaultReferee faults_ ABSL_GUARDED_BY(mu_);
   v1::MatchStatus status_ ABSL_GUARDED_BY(mu_) =
       v1::MATCH_STATUS_WAITING_FOR_PLAYERS;
   uint64_t version_ ABSL_GUARDED_BY(mu_) = 0;
@@ -456,16 +418,10 @@ class Match {
   std::optional<v1::FinalResult> result_ ABSL_GUARDED_BY(mu_);
   // Every accepted action, in order (all public), for recent_actions.
   std::vector<v1::ActionRecord> history_ ABSL_GUARDED_BY(mu_);
-  // Every record written to the log, in order, for the event streams; and
-  // for each, the number of actions among the records up to it.
-  std::vector<v1::LogRecord> journal_ ABSL_GUARDED_BY(mu_);
-  std::vector<uint32_t> actions_through_ ABSL_GUARDED_BY(mu_);
   std::string end_reason_ ABSL_GUARDED_BY(mu_);
   // The notation of the last action the referee played for a seat.
   std::string last_substitute_ ABSL_GUARDED_BY(mu_);
   v1::AbortCause abort_cause_ ABSL_GUARDED_BY(mu_) = v1::ABORT_CAUSE_UNSPECIFIED;
-  bool log_failed_ ABSL_GUARDED_BY(mu_) = false;  // a write failed
-  MatchReporter reporter_ ABSL_GUARDED_BY(mu_);
 
   absl::Mutex watch_mu_;
   int next_watcher_ ABSL_GUARDED_BY(watch_mu_) = 0;

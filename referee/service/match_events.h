@@ -17,7 +17,7 @@
 
 #include "cardref/v1/log.pb.h"
 #include "cardref/v1/referee.pb.h"
-#include "referee/service/match.h"
+#include "referee/service/match_journal.h"
 
 namespace cardref::service {
 

@@ -1,0 +1,79 @@
+#include "referee/service/fault_referee.h"
+
+#include "gtest/gtest.h"
+
+namespace cardref::service {
+namespace {
+
+v1::FaultPolicy Policy(v1::FaultAction action, int max_timeouts) {
+  v1::FaultPolicy policy;
+  policy.set_action(action);
+  policy.set_max_consecutive_timeouts(max_timeouts);
+  return policy;
+}
+
+TEST(FaultRefereeTest, TimeoutsInARowReachTheLimitUnderEachPolicyAction) {
+  FaultReferee substitute(2, Policy(v1::FAULT_ACTION_SUBSTITUTE, 2));
+  EXPECT_FALSE(substitute.Settle(1, v1::FAULT_KIND_TIMEOUT).limit.has_value());
+  FaultReferee::Verdict v = substitute.Settle(1, v1::FAULT_KIND_DISCONNECTED);
+  ASSERT_TRUE(v.limit.has_value());
+  EXPECT_EQ(*v.limit, v1::FORFEIT_REASON_TIMEOUT_LIMIT);
+  EXPECT_EQ(v.why, "seat 1 timed out 2 times in a row");
+  EXPECT_FALSE(v.abort);
+  EXPECT_FALSE(v.forfeit);
+  EXPECT_TRUE(substitute.absent(1));  // played for at once from now on
+  EXPECT_FALSE(substitute.absent(0));
+
+  FaultReferee forfeit(2, Policy(v1::FAULT_ACTION_FORFEIT, 1));
+  v = forfeit.Settle(0, v1::FAULT_KIND_TIMEOUT);
+  EXPECT_TRUE(v.forfeit);
+  EXPECT_FALSE(forfeit.absent(0));
+
+  FaultReferee abort(2, Policy(v1::FAULT_ACTION_ABORT, 1));
+  EXPECT_TRUE(abort.Settle(0, v1::FAULT_KIND_TIMEOUT).abort);
+}
+
+TEST(FaultRefereeTest, AnOwnActionStartsTheTimeoutsInARowOver) {
+  FaultReferee faults(2, Policy(v1::FAULT_ACTION_SUBSTITUTE, 2));
+  faults.Settle(0, v1::FAULT_KIND_TIMEOUT);
+  faults.Played(0);
+  EXPECT_FALSE(faults.Settle(0, v1::FAULT_KIND_TIMEOUT).limit.has_value());
+}
+
+TEST(FaultRefereeTest, ALateAnswerFindsTheDecisionTheRefereePlayed) {
+  FaultReferee faults(2, Policy(v1::FAULT_ACTION_SUBSTITUTE, 0));
+  faults.PlayedFor(0, v1::FAULT_KIND_TIMEOUT, 7, "draw");
+  faults.PlayedFor(0, v1::FAULT_KIND_REJECTION_LIMIT, 9, "draw");  // not late
+  ASSERT_NE(faults.LateAnswer(0, 7, false), nullptr);
+  EXPECT_EQ(faults.LateAnswer(0, 7, false)->second, "draw");
+  EXPECT_EQ(faults.LateAnswer(0, 9, false), nullptr);
+  // No version named: the last one, unless the seat is to act again.
+  EXPECT_NE(faults.LateAnswer(0, 0, false), nullptr);
+  EXPECT_EQ(faults.LateAnswer(0, 0, true), nullptr);
+  faults.Played(0);
+  EXPECT_EQ(faults.LateAnswer(0, 7, false), nullptr);
+}
+
+TEST(FaultRefereeTest, ASeatWithoutStreamsTimesOutAfterTheGrace) {
+  v1::FaultPolicy policy;
+  policy.set_disconnect_is_timeout(true);
+  policy.set_disconnect_grace_millis(500);
+  FaultReferee faults(1, policy);
+  const absl::Time t0 = absl::FromUnixSeconds(100);
+  EXPECT_FALSE(faults.StreamClosed(0, t0));  // never had one
+  EXPECT_EQ(faults.DisconnectDeadline(0), absl::InfiniteFuture());
+  faults.StreamOpened(0);
+  faults.StreamOpened(0);
+  EXPECT_TRUE(faults.StreamClosed(0, t0));
+  EXPECT_FALSE(faults.disconnected(0));  // one stream left
+  EXPECT_TRUE(faults.StreamClosed(0, t0));
+  EXPECT_EQ(faults.DisconnectDeadline(0), t0 + absl::Milliseconds(500));
+  EXPECT_EQ(faults.CannotPlay(0, true, t0).first, v1::FAULT_KIND_UNSPECIFIED);
+  EXPECT_EQ(faults.CannotPlay(0, true, t0 + absl::Seconds(1)).first,
+            v1::FAULT_KIND_DISCONNECTED);
+  faults.StreamOpened(0);
+  EXPECT_EQ(faults.DisconnectDeadline(0), absl::InfiniteFuture());
+}
+
+}  // namespace
+}  // namespace cardref::service
