@@ -32,6 +32,7 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
+#include "referee/base/hex.h"
 #include "referee/games/all_games.h"
 #include "referee/record/game_log.h"
 #include "referee/record/record_io.h"
@@ -729,6 +730,91 @@ TEST(VerifyTest, ChangedBytesOfASignedLogAreFoundAtTheAuditsRecord) {
                                          played->path, "'"));
   EXPECT_EQ(cli.exit_code, 1);
   EXPECT_THAT(cli.out, StartsWith("TAMPERED "));
+}
+
+// A signed log cut at a record boundary has intact framing and an intact
+// chain, but not the signed last record that covers it: verify must not
+// call it OK or "signed", with or without a trusted key, and says
+// INCOMPLETE as the audit does.
+TEST(VerifyTest, ASignedLogCutShortIsIncompleteNeverSigned) {
+  testlogs::RandomMatchOptions options;
+  options.params = testlogs::CraitsParams(2, true);
+  absl::StatusOr<testlogs::PlayedLog> played = testlogs::PlayAndRead(options);
+  ASSERT_TRUE(played.ok()) << played.status();
+  const std::string original = ReadText(played->path);
+  const record::RecordFile framing = *record::ReadRecordFile(played->path);
+  ASSERT_GT(framing.records.size(), 20u);
+  analyzer::IntegrityOptions trusted;
+  trusted.trusted_public_key = testlogs::TestSigningKey()->public_key();
+  const std::string dir = testlogs::MakeTempDir();
+  // Every cut at a record start, the header alone and all but the last.
+  std::vector<size_t> keep = {1, 10, framing.records.size() - 1};
+  for (size_t k = 2; k + 1 < framing.records.size(); k += 7) keep.push_back(k);
+  for (size_t k : keep) {
+    const uint64_t end = framing.records[k].offset;
+    const std::string path = absl::StrCat(dir, "/cut_", k, ".cardlog");
+    ASSERT_TRUE(testlogs::WriteFile(path, original.substr(0, end)).ok());
+    for (const analyzer::IntegrityOptions& integrity :
+         {analyzer::IntegrityOptions{}, trusted}) {
+      const VerifyReport report = VerifyFileIntegrity(path, integrity);
+      SCOPED_TRACE(report.Line());
+      EXPECT_EQ(report.fault, VerifyFault::kIncomplete);
+      EXPECT_EQ(report.records, static_cast<int64_t>(k));
+      EXPECT_EQ(report.fault_offset, end);  // where the end is missing
+      EXPECT_THAT(report.Line(),
+                  StartsWith(absl::StrCat("INCOMPLETE ", path, ": ")));
+      EXPECT_THAT(report.Line(),
+                  HasSubstr(absl::StrCat("the file ends cleanly after record ",
+                                         k - 1, " at byte ",
+                                         framing.records[k - 1].offset)));
+      EXPECT_THAT(report.Line(), HasSubstr("no signed last record"));
+      EXPECT_THAT(report.Line(), Not(HasSubstr(" signed)")));
+      EXPECT_THAT(report.Line(), Not(HasSubstr("signed by")));
+    }
+    const analyzer::AuditReport audit =
+        analyzer::AuditFile(path, {}, AllGames());
+    EXPECT_EQ(audit.verdict, analyzer::Verdict::kIncomplete);
+    EXPECT_EQ(audit.integrity, "no signed last record");
+  }
+  // The binary: a fault line and exit 1, with the key and without.
+  const std::string cut = absl::StrCat(dir, "/cut_10.cardlog");
+  const CliRun keyed = RunLog(absl::StrCat(
+      "verify --referee_key=", ToHex(trusted.trusted_public_key), " '", cut,
+      "' '", played->path, "'"));
+  EXPECT_EQ(keyed.exit_code, 1) << keyed.out;
+  EXPECT_THAT(keyed.out, StartsWith(absl::StrCat("INCOMPLETE ", cut, ": ")));
+  EXPECT_THAT(keyed.out, HasSubstr(absl::StrCat(
+                             "OK ", played->path, " (", framing.records.size(),
+                             " records, ", original.size(),
+                             " bytes, signed by the trusted key)\n")));
+  const CliRun plain = RunLog(absl::StrCat("verify '", cut, "'"));
+  EXPECT_EQ(plain.exit_code, 1) << plain.out;
+  EXPECT_THAT(plain.out, StartsWith(absl::StrCat("INCOMPLETE ", cut, ": ")));
+  EXPECT_THAT(plain.out, Not(HasSubstr(" signed)")));
+
+  // An empty file is no log either (the audit: "empty file: no header").
+  const std::string empty = absl::StrCat(dir, "/empty.cardlog");
+  ASSERT_TRUE(testlogs::WriteFile(empty, "").ok());
+  const VerifyReport none = VerifyFileIntegrity(empty, trusted);
+  EXPECT_EQ(none.fault, VerifyFault::kIncomplete) << none.Line();
+  EXPECT_THAT(none.Line(), HasSubstr("empty file: no header"));
+}
+
+// An unsigned (format 1) log cut short is INCOMPLETE too: the audit's verdict.
+TEST(VerifyTest, AnUnsignedLogCutShortIsIncomplete) {
+  const std::string original = ReadText(Golden("kraken_2rounds"));
+  const record::RecordFile framing =
+      *record::ReadRecordFile(Golden("kraken_2rounds"));
+  const std::string path = testlogs::MakeTempDir() + "/cut.cardlog";
+  ASSERT_TRUE(
+      testlogs::WriteFile(path, original.substr(0, framing.records[50].offset))
+          .ok());
+  const VerifyReport report = VerifyFileIntegrity(path, {});
+  EXPECT_EQ(report.fault, VerifyFault::kIncomplete) << report.Line();
+  EXPECT_THAT(report.Line(),
+              HasSubstr("no final result: the file ends cleanly after record "
+                        "49 at byte "));
+  EXPECT_THAT(report.Line(), HasSubstr("(50 intact records)"));
 }
 
 TEST(VerifyTest, BinaryPrintsOneLinePerFileAndExitsZeroIffAllOk) {
