@@ -4,7 +4,6 @@
 #include <sstream>
 #include <utility>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "grpcpp/ext/health_check_service_server_builder_option.h"
@@ -78,18 +77,12 @@ void AddConnectionLimits(const service::Limits& limits,
 
 }  // namespace
 
-bool IsLoopbackHost(const std::string& host) {
-  return host == "localhost" || host == "::1" || host == "[::1]" ||
-         absl::StartsWith(host, "127.");
-}
-
 absl::Status CheckServerOptions(const ServerOptions& options) {
-  if (!options.organiser_token.has_value() && !IsLoopbackHost(options.host)) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "refusing to listen on ", options.host,
-        " without an organiser credential: anyone could create and abort "
-        "matches. Give --organiser_token_file (or $", kOrganiserTokenEnv,
-        "), or listen on localhost (docs/auth.md)"));
+  const bool credential = options.organiser_token.has_value();
+  RETURN_IF_ERROR(CheckListenHost("--host", options.host, credential));
+  if (options.metrics_port >= 0) {
+    RETURN_IF_ERROR(
+        CheckListenHost("--metrics_host", options.metrics_host, credential));
   }
   const TlsOptions& tls = options.tls;
   if (tls.cert_file.empty() != tls.key_file.empty()) {
