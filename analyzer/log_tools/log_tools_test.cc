@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -873,6 +874,60 @@ TEST(HeadTest, HeaderAndResult) {
       RunLog(absl::StrCat("head '", kCorruptDir, "/hello_world.tfrecord'"))
           .exit_code,
       1);
+}
+
+// An old log whose names a referee now refuses (docs/bots.md, "Names"):
+// `cat` and `head` print them escaped, so a right-to-left override cannot
+// reorder the terminal, an invisible character shows, and a look-alike of
+// another script shows as the code point it is.
+TEST(HeadTest, NamesThatSpoofArePrintedEscaped) {
+  absl::StatusOr<std::vector<std::string>> payloads =
+      testlogs::ReadPayloads(Golden("kraken_2rounds"));
+  ASSERT_TRUE(payloads.ok()) << payloads.status();
+  ASSERT_EQ(testlogs::TamperRecord(
+                &*payloads, testlogs::Pick::kFirst,
+                [](const v1::LogRecord& r) { return r.has_header(); },
+                [](v1::LogRecord& r) {
+                  v1::LogHeader& h = *r.mutable_header();
+                  h.mutable_seats(0)->set_player_name(
+                      "bob\xe2\x80\xae" "fdp.exe");  // U+202E
+                  h.mutable_seats(1)->set_player_name(
+                      "ali\xe2\x80\x8b" "ce");  // U+200B
+                  h.mutable_seats(2)->set_player_name(
+                      "p\xd0\xb0ypal");  // a Cyrillic U+0430
+                  h.mutable_seats(2)->set_player_version(
+                      "2\xe2\x81\xa6" "0");  // U+2066
+                  h.mutable_seats(3)->set_player_name("back\\slash\x1b[31m");
+                }),
+            0);
+  const std::string path = testlogs::MakeTempDir() + "/spoof.cardlog";
+  ASSERT_TRUE(testlogs::WriteFile(path, testlogs::Frame(*payloads)).ok());
+  for (const char* command : {"head", "cat"}) {
+    SCOPED_TRACE(command);
+    const CliRun run = RunLog(absl::StrCat(command, " '", path, "'"));
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    for (const char* raw : {"\xe2\x80\xae", "\xe2\x80\x8b", "\xe2\x81\xa6",
+                            "\xd0\xb0", "\x1b"}) {
+      EXPECT_EQ(run.out.find(raw), std::string::npos)
+          << "raw bytes " << absl::CHexEscape(raw) << " printed";
+    }
+    EXPECT_THAT(run.out, HasSubstr("bob\\u202efdp.exe"));
+    EXPECT_THAT(run.out, HasSubstr("ali\\u200bce"));
+    EXPECT_THAT(run.out, HasSubstr("p\\u0430ypal"));
+    EXPECT_THAT(run.out, HasSubstr("back\\\\slash\\x1b[31m"));
+  }
+  const CliRun head = RunLog(absl::StrCat("head '", path, "'"));
+  EXPECT_THAT(head.out, HasSubstr("  0 bob\\u202efdp.exe (version 1)\n"));
+  EXPECT_THAT(head.out, HasSubstr("  2 p\\u0430ypal (version 2\\u20660)\n"));
+  EXPECT_THAT(head.out, HasSubstr("result: bob\\u202efdp.exe "));
+  // Names of one script stay as they are; one of two scripts shows every
+  // character outside ASCII as its code point.
+  const std::string alisa = "\xd0\x90\xd0\xbb\xd0\xb8\xd1\x81\xd0\xb0";
+  EXPECT_EQ(DisplayName(alisa), alisa);
+  EXPECT_EQ(DisplayName("Zo\xc3\xab"), "Zo\xc3\xab");
+  EXPECT_EQ(DisplayName("Zo\xc3\xab " + alisa),
+            "Zo\\u00eb \\u0410\\u043b\\u0438\\u0441\\u0430");
+  EXPECT_EQ(DisplayName("a\xf0\x9f\x83\x8f\xce\xb1"), "a\\U0001f0cf\\u03b1");
 }
 
 // The header's clock and fault policy, by their log.proto field names; a
