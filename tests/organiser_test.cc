@@ -671,6 +671,8 @@ TEST_F(OrganiserTest, AFullMatchOverTls) {
     FILE* f = std::fopen(path.c_str(), "w");
     std::fwrite(text.data(), 1, text.size(), f);
     std::fclose(f);
+    // The server refuses a private key others may read (docs/auth.md).
+    ::chmod(path.c_str(), 0600);
     return path;
   };
   grpc_service::TlsOptions tls;

@@ -3,7 +3,7 @@
 // ::ffff:127.0.0.0/104). The spelling proves nothing: "127.evil.example"
 // may resolve to 0.0.0.0, and "0" is inet_aton's 0.0.0.0. One rule for
 // every listener of the referee (the gRPC port, the metrics port, and any
-// front end to come): docs/auth.md, "Without a credential".
+// front end to come): docs/auth.md, "The organiser credential".
 //
 // The resolution is getaddrinfo's, with the hints a listener binds with
 // (AI_PASSIVE, any family), so the addresses checked are those it would

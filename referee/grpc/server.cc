@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "grpcpp/ext/health_check_service_server_builder_option.h"
+#include "referee/base/secret_file.h"
 #include "referee/base/status_macros.h"
 #include "referee/games/all_games.h"
 #include "referee/grpc/fd_budget.h"
@@ -35,7 +36,10 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeCredentials(
   grpc::SslServerCredentialsOptions::PemKeyCertPair pair;
   absl::StatusOr<std::string> cert = ReadPem(tls.cert_file, "--tls_cert");
   if (!cert.ok()) return cert.status();
-  absl::StatusOr<std::string> key = ReadPem(tls.key_file, "--tls_key");
+  // A private key: owned by the referee's user and closed to group and
+  // others, or refused (the certificates are public).
+  absl::StatusOr<std::string> key =
+      ReadSecretFile(tls.key_file, "--tls_key file", size_t{1} << 20);
   if (!key.ok()) return key.status();
   pair.cert_chain = *std::move(cert);
   pair.private_key = *std::move(key);
