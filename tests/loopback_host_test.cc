@@ -36,8 +36,10 @@ sockaddr_storage Address(const char* text) {
   return addr;
 }
 
-std::vector<sockaddr_storage> Addresses(std::vector<const char*> texts) {
+std::vector<sockaddr_storage> Addresses(
+    const std::vector<const char*>& texts) {
   std::vector<sockaddr_storage> out;
+  out.reserve(texts.size());
   for (const char* t : texts) out.push_back(Address(t));
   return out;
 }

@@ -40,7 +40,7 @@ class SecretFilesTest : public ::testing::Test {
 
   std::string Write(const std::string& name, const std::string& text,
                     mode_t mode) {
-    const std::string path = dir_ + "/" + name;
+    std::string path = dir_ + "/" + name;
     const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     EXPECT_GE(fd, 0);
     EXPECT_EQ(write(fd, text.data(), text.size()),

@@ -102,7 +102,7 @@ void AddCardsGained(const Table& before, const Table& after,
 }  // namespace
 
 std::string DisplayName(absl::string_view name) {
-  const std::string clean = analyzer::Sanitize(name);
+  std::string clean = analyzer::Sanitize(name);
   if (!unicode::FindScriptFault(name).has_value()) return clean;
   // Sanitize leaves valid UTF-8 outside ASCII as it is.
   std::string out;

@@ -16,19 +16,9 @@ namespace cardref {
 
 namespace {
 
-// "uid 0 (root)", or "uid 1234" for a uid without a name.
-std::string UserLabel(uid_t uid) {
-  passwd entry;
-  passwd* found = nullptr;
-  std::vector<char> buffer(16384);
-  if (getpwuid_r(uid, &entry, buffer.data(), buffer.size(), &found) == 0 &&
-      found != nullptr) {
-    return absl::StrCat("uid ", uid, " (", found->pw_name, ")");
-  }
-  return absl::StrCat("uid ", uid);
-}
+constexpr size_t kChunk = 4096;
 
-// The user name for a chown command, or the number.
+// The user's name, or its number if it has none.
 std::string UserName(uid_t uid) {
   passwd entry;
   passwd* found = nullptr;
@@ -38,6 +28,13 @@ std::string UserName(uid_t uid) {
     return found->pw_name;
   }
   return absl::StrCat(uid);
+}
+
+// "uid 0 (root)", or "uid 1234" for a uid without a name.
+std::string UserLabel(uid_t uid) {
+  const std::string name = UserName(uid);
+  return name == absl::StrCat(uid) ? absl::StrCat("uid ", uid)
+                                   : absl::StrCat("uid ", uid, " (", name, ")");
 }
 
 }  // namespace
@@ -90,10 +87,10 @@ absl::StatusOr<std::string> ReadSecretFile(const std::string& path,
     // One allocation: no stray copy of the secret left in freed memory.
     if (status.ok() && st.st_size > 0) {
       content.reserve(std::min(static_cast<size_t>(st.st_size), max_bytes) +
-                      sizeof(char[4096]));
+                      kChunk);
     }
   }
-  char buffer[4096];
+  char buffer[kChunk];
   while (status.ok()) {
     const ssize_t n = read(fd, buffer, sizeof(buffer));
     if (n < 0 && errno == EINTR) continue;

@@ -63,7 +63,7 @@ class SecretFileTest : public ::testing::Test {
   }
   std::string Write(const std::string& name, const std::string& text,
                     mode_t mode) {
-    const std::string path = dir_ + "/" + name;
+    std::string path = dir_ + "/" + name;
     const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
     EXPECT_GE(fd, 0);
     EXPECT_EQ(write(fd, text.data(), text.size()),

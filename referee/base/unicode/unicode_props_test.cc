@@ -94,7 +94,7 @@ TEST(UnicodePropsTest, DecodesUtf8AndRefusesMalformedBytes) {
 
 TEST(NameFaultTest, NamesOfOneScriptPass) {
   for (const char* name :
-       {"alice", "bot-2.1_final", "Zo\xc3\xab", "Jos\xc3\xa9 Mar\xc3\xad" "a",
+       {"alice", "bot-2.1_final", "Zo\xc3\xab", "Jos\xc3\xa9 Mar\xc3\xad\x61",
         "e\xcc\x81t\xc3\xa9",                          // combining acute
         "\xce\x95\xce\xbb\xce\xad\xce\xbd\xce\xb7",      // Ελένη
         "\xd0\x90\xd0\xbb\xd0\xb8\xd1\x81\xd0\xb0 99",   // Алиса 99
