@@ -331,9 +331,12 @@ void IntegrityChecker::Finish() {
 }
 
 std::string IntegrityChecker::Label() const {
-  if (format_version_ < 2 || header_key_.empty()) return "unsigned";
+  if (!header_names_key()) return "unsigned";
   if (trusted_key_verified()) return "signed by the trusted key";
-  return "signed";
+  if (signature_verified_) return "signed";
+  // A key in the header proves nothing until the signature on the closing
+  // record verifies: a log cut short has none.
+  return ended_ ? "signature NOT verified" : "no signed last record";
 }
 
 std::string IntegrityChecker::Summary() const {

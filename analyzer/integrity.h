@@ -66,11 +66,17 @@ class IntegrityChecker {
   bool trusted_key_verified() const {
     return signature_verified_ && !options_.trusted_public_key.empty();
   }
+  // The header names a referee key: the log must end with a signed record.
+  bool header_names_key() const {
+    return format_version_ >= 2 && !header_key_.empty();
+  }
   // The revealed seed matches the header's commitment.
   bool seed_verified() const { return seed_verified_; }
   // Chance events whose order the revealed seed derives.
   int deal_orders_verified() const { return deal_orders_verified_; }
-  // For a report line: "signed by the trusted key", "signed", "unsigned".
+  // For a report line: "signed by the trusted key", "signed" (a signature
+  // verified), "unsigned" (no key in the header), "no signed last record"
+  // (cut short or in play) or "signature NOT verified".
   std::string Label() const;
   // One sentence for people: what was verified and what could not be.
   std::string Summary() const;

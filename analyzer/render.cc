@@ -9,27 +9,12 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "google/protobuf/util/json_util.h"
+#include "referee/base/unicode/unicode_props.h"
 
 namespace cardref::analyzer {
 namespace {
 
 std::string Hex(unsigned char c) { return absl::StrFormat("\\x%02x", c); }
-
-// Length of the valid UTF-8 sequence at s[i], 0 if invalid.
-size_t Utf8Length(absl::string_view s, size_t i) {
-  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = b(i);
-  size_t n = c < 0x80         ? 1
-             : (c >> 5) == 6  ? 2
-             : (c >> 4) == 14 ? 3
-             : (c >> 3) == 30 ? 4
-                              : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    if ((b(i + k) >> 6) != 2) return 0;
-  }
-  return n;
-}
 
 struct Column {
   std::string title;
@@ -89,6 +74,11 @@ std::string AuditLine(const v1::FileAudit& f) {
 
 }  // namespace
 
+std::string CodePointEscape(int32_t cp) {
+  return cp <= 0xffff ? absl::StrFormat("\\u%04x", cp)
+                      : absl::StrFormat("\\U%08x", cp);
+}
+
 std::string Sanitize(absl::string_view s) {
   std::string out;
   out.reserve(s.size());
@@ -105,19 +95,26 @@ std::string Sanitize(absl::string_view s) {
     } else if (c < 0x20 || c == 0x7f) {
       out += Hex(c);
     } else if (c >= 0x80) {
-      const size_t n = Utf8Length(s, i);
-      const bool c1 =
-          n == 2 && c == 0xc2 && static_cast<unsigned char>(s[i + 1]) < 0xa0;
-      if (n == 0 || c1) {
-        const size_t bad = n == 0 ? 1 : 2;
+      size_t end = i;
+      const int32_t cp = unicode::NextCodePoint(s, &end);
+      const bool c1 = cp >= 0x80 && cp <= 0x9f;
+      if (cp < 0 || c1) {
+        const size_t bad = cp < 0 ? 1 : 2;
         for (size_t k = 0; k < bad; ++k) {
           out += Hex(static_cast<unsigned char>(s[i + k]));
         }
         i += bad;
         continue;
       }
-      out.append(s.data() + i, n);
-      i += n;
+      // Printable but treacherous: reorders what follows, is invisible, or
+      // breaks the line (U+2028, U+2029).
+      if (unicode::IsBidiControl(cp) || unicode::IsDefaultIgnorable(cp) ||
+          cp == 0x2028 || cp == 0x2029) {
+        out += CodePointEscape(cp);
+      } else {
+        out.append(s.data() + i, end - i);
+      }
+      i = end;
       continue;
     } else {
       out += static_cast<char>(c);

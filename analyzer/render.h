@@ -6,6 +6,7 @@
 #ifndef CARDREF_ANALYZER_RENDER_H_
 #define CARDREF_ANALYZER_RENDER_H_
 
+#include <cstdint>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -18,8 +19,15 @@ enum class Format { kText, kJson, kCsv };
 
 // `s` with backslash, C0 controls, DEL and the C1 controls (U+0080..U+009F)
 // escaped C-style: "\\", "\n", "\r", "\t", "\x1b", "\xc2\x9b"; bytes of
-// invalid UTF-8 as "\xNN" too. Printable text is unchanged.
+// invalid UTF-8 as "\xNN" too. Characters that would fool a reader without
+// being controls, bidirectional controls (U+202E reverses what follows),
+// default-ignorable code points (U+200B is invisible) and the line and
+// paragraph separators, as their code point: "\u202e". Other printable text
+// is unchanged.
 std::string Sanitize(absl::string_view s);
+
+// "\u202e" (4 hex digits) or "\U0001f0cf" (8, past U+FFFF).
+std::string CodePointEscape(int32_t cp);
 
 // One CSV field (RFC 4180): sanitised, quoted when it holds a comma, quote
 // or space at either end.

@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <sys/wait.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -86,6 +87,8 @@ class GrpcLimitsTest : public RefereeFixture {
       FILE* f = std::fopen(path.c_str(), "w");
       std::fwrite(text.data(), 1, text.size(), f);
       std::fclose(f);
+      // The server refuses a private key others may read (docs/auth.md).
+      ::chmod(path.c_str(), 0600);
       return path;
     };
     options_.tls.cert_file = write("server.crt", made.certificate_pem);

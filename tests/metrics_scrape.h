@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <initializer_list>
@@ -19,9 +20,19 @@
 namespace cardref::testing_ops {
 
 // The body of GET http://127.0.0.1:<port><path>, or "" if it failed.
-inline std::string HttpGet(int port, const std::string& path = "/metrics") {
+// `timeout_ms` > 0 bounds each send and each read (SO_SNDTIMEO,
+// SO_RCVTIMEO): a server that does not answer in time makes it fail.
+inline std::string HttpGet(int port, const std::string& path = "/metrics",
+                           int timeout_ms = 0) {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   if (fd < 0) return "";
+  if (timeout_ms > 0) {
+    timeval tv{};
+    tv.tv_sec = timeout_ms / 1000;
+    tv.tv_usec = static_cast<suseconds_t>(timeout_ms % 1000) * 1000;
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+  }
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(static_cast<uint16_t>(port));

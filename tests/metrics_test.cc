@@ -1,9 +1,13 @@
 // /metrics over loopback during and after a run of several matches: the
 // counters equal what the logs say (records counted in the log files), the
 // gauges follow matches and streams (docs/operations.md).
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -297,6 +301,53 @@ TEST(MetricsConnectionsTest, RefusedConnectionsAreCountedByTheirCap) {
   for (int fd : open) close(fd);
   server->reset();
   std::filesystem::remove_all(dir);
+}
+
+// Clients that connect and say nothing, or half a request, hold a serving
+// thread each until the request timeout; a scrape meanwhile is answered at
+// once on another, and the held connections are closed by the timeout.
+TEST_F(MetricsTest, IdleAndSlowClientsDoNotDelayAScrape) {
+  using Clock = std::chrono::steady_clock;
+  const int port = server_->metrics_port();
+  std::vector<int> held;
+  // Every thread but one: each of these occupies one.
+  for (int i = 0; i + 2 < grpc_service::kMetricsServerThreads; ++i) {
+    held.push_back(testing_net::ConnectRaw(port));
+    ASSERT_GE(held.back(), 0);
+  }
+  const int half = testing_net::ConnectRaw(port);
+  ASSERT_GE(half, 0);
+  const std::string partial = "GET /metrics HTTP/1.1\r\nHost: 127.";
+  ASSERT_EQ(::write(half, partial.data(), partial.size()),
+            static_cast<ssize_t>(partial.size()));
+  held.push_back(half);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const Clock::time_point held_since = Clock::now();
+  for (int scrape = 0; scrape < 3; ++scrape) {
+    const Clock::time_point start = Clock::now();
+    const std::string text = HttpGet(port, "/metrics", /*timeout_ms=*/2000);
+    const auto took = Clock::now() - start;
+    EXPECT_NE(text.find("cardref_"), std::string::npos)
+        << "scrape " << scrape << " got no answer";
+    EXPECT_LT(took, std::chrono::milliseconds(1500)) << "scrape " << scrape;
+  }
+  // The request timeout closes every held connection (EOF), well before
+  // civetweb's default of 30 s.
+  for (int fd : held) {
+    timeval tv{};
+    tv.tv_sec = grpc_service::kMetricsRequestTimeoutMs / 1000 + 3;
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    char buffer[512];
+    ssize_t n;
+    while ((n = ::read(fd, buffer, sizeof(buffer))) > 0) {
+    }
+    EXPECT_TRUE(n == 0 || (n < 0 && errno == ECONNRESET))
+        << "a held connection is still open: " << std::strerror(errno);
+    ::close(fd);
+  }
+  EXPECT_LT(Clock::now() - held_since,
+            std::chrono::milliseconds(grpc_service::kMetricsRequestTimeoutMs +
+                                      2000));
 }
 
 TEST_F(MetricsTest, OnlyMetricsIsServed) {

@@ -398,6 +398,12 @@ TEST_F(OrganiserTest, NamesAndOtherTextHaveLimitsAndACharacterSet) {
       // Under the 64 KiB request limit (docs/limits.md), over the field's.
       {"player_version", std::string(1 << 14, 'v')},
       {"player_version", "v1\x7f"},
+      // Text that spoofs: a right-to-left override, an invisible space, a
+      // Cyrillic look-alike in a Latin name (docs/bots.md, "Names").
+      {"player_name", "bob\xe2\x80\xae" "fdp.exe"},
+      {"player_name", "ali\xe2\x80\x8b" "ce"},
+      {"player_name", "p\xd0\xb0ypal"},
+      {"player_version", "1.0\xe2\x80\x8f"},
   };
   for (const auto& [field, value] : bad) {
     SCOPED_TRACE(field);
@@ -422,6 +428,14 @@ TEST_F(OrganiserTest, NamesAndOtherTextHaveLimitsAndACharacterSet) {
   grpc::Status s = stub_->CreateMatch(&context, named, &created);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(s.error_message(), HasSubstr("seat_assignments[1].player_name"));
+  named.mutable_seat_assignments(1)->set_player_name("\xd0\xb0lice");
+  grpc::ClientContext again;
+  s = stub_->CreateMatch(&again, named, &created);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(),
+              HasSubstr("'seat_assignments[1].player_name' mixes scripts: "
+                        "U+006C (Latin) at byte 2 after U+0430 (Cyrillic) at "
+                        "byte 0"));
 }
 
 TEST_F(OrganiserTest, WithoutACredentialOnlyLoopbackIsServed) {
@@ -657,6 +671,8 @@ TEST_F(OrganiserTest, AFullMatchOverTls) {
     FILE* f = std::fopen(path.c_str(), "w");
     std::fwrite(text.data(), 1, text.size(), f);
     std::fclose(f);
+    // The server refuses a private key others may read (docs/auth.md).
+    ::chmod(path.c_str(), 0600);
     return path;
   };
   grpc_service::TlsOptions tls;

@@ -73,6 +73,12 @@ refuses "--shutdown_grace_ms must be 0..604800000, got -1" --shutdown_grace_ms=-
 refuses "--min_free_disk_mb must be 0..1099511627776, got -1" --min_free_disk_mb=-1
 refuses "--log_dir must not be empty" --log_dir=
 refuses "refusing to listen on 0.0.0.0 without an organiser credential" --host=0.0.0.0
+# Loopback is judged on the addresses a name resolves to, for every listener.
+refuses "refusing to listen on 127.evil.invalid without an organiser credential" \
+  --host=127.evil.invalid
+refuses "refusing to listen on 0 without an organiser credential" --host=0
+refuses "--metrics_host=0.0.0.0 resolves to 0.0.0.0, which is not loopback" \
+  --metrics_port=0 --metrics_host=0.0.0.0
 refuses "TLS needs both --tls_cert and --tls_key" --tls_cert=/nonexistent.pem
 refuses "--tls_client_ca needs --tls_cert and --tls_key" --tls_client_ca=/nonexistent.pem
 

@@ -1,6 +1,7 @@
 #include "analyzer/log_tools/integrity_check.h"
 
 #include "absl/strings/str_cat.h"
+#include "analyzer/replay.h"
 #include "cardref/v1/log.pb.h"
 
 namespace cardref::log_tools {
@@ -21,6 +22,10 @@ absl::Status IntegrityCheck::Add(int64_t index, uint64_t offset,
     return absl::OkStatus();
   }
   checker_.Add(payload, offset, record);
+  last_index_ = index;
+  last_offset_ = offset;
+  last_kind_ = analyzer::RecordKindName(record);
+  ended_ |= record.has_final_result() || record.has_aborted();
   return absl::OkStatus();
 }
 
@@ -29,6 +34,25 @@ absl::Status IntegrityCheck::Finish() {
   finished_ = true;
   return absl::OkStatus();
 }
+
+namespace {
+
+// The audit's wording (audit.cc), with what the missing end costs.
+std::string IncompleteMessage(const IntegrityCheck& check) {
+  if (check.last_index() < 0) {
+    return "empty file: no header (the match never started)";
+  }
+  return absl::StrCat(
+      "no final result: the file ends cleanly after record ",
+      check.last_index(), " at byte ", check.last_offset(), " (",
+      check.last_kind(), "); ",
+      check.header_names_key()
+          ? "no signed last record, so no signature covers these records"
+          : "an unsigned log",
+      " (cut short, or a match still in play)");
+}
+
+}  // namespace
 
 VerifyReport VerifyFileIntegrity(const std::string& path,
                                  const analyzer::IntegrityOptions& options) {
@@ -51,6 +75,10 @@ VerifyReport VerifyFileIntegrity(const std::string& path,
           absl::StrCat("record ", finding->record_index, " at byte ",
                        finding->byte_offset, " (", finding->record_kind,
                        "): ", finding->message);
+    } else if (!check.ended()) {
+      report.fault = VerifyFault::kIncomplete;
+      report.fault_offset = report.file_size;  // where the end is missing
+      report.message = IncompleteMessage(check);
     }
   } else if (finding != nullptr && finding->record_index < report.records) {
     // Cutting a log short must not hide a change before the cut.

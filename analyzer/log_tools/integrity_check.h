@@ -34,8 +34,17 @@ class IntegrityCheck : public RecordCheck {
   const analyzer::IntegrityFinding* first_finding() const {
     return checker_.first_finding();
   }
-  // "signed by the trusted key", "signed" or "unsigned".
+  // IntegrityChecker::Label(): "signed by the trusted key", "signed",
+  // "unsigned", "no signed last record"...
   std::string Label() const { return checker_.Label(); }
+  // A closing record (final result or abort notice) was seen: the record a
+  // signed log's signature is on.
+  bool ended() const { return ended_; }
+  bool header_names_key() const { return checker_.header_names_key(); }
+  // The last record seen: its index (-1: none), offset and kind.
+  int64_t last_index() const { return last_index_; }
+  uint64_t last_offset() const { return last_offset_; }
+  absl::string_view last_kind() const { return last_kind_; }
 
   // The first record that is not a usable LogRecord, if any.
   struct Problem {
@@ -49,11 +58,18 @@ class IntegrityCheck : public RecordCheck {
   analyzer::IntegrityChecker checker_;
   std::optional<Problem> problem_;
   bool finished_ = false;
+  bool ended_ = false;
+  int64_t last_index_ = -1;
+  uint64_t last_offset_ = 0;
+  absl::string_view last_kind_;  // RecordKindName: static storage
 };
 
 // Verifies `path` with an IntegrityCheck: framing and checksums first (the
 // same first fault as the audit's framing check), then the hash chain,
-// signature and seed (a TAMPERED fault at the first finding's record).
+// signature and seed (a TAMPERED fault at the first finding's record), then
+// the end: intact records without a closing record are INCOMPLETE (the
+// audit's verdict), never OK. A signed log's signature is on its closing
+// record, so a log cut there is not verified, whatever key is trusted.
 VerifyReport VerifyFileIntegrity(const std::string& path,
                                  const analyzer::IntegrityOptions& options);
 

@@ -6,6 +6,7 @@
 #include "absl/strings/str_join.h"
 #include "analyzer/log_tools/log_text.h"
 #include "analyzer/log_tools/playback.h"
+#include "analyzer/render.h"
 #include "cardref/v1/log.pb.h"
 #include "referee/record/record_io.h"
 
@@ -44,7 +45,8 @@ absl::StatusOr<std::string> HeadText(absl::string_view bytes) {
     return out;
   }
   if (tail.has_aborted()) {
-    absl::StrAppend(&out, "result: aborted: ", tail.aborted().reason(), "\n");
+    absl::StrAppend(&out, "result: aborted: ",
+                    analyzer::Sanitize(tail.aborted().reason()), "\n");
   } else if (tail.has_final_result()) {
     const v1::FinalResult& r = tail.final_result();
     std::vector<std::string> parts;

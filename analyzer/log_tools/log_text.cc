@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
+#include "analyzer/render.h"
 
 namespace cardref::log_tools {
 namespace {
@@ -20,7 +21,7 @@ std::string ParamValueText(const v1::ParamValue& v) {
     case v1::ParamValue::kIntValue:
       return absl::StrCat(v.int_value());
     case v1::ParamValue::kEnumValue:
-      return v.enum_value();
+      return analyzer::Sanitize(v.enum_value());
     case v1::ParamValue::VALUE_NOT_SET:
       break;
   }
@@ -62,20 +63,27 @@ std::string ParamsText(const v1::GameParams& params) {
   std::vector<std::string> parts;
   parts.reserve(sorted.size());
   for (const auto& [name, value] : sorted) {
-    parts.push_back(absl::StrCat(name, "=", ParamValueText(value)));
+    parts.push_back(
+        absl::StrCat(analyzer::Sanitize(name), "=", ParamValueText(value)));
   }
   return absl::StrCat("parameters: ", absl::StrJoin(parts, ", "));
 }
 
 
 std::string HeaderText(const v1::LogHeader& h) {
+  // Every string of the log escaped (analyzer::Sanitize): a log may be
+  // hostile or older than today's rules on text.
+  using analyzer::Sanitize;
   std::string out = absl::StrCat(
-      "game: ", h.game(), " (rules_version ", h.rules_version(),
-      ", format_version ", h.format_version(), ")\n", "match: ", h.match_id(),
-      h.deal_set_id().empty() ? ""
-                              : absl::StrCat(", deal set ", h.deal_set_id()),
+      "game: ", Sanitize(h.game()), " (rules_version ", h.rules_version(),
+      ", format_version ", h.format_version(), ")\n",
+      "match: ", Sanitize(h.match_id()),
+      h.deal_set_id().empty()
+          ? ""
+          : absl::StrCat(", deal set ", Sanitize(h.deal_set_id())),
       "\n", "created: ", TimeText(h.created_unix_micros()), " by referee ",
-      h.referee_version().empty() ? "(unknown)" : h.referee_version(), "\n");
+      h.referee_version().empty() ? "(unknown)" : Sanitize(h.referee_version()),
+      "\n");
   absl::StrAppend(&out, "decision time limit: ",
                   h.decision_time_limit_millis() == 0
                       ? std::string("none")
@@ -85,17 +93,17 @@ std::string HeaderText(const v1::LogHeader& h) {
   absl::StrAppend(&out, "seats:\n");
   for (const v1::SeatInfo& seat : h.seats()) {
     absl::StrAppend(
-        &out, "  ", seat.seat(), " ", seat.player_name(),
+        &out, "  ", seat.seat(), " ", DisplayName(seat.player_name()),
         seat.player_version().empty()
             ? ""
-            : absl::StrCat(" (version ", seat.player_version(), ")"),
+            : absl::StrCat(" (version ", Sanitize(seat.player_version()), ")"),
         "\n");
   }
   absl::StrAppend(&out, ParamsText(h.params()), "\n");
   if (!h.seed_commitment().empty()) {
     absl::StrAppend(
         &out, "seed commitment: ", absl::BytesToHexString(h.seed_commitment()),
-        " (", h.deal_algorithm(), ")\n");
+        " (", Sanitize(h.deal_algorithm()), ")\n");
   }
   if (!h.referee_public_key().empty()) {
     absl::StrAppend(&out, "referee public key: ",

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -33,6 +34,7 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "games/all_games.h"
+#include "referee/base/hex.h"
 #include "referee/record/game_log.h"
 #include "referee/record/record_io.h"
 
@@ -731,6 +733,91 @@ TEST(VerifyTest, ChangedBytesOfASignedLogAreFoundAtTheAuditsRecord) {
   EXPECT_THAT(cli.out, StartsWith("TAMPERED "));
 }
 
+// A signed log cut at a record boundary has intact framing and an intact
+// chain, but not the signed last record that covers it: verify must not
+// call it OK or "signed", with or without a trusted key, and says
+// INCOMPLETE as the audit does.
+TEST(VerifyTest, ASignedLogCutShortIsIncompleteNeverSigned) {
+  testlogs::RandomMatchOptions options;
+  options.params = testlogs::CraitsParams(2, true);
+  absl::StatusOr<testlogs::PlayedLog> played = testlogs::PlayAndRead(options);
+  ASSERT_TRUE(played.ok()) << played.status();
+  const std::string original = ReadText(played->path);
+  const record::RecordFile framing = *record::ReadRecordFile(played->path);
+  ASSERT_GT(framing.records.size(), 20u);
+  analyzer::IntegrityOptions trusted;
+  trusted.trusted_public_key = testlogs::TestSigningKey()->public_key();
+  const std::string dir = testlogs::MakeTempDir();
+  // Every cut at a record start, the header alone and all but the last.
+  std::vector<size_t> keep = {1, 10, framing.records.size() - 1};
+  for (size_t k = 2; k + 1 < framing.records.size(); k += 7) keep.push_back(k);
+  for (size_t k : keep) {
+    const uint64_t end = framing.records[k].offset;
+    const std::string path = absl::StrCat(dir, "/cut_", k, ".cardlog");
+    ASSERT_TRUE(testlogs::WriteFile(path, original.substr(0, end)).ok());
+    for (const analyzer::IntegrityOptions& integrity :
+         {analyzer::IntegrityOptions{}, trusted}) {
+      const VerifyReport report = VerifyFileIntegrity(path, integrity);
+      SCOPED_TRACE(report.Line());
+      EXPECT_EQ(report.fault, VerifyFault::kIncomplete);
+      EXPECT_EQ(report.records, static_cast<int64_t>(k));
+      EXPECT_EQ(report.fault_offset, end);  // where the end is missing
+      EXPECT_THAT(report.Line(),
+                  StartsWith(absl::StrCat("INCOMPLETE ", path, ": ")));
+      EXPECT_THAT(report.Line(),
+                  HasSubstr(absl::StrCat("the file ends cleanly after record ",
+                                         k - 1, " at byte ",
+                                         framing.records[k - 1].offset)));
+      EXPECT_THAT(report.Line(), HasSubstr("no signed last record"));
+      EXPECT_THAT(report.Line(), Not(HasSubstr(" signed)")));
+      EXPECT_THAT(report.Line(), Not(HasSubstr("signed by")));
+    }
+    const analyzer::AuditReport audit =
+        analyzer::AuditFile(path, {}, AllGames());
+    EXPECT_EQ(audit.verdict, analyzer::Verdict::kIncomplete);
+    EXPECT_EQ(audit.integrity, "no signed last record");
+  }
+  // The binary: a fault line and exit 1, with the key and without.
+  const std::string cut = absl::StrCat(dir, "/cut_10.cardlog");
+  const CliRun keyed = RunLog(absl::StrCat(
+      "verify --referee_key=", ToHex(trusted.trusted_public_key), " '", cut,
+      "' '", played->path, "'"));
+  EXPECT_EQ(keyed.exit_code, 1) << keyed.out;
+  EXPECT_THAT(keyed.out, StartsWith(absl::StrCat("INCOMPLETE ", cut, ": ")));
+  EXPECT_THAT(keyed.out, HasSubstr(absl::StrCat(
+                             "OK ", played->path, " (", framing.records.size(),
+                             " records, ", original.size(),
+                             " bytes, signed by the trusted key)\n")));
+  const CliRun plain = RunLog(absl::StrCat("verify '", cut, "'"));
+  EXPECT_EQ(plain.exit_code, 1) << plain.out;
+  EXPECT_THAT(plain.out, StartsWith(absl::StrCat("INCOMPLETE ", cut, ": ")));
+  EXPECT_THAT(plain.out, Not(HasSubstr(" signed)")));
+
+  // An empty file is no log either (the audit: "empty file: no header").
+  const std::string empty = absl::StrCat(dir, "/empty.cardlog");
+  ASSERT_TRUE(testlogs::WriteFile(empty, "").ok());
+  const VerifyReport none = VerifyFileIntegrity(empty, trusted);
+  EXPECT_EQ(none.fault, VerifyFault::kIncomplete) << none.Line();
+  EXPECT_THAT(none.Line(), HasSubstr("empty file: no header"));
+}
+
+// An unsigned (format 1) log cut short is INCOMPLETE too: the audit's verdict.
+TEST(VerifyTest, AnUnsignedLogCutShortIsIncomplete) {
+  const std::string original = ReadText(Golden("kraken_2rounds"));
+  const record::RecordFile framing =
+      *record::ReadRecordFile(Golden("kraken_2rounds"));
+  const std::string path = testlogs::MakeTempDir() + "/cut.cardlog";
+  ASSERT_TRUE(
+      testlogs::WriteFile(path, original.substr(0, framing.records[50].offset))
+          .ok());
+  const VerifyReport report = VerifyFileIntegrity(path, {});
+  EXPECT_EQ(report.fault, VerifyFault::kIncomplete) << report.Line();
+  EXPECT_THAT(report.Line(),
+              HasSubstr("no final result: the file ends cleanly after record "
+                        "49 at byte "));
+  EXPECT_THAT(report.Line(), HasSubstr("(50 intact records)"));
+}
+
 TEST(VerifyTest, BinaryPrintsOneLinePerFileAndExitsZeroIffAllOk) {
   const CliRun good = RunLog(absl::StrCat("verify '", kGoldenDir, "'"));
   EXPECT_EQ(good.exit_code, 0) << good.err;
@@ -787,6 +874,60 @@ TEST(HeadTest, HeaderAndResult) {
       RunLog(absl::StrCat("head '", kCorruptDir, "/hello_world.tfrecord'"))
           .exit_code,
       1);
+}
+
+// An old log whose names a referee now refuses (docs/bots.md, "Names"):
+// `cat` and `head` print them escaped, so a right-to-left override cannot
+// reorder the terminal, an invisible character shows, and a look-alike of
+// another script shows as the code point it is.
+TEST(HeadTest, NamesThatSpoofArePrintedEscaped) {
+  absl::StatusOr<std::vector<std::string>> payloads =
+      testlogs::ReadPayloads(Golden("kraken_2rounds"));
+  ASSERT_TRUE(payloads.ok()) << payloads.status();
+  ASSERT_EQ(testlogs::TamperRecord(
+                &*payloads, testlogs::Pick::kFirst,
+                [](const v1::LogRecord& r) { return r.has_header(); },
+                [](v1::LogRecord& r) {
+                  v1::LogHeader& h = *r.mutable_header();
+                  h.mutable_seats(0)->set_player_name(
+                      "bob\xe2\x80\xae" "fdp.exe");  // U+202E
+                  h.mutable_seats(1)->set_player_name(
+                      "ali\xe2\x80\x8b" "ce");  // U+200B
+                  h.mutable_seats(2)->set_player_name(
+                      "p\xd0\xb0ypal");  // a Cyrillic U+0430
+                  h.mutable_seats(2)->set_player_version(
+                      "2\xe2\x81\xa6" "0");  // U+2066
+                  h.mutable_seats(3)->set_player_name("back\\slash\x1b[31m");
+                }),
+            0);
+  const std::string path = testlogs::MakeTempDir() + "/spoof.cardlog";
+  ASSERT_TRUE(testlogs::WriteFile(path, testlogs::Frame(*payloads)).ok());
+  for (const char* command : {"head", "cat"}) {
+    SCOPED_TRACE(command);
+    const CliRun run = RunLog(absl::StrCat(command, " '", path, "'"));
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    for (const char* raw : {"\xe2\x80\xae", "\xe2\x80\x8b", "\xe2\x81\xa6",
+                            "\xd0\xb0", "\x1b"}) {
+      EXPECT_EQ(run.out.find(raw), std::string::npos)
+          << "raw bytes " << absl::CHexEscape(raw) << " printed";
+    }
+    EXPECT_THAT(run.out, HasSubstr("bob\\u202efdp.exe"));
+    EXPECT_THAT(run.out, HasSubstr("ali\\u200bce"));
+    EXPECT_THAT(run.out, HasSubstr("p\\u0430ypal"));
+    EXPECT_THAT(run.out, HasSubstr("back\\\\slash\\x1b[31m"));
+  }
+  const CliRun head = RunLog(absl::StrCat("head '", path, "'"));
+  EXPECT_THAT(head.out, HasSubstr("  0 bob\\u202efdp.exe (version 1)\n"));
+  EXPECT_THAT(head.out, HasSubstr("  2 p\\u0430ypal (version 2\\u20660)\n"));
+  EXPECT_THAT(head.out, HasSubstr("result: bob\\u202efdp.exe "));
+  // Names of one script stay as they are; one of two scripts shows every
+  // character outside ASCII as its code point.
+  const std::string alisa = "\xd0\x90\xd0\xbb\xd0\xb8\xd1\x81\xd0\xb0";
+  EXPECT_EQ(DisplayName(alisa), alisa);
+  EXPECT_EQ(DisplayName("Zo\xc3\xab"), "Zo\xc3\xab");
+  EXPECT_EQ(DisplayName("Zo\xc3\xab " + alisa),
+            "Zo\\u00eb \\u0410\\u043b\\u0438\\u0441\\u0430");
+  EXPECT_EQ(DisplayName("a\xf0\x9f\x83\x8f\xce\xb1"), "a\\U0001f0cf\\u03b1");
 }
 
 // The header's clock and fault policy, by their log.proto field names; a

@@ -20,6 +20,8 @@ absl::string_view VerifyFaultName(VerifyFault fault) {
       return "CHECK";
     case VerifyFault::kTampered:
       return "TAMPERED";
+    case VerifyFault::kIncomplete:
+      return "INCOMPLETE";
   }
   return "?";
 }

@@ -43,6 +43,10 @@ enum class VerifyFault {
   kCheck,       // a RecordCheck refused a record (or the file's end)
   kTampered,    // intact framing, but the hash chain, signature or seed
                 // commitment says the log was changed (integrity_check.h)
+  kIncomplete,  // intact framing, but no closing record (final result or
+                // abort notice): cut short at a record boundary, or a match
+                // still in play. A signed log's signature is on that record,
+                // so nothing covers the records present (integrity_check.h)
 };
 
 struct VerifyReport {
@@ -51,7 +55,7 @@ struct VerifyReport {
   uint64_t fault_offset = 0;  // start of the record at fault
   std::string message;        // empty when fault == kNone
   // For an OK line: "signed by the trusted key", "signed", "unsigned";
-  // empty when no integrity check ran.
+  // empty when no integrity check ran (IntegrityChecker::Label).
   std::string integrity;
   int64_t records = 0;        // intact records before the fault
   uint64_t file_size = 0;
@@ -60,11 +64,13 @@ struct VerifyReport {
   // "OK <file> (<n> records, <b> bytes)",
   // "TORN|CORRUPT <file>: <record_io's message, naming the offset> (<n>
   // intact records)", "CHECK <file>: record <i> at byte <offset>: <message>
-  // (<n> intact records)" or "UNREADABLE <file>: <why>".
+  // (<n> intact records)", "INCOMPLETE <file>: <message naming the last
+  // record> (<n> intact records)", "TAMPERED <file>: <finding>" or
+  // "UNREADABLE <file>: <why>".
   std::string Line() const;
 };
 
-// "OK", "UNREADABLE", "TORN", "CORRUPT", "CHECK", "TAMPERED".
+// "OK", "UNREADABLE", "TORN", "CORRUPT", "CHECK", "TAMPERED", "INCOMPLETE".
 absl::string_view VerifyFaultName(VerifyFault fault);
 
 // Verifies one file image. `checks` (not owned, may be empty) see every

@@ -8,7 +8,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "analyzer/log_tools/game_view.h"
+#include "analyzer/render.h"
 #include "analyzer/replay.h"
+#include "referee/base/unicode/unicode_props.h"
 #include "referee/codec/codec.h"
 
 namespace cardref::log_tools {
@@ -99,23 +101,30 @@ void AddCardsGained(const Table& before, const Table& after,
 
 }  // namespace
 
+std::string DisplayName(absl::string_view name) {
+  std::string clean = analyzer::Sanitize(name);
+  if (!unicode::FindScriptFault(name).has_value()) return clean;
+  // Sanitize leaves valid UTF-8 outside ASCII as it is.
+  std::string out;
+  for (size_t i = 0; i < clean.size();) {
+    const size_t at = i;
+    const int32_t cp = unicode::NextCodePoint(clean, &i);
+    if (cp < 0x80) {
+      out.push_back(clean[at]);
+      if (cp < 0) ++i;  // not reached: Sanitize escaped such bytes
+    } else {
+      out += analyzer::CodePointEscape(cp);
+    }
+  }
+  return out;
+}
+
 std::string SeatName(const v1::LogHeader& header, int seat) {
   if (seat < 0 || seat >= header.seats_size() ||
       header.seats(seat).player_name().empty()) {
     return absl::StrCat("seat ", seat);
   }
-  // Names are the players' choice: control characters would let one forge
-  // lines of the text replay, so they are written as \xNN.
-  std::string name;
-  for (char c : header.seats(seat).player_name()) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) {
-      absl::StrAppend(&name, "\\x", absl::Hex(u, absl::kZeroPad2));
-    } else {
-      name.push_back(c);
-    }
-  }
-  return name;
+  return DisplayName(header.seats(seat).player_name());
 }
 
 absl::StatusOr<Playback> BuildPlayback(const record::GameLog& log,
@@ -193,7 +202,8 @@ absl::StatusOr<Playback> BuildPlayback(const record::GameLog& log,
                                  "\"");
           step.text =
               absl::StrCat("refused ", who, ": ", submitted, " (status ",
-                           r.status_code(), ": ", r.message(), ")");
+                           r.status_code(), ": ",
+                           analyzer::Sanitize(r.message()), ")");
         } else {
           step.text = absl::StrCat("refused a submission of ", who);
         }
@@ -238,7 +248,8 @@ absl::StatusOr<Playback> BuildPlayback(const record::GameLog& log,
         t.final_text = step.text;
         break;
       case v1::LogRecord::kAborted:
-        step.text = absl::StrCat("match aborted: ", record.aborted().reason());
+        step.text = absl::StrCat("match aborted: ",
+                                 analyzer::Sanitize(record.aborted().reason()));
         break;
       case v1::LogRecord::kSeedReveal:
         step.text =

@@ -61,8 +61,18 @@ struct Playback {
 [[nodiscard]] absl::StatusOr<Playback> BuildPlayback(
     const record::GameLog& log, const GameRegistry& registry, int viewer);
 
-// A seat's name for people: the player's name, or "seat N" without one.
+// A seat's name for people: DisplayName of the player's name, or "seat N"
+// without one.
 std::string SeatName(const v1::LogHeader& header, int seat);
+
+// A player's name as text for a terminal. Names are chosen by strangers,
+// and a log may come from a referee before today's naming rule
+// (docs/bots.md, "Names"): escaped as analyzer::Sanitize escapes all text
+// from a log (controls, bidirectional controls, invisible characters), and
+// a name that mixes scripts, or holds a character of no script, shows every
+// character outside ASCII as its code point ("p\u0430ypal"), so that a
+// look-alike cannot pass for the name it imitates.
+std::string DisplayName(absl::string_view name);
 
 }  // namespace cardref::log_tools
 

@@ -22,6 +22,7 @@
 #include "absl/strings/str_format.h"
 #include "referee/base/hex.h"
 #include "referee/base/random_bytes.h"
+#include "referee/base/secret_file.h"
 
 namespace cardref::crypto {
 
@@ -111,46 +112,11 @@ absl::StatusOr<Ed25519PrivateKey> Ed25519PrivateKey::FromSeed(
 
 absl::StatusOr<Ed25519PrivateKey> Ed25519PrivateKey::ReadFile(
     const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    const int e = errno;
-    if (e == ENOENT) {
-      return absl::NotFoundError(
-          absl::StrCat("key file ", path, " does not exist"));
-    }
-    return absl::ErrnoToStatus(
-        e, absl::StrCat("cannot open key file ", path));
-  }
-  struct stat st;
-  std::string pem;
-  absl::Status read_status;
-  if (fstat(fd, &st) != 0) {
-    read_status = absl::ErrnoToStatus(errno, absl::StrCat("fstat ", path));
-  } else if ((st.st_mode & 077) != 0) {
-    read_status = absl::FailedPreconditionError(absl::StrFormat(
-        "key file %s has mode %04o: group or others may access it; "
-        "chmod 600 it (or make a new key)",
-        path, st.st_mode & 07777));
-  } else {
-    char buf[4096];
-    for (;;) {
-      const ssize_t n = read(fd, buf, sizeof(buf));
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        read_status = absl::ErrnoToStatus(errno, absl::StrCat("read ", path));
-        break;
-      }
-      if (n == 0) break;
-      pem.append(buf, static_cast<size_t>(n));
-      if (pem.size() > (64u << 10)) {
-        read_status = absl::InvalidArgumentError(absl::StrCat(
-            "key file ", path, " is too large to be an Ed25519 key"));
-        break;
-      }
-    }
-  }
-  close(fd);
-  if (!read_status.ok()) return read_status;
+  // Owned by this user and closed to group and others, or refused.
+  absl::StatusOr<std::string> read =
+      ReadSecretFile(path, "key file", size_t{64} << 10);
+  if (!read.ok()) return read.status();
+  std::string pem = *std::move(read);
 
   Bio bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
   Pkey pkey(bio == nullptr ? nullptr

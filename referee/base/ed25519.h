@@ -5,7 +5,8 @@
 // Key files are PEM PKCS#8 ("BEGIN PRIVATE KEY"), the format of
 // `openssl genpkey -algorithm ed25519`, so `openssl pkey -in FILE -pubout`
 // reads them too. They are created mode 0600 whatever the umask, and a key
-// file that others may read is refused, as ssh does.
+// file that another user owns, or that group or others may read or write,
+// is refused, as ssh does (referee/base/secret_file.h).
 #ifndef CARDREF_REFEREE_BASE_ED25519_H_
 #define CARDREF_REFEREE_BASE_ED25519_H_
 
@@ -33,8 +34,9 @@ class Ed25519PrivateKey {
       absl::string_view seed);
 
   // Reads a key file. NOT_FOUND if it does not exist; FAILED_PRECONDITION
-  // if group or others may read or write it; INVALID_ARGUMENT if it is not
-  // an Ed25519 private key. Messages name the path.
+  // if another user owns it or group or others may read or write it
+  // (ReadSecretFile); INVALID_ARGUMENT if it is not an Ed25519 private key.
+  // Messages name the path.
   [[nodiscard]] static absl::StatusOr<Ed25519PrivateKey> ReadFile(
       const std::string& path);
   // Reads `path`, or, when it does not exist, generates a key and writes it

@@ -213,6 +213,12 @@ TEST_F(KeyFileTest, RefusesAKeyOthersMayReadAndFilesThatAreNoKey) {
   EXPECT_EQ(key.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(key.status().message(), HasSubstr("mode 0644"));
   EXPECT_THAT(key.status().message(), HasSubstr(open_key));
+  // A key writable by others is refused as one readable by them.
+  const std::string writable = dir_ + "/writable.key";
+  ASSERT_NO_FATAL_FAILURE(
+      WriteText(writable, Rfc8410Pem(Unhex(kVectors[0].secret)), 0602));
+  EXPECT_THAT(Ed25519PrivateKey::ReadFile(writable).status().message(),
+              HasSubstr("has mode 0602"));
 
   const std::string junk = dir_ + "/junk.key";
   ASSERT_NO_FATAL_FAILURE(WriteText(junk, "not a key\n", 0600));
@@ -223,6 +229,29 @@ TEST_F(KeyFileTest, RefusesAKeyOthersMayReadAndFilesThatAreNoKey) {
             absl::StatusCode::kNotFound);
   EXPECT_EQ(Ed25519PrivateKey::FromSeed("short").status().code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+// A key another user owns could be that user's own key: as root (which can
+// chown) the file is given to uid 65534 and must be refused, whatever its
+// mode; without root the test is skipped, saying so.
+TEST_F(KeyFileTest, RefusesAKeyOfAnotherUser) {
+  if (geteuid() != 0) {
+    GTEST_SKIP() << "needs root to chown a key file to another user; CI "
+                    "runs as root";
+  }
+  const std::string path = dir_ + "/theirs.key";
+  ASSERT_NO_FATAL_FAILURE(
+      WriteText(path, Rfc8410Pem(Unhex(kVectors[0].secret)), 0600));
+  ASSERT_EQ(chown(path.c_str(), 65534, static_cast<gid_t>(-1)), 0);
+  absl::StatusOr<Ed25519PrivateKey> key = Ed25519PrivateKey::ReadFile(path);
+  EXPECT_EQ(key.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(key.status().message(),
+              HasSubstr(path + " is owned by uid 65534"));
+  EXPECT_THAT(key.status().message(), HasSubstr("chown root " + path));
+  bool created = true;
+  EXPECT_EQ(Ed25519PrivateKey::ReadOrCreateFile(path, &created).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_FALSE(created);
 }
 
 }  // namespace

@@ -1,13 +1,11 @@
 #include "referee/grpc/organiser_token.h"
 
-#include <sys/stat.h>
-
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
+#include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "referee/base/secret_file.h"
 
 namespace cardref::grpc_service {
 
@@ -37,24 +35,16 @@ absl::StatusOr<std::string> CheckedToken(std::string token,
 absl::StatusOr<std::optional<std::string>> LoadOrganiserToken(
     const std::string& token_file) {
   if (!token_file.empty()) {
-    struct stat st;
-    if (::stat(token_file.c_str(), &st) != 0) {
+    // Owned by this user and closed to group and others, or refused.
+    absl::StatusOr<std::string> content =
+        ReadSecretFile(token_file, "the organiser token file", 64 << 10);
+    if (absl::IsNotFound(content.status())) {
       return absl::NotFoundError(
-          absl::StrCat("cannot read the organiser token file ", token_file));
+          absl::StrCat("cannot read the organiser token file ", token_file,
+                       ": it does not exist"));
     }
-    if ((st.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
-      return absl::PermissionDeniedError(absl::StrCat(
-          "the organiser token file ", token_file,
-          " is readable by others; chmod 600 it"));
-    }
-    std::ifstream in(token_file);
-    std::stringstream content;
-    content << in.rdbuf();
-    if (!in) {
-      return absl::NotFoundError(
-          absl::StrCat("cannot read the organiser token file ", token_file));
-    }
-    return CheckedToken(content.str(), token_file);
+    if (!content.ok()) return content.status();
+    return CheckedToken(*std::move(content), token_file);
   }
   if (const char* env = std::getenv(kOrganiserTokenEnv); env != nullptr) {
     return CheckedToken(env, absl::StrCat("$", kOrganiserTokenEnv));

@@ -19,9 +19,10 @@ inline constexpr char kOrganiserTokenEnv[] = "CARDREF_ORGANISER_TOKEN";
 inline constexpr size_t kMinOrganiserTokenChars = 16;
 inline constexpr absl::string_view kBearerPrefix = "Bearer ";
 
-// The organiser token from `token_file` if given (the file must not be
-// readable by group or others), else from $CARDREF_ORGANISER_TOKEN, else
-// nullopt. Surrounding whitespace is trimmed. INVALID_ARGUMENT for a token
+// The organiser token from `token_file` if given (the file must belong to
+// this process's user and be closed to group and others, else
+// FAILED_PRECONDITION: referee/base/secret_file.h), else from
+// $CARDREF_ORGANISER_TOKEN, else nullopt. Surrounding whitespace is trimmed. INVALID_ARGUMENT for a token
 // shorter than kMinOrganiserTokenChars or with characters outside printable
 // ASCII; the token itself never appears in a message.
 [[nodiscard]] absl::StatusOr<std::optional<std::string>> LoadOrganiserToken(

@@ -6,6 +6,7 @@
 #include <exception>
 #include <fstream>
 #include <sstream>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -254,7 +255,13 @@ absl::StatusOr<std::unique_ptr<PrometheusMetrics>> PrometheusMetrics::Start(
   std::unique_ptr<PrometheusMetrics> m(new PrometheusMetrics);
   const std::string address = absl::StrCat(host, ":", port);
   try {
-    m->exposer_ = std::make_unique<prometheus::Exposer>(address, 1);
+    // civetweb's options (prometheus-cpp hands them over as they are).
+    m->exposer_ = std::make_unique<prometheus::Exposer>(
+        std::vector<std::string>{
+            "listening_ports", address,
+            "num_threads", std::to_string(kMetricsServerThreads),
+            "request_timeout_ms", std::to_string(kMetricsRequestTimeoutMs),
+            "enable_keep_alive", "no"});
   } catch (const std::exception& e) {
     return absl::UnavailableError(absl::StrCat(
         "cannot serve metrics on ", address, ": ", e.what()));

@@ -24,6 +24,19 @@ namespace cardref::grpc_service {
 class ConnectionLimiter;
 class RefusalTarpit;
 
+// The metrics server's bounds (docs/limits.md). civetweb serves each
+// connection on one of its threads from accept to close, so a client that
+// connects and sends nothing, or half a request, holds a thread until the
+// request timeout (civetweb's default: 30 s). With several threads and a
+// short timeout, a few such clients cannot delay a scrape, and the server
+// uses a fixed number of threads (these plus civetweb's one accepting
+// thread) whatever its clients do. Keep-alive is off: a connection serves
+// one request.
+inline constexpr int kMetricsServerThreads = 8;
+// A whole request (its headers) must arrive within this; also bounds each
+// write of the answer.
+inline constexpr int kMetricsRequestTimeoutMs = 2000;
+
 // Thread-safe.
 class PrometheusMetrics : public service::MetricsSink {
  public:

@@ -4,10 +4,10 @@
 #include <sstream>
 #include <utility>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "grpcpp/ext/health_check_service_server_builder_option.h"
+#include "referee/base/secret_file.h"
 #include "referee/base/status_macros.h"
 #include "games/all_games.h"
 #include "referee/grpc/fd_budget.h"
@@ -36,7 +36,10 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeCredentials(
   grpc::SslServerCredentialsOptions::PemKeyCertPair pair;
   absl::StatusOr<std::string> cert = ReadPem(tls.cert_file, "--tls_cert");
   if (!cert.ok()) return cert.status();
-  absl::StatusOr<std::string> key = ReadPem(tls.key_file, "--tls_key");
+  // A private key: owned by the referee's user and closed to group and
+  // others, or refused (the certificates are public).
+  absl::StatusOr<std::string> key =
+      ReadSecretFile(tls.key_file, "--tls_key file", size_t{1} << 20);
   if (!key.ok()) return key.status();
   pair.cert_chain = *std::move(cert);
   pair.private_key = *std::move(key);
@@ -78,18 +81,12 @@ void AddConnectionLimits(const service::Limits& limits,
 
 }  // namespace
 
-bool IsLoopbackHost(const std::string& host) {
-  return host == "localhost" || host == "::1" || host == "[::1]" ||
-         absl::StartsWith(host, "127.");
-}
-
 absl::Status CheckServerOptions(const ServerOptions& options) {
-  if (!options.organiser_token.has_value() && !IsLoopbackHost(options.host)) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "refusing to listen on ", options.host,
-        " without an organiser credential: anyone could create and abort "
-        "matches. Give --organiser_token_file (or $", kOrganiserTokenEnv,
-        "), or listen on localhost (docs/auth.md)"));
+  const bool credential = options.organiser_token.has_value();
+  RETURN_IF_ERROR(CheckListenHost("--host", options.host, credential));
+  if (options.metrics_port >= 0) {
+    RETURN_IF_ERROR(
+        CheckListenHost("--metrics_host", options.metrics_host, credential));
   }
   const TlsOptions& tls = options.tls;
   if (tls.cert_file.empty() != tls.key_file.empty()) {

@@ -15,6 +15,7 @@
 #include "referee/grpc/call_gate.h"
 #include "referee/grpc/connection_limiter.h"
 #include "referee/grpc/health_service.h"
+#include "referee/grpc/loopback_host.h"
 #include "referee/grpc/prometheus_metrics.h"
 #include "referee/grpc/referee_service.h"
 #include "referee/grpc/reflection_service.h"
@@ -46,13 +47,12 @@ struct ServerOptions {
   std::string metrics_host = "127.0.0.1";
 };
 
-// True for localhost, 127.0.0.0/8 and ::1.
-bool IsLoopbackHost(const std::string& host);
-
-// What Start refuses before it touches anything: FAILED_PRECONDITION for a
-// host other than loopback without an organiser token, INVALID_ARGUMENT for
-// half a TLS configuration. Files are not read.
-absl::Status CheckServerOptions(const ServerOptions& options);
+// What Start refuses before it touches anything: FAILED_PRECONDITION, without
+// an organiser token, for a host or (with metrics) a metrics_host that does
+// not resolve to loopback addresses only (CheckListenHost, loopback_host.h);
+// INVALID_ARGUMENT for half a TLS configuration. Files are not read; names
+// are resolved.
+[[nodiscard]] absl::Status CheckServerOptions(const ServerOptions& options);
 
 class RefereeServer {
  public:

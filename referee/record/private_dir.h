@@ -1,5 +1,7 @@
 // The referee's log directory: logs hold every hand, so the directory is
-// the owner's alone (mode 0700), whatever the umask.
+// the owner's alone (mode 0700), whatever the umask, and so is every
+// folder the referee creates on the way to it (among them, by default, the
+// folder of its signing key: docs/log_format.md, "The referee's key").
 #ifndef CARDREF_REFEREE_RECORD_PRIVATE_DIR_H_
 #define CARDREF_REFEREE_RECORD_PRIVATE_DIR_H_
 
@@ -9,9 +11,10 @@
 
 namespace cardref::record {
 
-// Creates `path` (and missing parents) and sets its mode to 0700. An
-// existing directory of this user is narrowed to 0700; one of another user
-// that others may enter is refused (FAILED_PRECONDITION).
+// Creates `path` and its missing parents, each mode 0700 whatever the
+// umask (parents that exist are left as they are). An existing `path` of
+// this user is narrowed to 0700; one of another user that others may enter
+// is refused (FAILED_PRECONDITION).
 [[nodiscard]] absl::Status MakePrivateDirectory(const std::string& path);
 
 }  // namespace cardref::record

@@ -318,7 +318,7 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateNew(
         return absl::InvalidArgumentError(
             absl::StrCat("'", field, "' is empty: an invited seat needs a name"));
       }
-      RETURN_IF_ERROR(CheckText(field, name, kMaxPlayerNameChars));
+      RETURN_IF_ERROR(CheckPlayerName(field, name));
       match_options.invited_names.push_back(name);
     }
   } else if (!request.open() && !options_.open_by_default) {
@@ -556,10 +556,9 @@ absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinNew(
     std::shared_ptr<Match>* joined_match) {
   std::optional<int> seat;
   if (request.has_seat()) seat = request.seat();
+  RETURN_IF_ERROR(CheckPlayerName("player_name", request.player_name()));
   RETURN_IF_ERROR(
-      CheckText("player_name", request.player_name(), kMaxPlayerNameChars));
-  RETURN_IF_ERROR(CheckText("player_version", request.player_version(),
-                            kMaxPlayerVersionChars));
+      CheckPlayerVersion("player_version", request.player_version()));
   RETURN_IF_ERROR(CheckText("ticket", request.ticket(), kMaxSecretChars));
   std::vector<std::shared_ptr<Match>> candidates;
   if (!request.match_id().empty()) {

@@ -2,54 +2,41 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "referee/base/status_macros.h"
+#include "referee/base/unicode/unicode_props.h"
 
 namespace cardref::service {
 
 namespace {
 
-// Decodes one UTF-8 code point at `s[*i]`, advancing *i; -1 if malformed
-// (overlong forms, surrogates and values past U+10FFFF included).
-int32_t NextCodePoint(absl::string_view s, size_t* i) {
-  const auto byte = [&](size_t k) { return static_cast<uint8_t>(s[k]); };
-  const uint8_t b0 = byte(*i);
-  int length;
-  int32_t cp;
-  if (b0 < 0x80) {
-    ++*i;
-    return b0;
-  } else if ((b0 & 0xe0) == 0xc0) {
-    length = 2;
-    cp = b0 & 0x1f;
-  } else if ((b0 & 0xf0) == 0xe0) {
-    length = 3;
-    cp = b0 & 0x0f;
-  } else if ((b0 & 0xf8) == 0xf0) {
-    length = 4;
-    cp = b0 & 0x07;
-  } else {
-    return -1;
-  }
-  if (*i + length > s.size()) return -1;
-  for (int k = 1; k < length; ++k) {
-    const uint8_t b = byte(*i + k);
-    if ((b & 0xc0) != 0x80) return -1;
-    cp = (cp << 6) | (b & 0x3f);
-  }
-  static constexpr int32_t kMinForLength[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (cp < kMinForLength[length] || cp > 0x10ffff ||
-      (cp >= 0xd800 && cp <= 0xdfff)) {
-    return -1;
-  }
-  *i += length;
-  return cp;
-}
-
 bool IsForbidden(int32_t cp) {
   return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 ||
          cp == 0x2029;
+}
+
+absl::Status InvisibleOrBidiError(absl::string_view field,
+                                  absl::string_view value,
+                                  const unicode::NameFault& fault) {
+  absl::string_view why;
+  switch (fault.kind) {
+    case unicode::NameFault::Kind::kBidiControl:
+      why = "it reorders the text after it";
+      break;
+    case unicode::NameFault::Kind::kDefaultIgnorable:
+      why = "it is invisible";
+      break;
+    default:
+      why = "nobody can tell how it will show";
+      break;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "'", field, "' holds ", fault.Describe(), " ('", QuotePrefix(value),
+      "'): ", why, "; names and versions may not hold it (docs/bots.md, "
+      "\"Names\")"));
 }
 
 }  // namespace
@@ -82,7 +69,7 @@ absl::Status CheckText(absl::string_view field, absl::string_view value,
   size_t chars = 0;
   for (size_t i = 0; i < value.size();) {
     const size_t at = i;
-    const int32_t cp = NextCodePoint(value, &i);
+    const int32_t cp = unicode::NextCodePoint(value, &i);
     if (cp < 0) {
       return absl::InvalidArgumentError(absl::StrCat(
           "'", field, "' is not valid UTF-8 at byte ", at, " ('",
@@ -101,6 +88,31 @@ absl::Status CheckText(absl::string_view field, absl::string_view value,
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status CheckPlayerName(absl::string_view field,
+                             absl::string_view value) {
+  RETURN_IF_ERROR(CheckText(field, value, kMaxPlayerNameChars));
+  const std::optional<unicode::NameFault> fault =
+      unicode::FindNameFault(value);
+  if (!fault.has_value()) return absl::OkStatus();
+  if (fault->kind == unicode::NameFault::Kind::kMixedScripts) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'", field, "' mixes scripts: ", fault->Describe(), " ('",
+        QuotePrefix(value),
+        "'): a name must be in one script; digits, punctuation, spaces "
+        "and marks go with any (docs/bots.md, \"Names\")"));
+  }
+  return InvisibleOrBidiError(field, value, *fault);
+}
+
+absl::Status CheckPlayerVersion(absl::string_view field,
+                                absl::string_view value) {
+  RETURN_IF_ERROR(CheckText(field, value, kMaxPlayerVersionChars));
+  const std::optional<unicode::NameFault> fault =
+      unicode::FindInvisibleOrBidi(value);
+  if (!fault.has_value()) return absl::OkStatus();
+  return InvisibleOrBidiError(field, value, *fault);
 }
 
 std::string LoggableText(absl::string_view value, size_t max_chars) {

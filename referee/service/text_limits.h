@@ -36,6 +36,17 @@ inline constexpr size_t kQuotedPrefixChars = 24;
                                      absl::string_view value,
                                      size_t max_chars);
 
+// CheckText with kMaxPlayerNameChars, then the naming rule: no
+// Bidi_Control or Default_Ignorable_Code_Point character, one script
+// (unicode::FindNameFault; docs/bots.md, "Names"). INVALID_ARGUMENT naming
+// `field`, the character (U+XXXX), its property or script, and its byte.
+[[nodiscard]] absl::Status CheckPlayerName(absl::string_view field,
+                                           absl::string_view value);
+// CheckText with kMaxPlayerVersionChars, and no Bidi_Control or
+// Default_Ignorable_Code_Point character (scripts may mix).
+[[nodiscard]] absl::Status CheckPlayerVersion(absl::string_view field,
+                                              absl::string_view value);
+
 // At most kQuotedPrefixChars bytes of `value`, every byte outside printable
 // ASCII written as \xHH, followed by "..." when cut.
 std::string QuotePrefix(absl::string_view value);

@@ -63,6 +63,64 @@ TEST(CheckTextTest, QuotesOnlyAShortEscapedPrefix) {
             std::string(kQuotedPrefixChars, 'y') + "...");
 }
 
+// Names are chosen by strangers and shown to people: no character that
+// reorders or hides text, and one script, so no name passes for another.
+TEST(CheckPlayerNameTest, RefusesBidiInvisibleAndMixedScripts) {
+  const struct {
+    std::string name;
+    std::string says;
+  } refused[] = {
+      {"bob\xe2\x80\xae" "fdp.exe",
+       "'player_name' holds U+202E (Bidi_Control) at byte 3"},
+      {"ali\xe2\x80\x8b" "ce",
+       "'player_name' holds U+200B (Default_Ignorable_Code_Point) at byte 3"},
+      {"\xe2\x81\xa7x", "U+2067 (Bidi_Control) at byte 0"},
+      {"al\xc2\xad" "ice", "U+00AD (Default_Ignorable_Code_Point) at byte 2"},
+      {"p\xd0\xb0ypal",
+       "'player_name' mixes scripts: U+0430 (Cyrillic) at byte 1 after U+0070 "
+       "(Latin) at byte 0"},
+      {"a\xee\x80\x80", "U+E000 (Script=Unknown"},
+  };
+  for (const auto& r : refused) {
+    const absl::Status st = CheckPlayerName("player_name", r.name);
+    EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << r.says;
+    EXPECT_THAT(st.message(), HasSubstr(r.says));
+    // The message never echoes the raw character.
+    for (char c : st.message()) EXPECT_GE(static_cast<unsigned char>(c), 0x20);
+    for (char c : st.message()) EXPECT_LT(static_cast<unsigned char>(c), 0x7f);
+  }
+  EXPECT_THAT(CheckPlayerName("player_name", "p\xd0\xb0ypal").message(),
+              HasSubstr("a name must be in one script; digits, punctuation"));
+  for (const std::string& good :
+       {std::string("alice"), std::string("bot-2.1_final"),
+        std::string("Zo\xc3\xab"),
+        std::string("\xd0\x90\xd0\xbb\xd0\xb8\xd1\x81\xd0\xb0"),  // Cyrillic
+        std::string("\xe5\xb1\xb1\xe7\x94\xb0 \xe3\x83\xa4\xe3\x83\x9e"),  // Han, Katakana
+        std::string("e\xcc\x81")}) {
+    const absl::Status st = CheckPlayerName("player_name", good);
+    EXPECT_TRUE(st.ok()) << st;
+  }
+  // The other rules still hold first.
+  EXPECT_THAT(CheckPlayerName("player_name", "a\nb").message(),
+              HasSubstr("control character"));
+  EXPECT_THAT(CheckPlayerName("player_name", std::string(65, 'a')).message(),
+              HasSubstr("longer than 64 characters"));
+}
+
+TEST(CheckPlayerVersionTest, RefusesBidiControlsAndInvisibleCharactersOnly) {
+  absl::Status st =
+      CheckPlayerVersion("player_version", "1.0\xe2\x80\x8f-beta");
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(st.message(),
+              HasSubstr("'player_version' holds U+200F (Bidi_Control) at "
+                        "byte 3"));
+  st = CheckPlayerVersion("player_version", "v2\xef\xbb\xbf");
+  EXPECT_THAT(st.message(), HasSubstr("U+FEFF (Default_Ignorable_Code_Point)"));
+  // A version is not a name: scripts may mix ("v2 \u03b2").
+  EXPECT_TRUE(CheckPlayerVersion("player_version", "v2 \xce\xb2").ok());
+  EXPECT_FALSE(CheckPlayerVersion("player_version", std::string(65, 'v')).ok());
+}
+
 TEST(LoggableTextTest, KeepsGoodTextAndEscapesHostileText) {
   EXPECT_EQ(LoggableText("play 8S:H", kMaxNotationChars), "play 8S:H");
   EXPECT_EQ(LoggableText("bot\x1b[31m", kMaxNotationChars), "bot\\x1b[31m");
