@@ -83,6 +83,8 @@ class Matchmaker {
   // Rounds waited from which an entrant is urgent, among `candidates`.
   static int64_t UrgentAfter(int candidates, int seats);
 
+  const MatchmakingOptions& options() const { return options_; }
+
  private:
   MatchmakingOptions options_;
   Rng rng_;

@@ -484,13 +484,27 @@ absl::StatusOr<std::vector<Version>> SqliteStore::ListVersions(
       0);
 }
 
-absl::StatusOr<int64_t> SqliteStore::ScheduleMatch(const NewMatch& match,
-                                                   int64_t now_micros) {
-  RETURN_IF_ERROR(ValidateHex64(match.seed, "the dealing seed"));
+absl::StatusOr<std::vector<int64_t>> SqliteStore::ScheduleMatches(
+    const std::vector<NewMatch>& matches, int64_t now_micros) {
+  for (const NewMatch& match : matches) {
+    RETURN_IF_ERROR(ValidateHex64(match.seed, "the dealing seed"));
+  }
   absl::MutexLock lock(&mu_);
   ASSIGN_OR_RETURN(SqliteTransaction transaction,
                    SqliteTransaction::Begin(db_.get()));
   ASSIGN_OR_RETURN(LadderConfig config, ReadConfig());
+  std::vector<int64_t> ids;
+  for (const NewMatch& match : matches) {
+    ASSIGN_OR_RETURN(int64_t id,
+                     ScheduleInTransaction(config, match, now_micros));
+    ids.push_back(id);
+  }
+  RETURN_IF_ERROR(transaction.Commit());
+  return ids;
+}
+
+absl::StatusOr<int64_t> SqliteStore::ScheduleInTransaction(
+    const LadderConfig& config, const NewMatch& match, int64_t now_micros) {
   auto game = std::find_if(
       config.games.begin(), config.games.end(),
       [&](const LadderGame& g) { return g.id == match.game_id; });
@@ -545,7 +559,6 @@ absl::StatusOr<int64_t> SqliteStore::ScheduleMatch(const NewMatch& match,
         add.BindAll(id, static_cast<int64_t>(seat), match.seat_versions[seat])
             .Run());
   }
-  RETURN_IF_ERROR(transaction.Commit());
   return id;
 }
 

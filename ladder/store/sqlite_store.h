@@ -62,8 +62,8 @@ class SqliteStore final : public LadderStore {
   absl::StatusOr<Version> GetVersion(int64_t version_id) override;
   absl::StatusOr<std::vector<Version>> ListVersions(
       std::optional<VersionStatus> status) override;
-  absl::StatusOr<int64_t> ScheduleMatch(const NewMatch& match,
-                                        int64_t now_micros) override;
+  absl::StatusOr<std::vector<int64_t>> ScheduleMatches(
+      const std::vector<NewMatch>& matches, int64_t now_micros) override;
   absl::StatusOr<Match> GetMatch(int64_t match_id) override;
   absl::StatusOr<std::vector<Match>> ListMatches(
       std::optional<MatchState> state) override;
@@ -101,6 +101,10 @@ class SqliteStore final : public LadderStore {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::StatusOr<Rating> ReadRating(const LadderConfig& config,
                                     int64_t version_id, int64_t game_id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::StatusOr<int64_t> ScheduleInTransaction(const LadderConfig& config,
+                                                const NewMatch& match,
+                                                int64_t now_micros)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status VoidScheduledMatchesOf(int64_t version_id,
                                       absl::string_view reason,

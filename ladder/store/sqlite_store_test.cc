@@ -190,6 +190,22 @@ TEST_F(SqliteStoreTest, ScheduleChecksTheSeats) {
             absl::StatusCode::kInvalidArgument);
 }
 
+TEST_F(SqliteStoreTest, ScheduleMatchesIsAllOrNothing) {
+  const int64_t a = Ranked("a"), b = Ranked("b"), c = Ranked("c");
+  NewMatch good;
+  good.game_id = kCraits;
+  good.seed = FakeHash(1);
+  good.seat_versions = {a, b, c};
+  NewMatch bad = good;
+  bad.seat_versions = {a, b};
+  EXPECT_EQ(store_->ScheduleMatches({good, bad}, 1).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(store_->ListMatches(std::nullopt)->empty());
+  auto ids = store_->ScheduleMatches({good, good}, 1);
+  ASSERT_TRUE(ids.ok());
+  EXPECT_THAT(*ids, ElementsAre(1, 2));
+}
+
 TEST_F(SqliteStoreTest, ARecordedResultUpdatesRatingsOnceAndEndsTheClaim) {
   const int64_t a = Ranked("a"), b = Ranked("b"), c = Ranked("c");
   const int64_t id = Schedule(kCraits, {a, b, c});

@@ -224,11 +224,21 @@ class LadderStore {
   [[nodiscard]] virtual absl::StatusOr<std::vector<Version>> ListVersions(
       std::optional<VersionStatus> status) = 0;
 
-  // Schedules one match; INVALID_ARGUMENT if the seats do not fit the game,
-  // the seed is not 64 hex digits, or a rated match repeats a version or
-  // seats a version that is not ranked.
-  [[nodiscard]] virtual absl::StatusOr<int64_t> ScheduleMatch(
-      const NewMatch& match, int64_t now_micros) = 0;
+  // Schedules matches (a matchmaking round: with duplicate deals, every
+  // seating of one deal set) in one transaction: all or none. Returns their
+  // ids in order. INVALID_ARGUMENT if the seats do not fit the game, a seed
+  // is not 64 hex digits, or a rated match repeats a version or seats a
+  // version that is not ranked.
+  [[nodiscard]] virtual absl::StatusOr<std::vector<int64_t>> ScheduleMatches(
+      const std::vector<NewMatch>& matches, int64_t now_micros) = 0;
+  // One match, as ScheduleMatches.
+  [[nodiscard]] absl::StatusOr<int64_t> ScheduleMatch(const NewMatch& match,
+                                                      int64_t now_micros) {
+    absl::StatusOr<std::vector<int64_t>> ids =
+        ScheduleMatches({match}, now_micros);
+    if (!ids.ok()) return ids.status();
+    return ids->at(0);
+  }
   [[nodiscard]] virtual absl::StatusOr<Match> GetMatch(int64_t match_id) = 0;
   [[nodiscard]] virtual absl::StatusOr<std::vector<Match>> ListMatches(
       std::optional<MatchState> state) = 0;
