@@ -240,8 +240,8 @@ TEST(DuplicateSeatingsTest, UpToFourSeatsEveryPermutation) {
   EXPECT_EQ(DuplicateSeatings({7, 3}, 0),
             (std::vector<std::vector<int64_t>>{{3, 7}, {7, 3}}));
   for (int seats = 2; seats <= 4; ++seats) {
-    std::vector<int64_t> group;
-    for (int i = 0; i < seats; ++i) group.push_back(10 * (i + 1));
+    std::vector<int64_t> group(seats);
+    for (int i = 0; i < seats; ++i) group[i] = 10 * (int64_t{i} + 1);
     const auto seatings = DuplicateSeatings(group, 0);
     const int factorial = seats == 2 ? 2 : seats == 3 ? 6 : 24;
     ASSERT_EQ(seatings.size(), static_cast<size_t>(factorial));

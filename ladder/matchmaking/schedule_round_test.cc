@@ -68,10 +68,10 @@ TEST_F(ScheduleRoundTest, ALadderRunsThroughTheStore) {
   Rng results(99);
   uint64_t logs = 0;
   int64_t now = 100;
-  for (int r = 1; r <= 300; ++r) {
+  for (int r = 1; r <= 150; ++r) {
     now += 10;
-    if (r == 100) theta[Ranked("late", now)] = 0.0;  // joins
-    if (r == 200) {                                   // retires
+    if (r == 50) theta[Ranked("late", now)] = 0.0;  // joins
+    if (r == 100) {                                   // retires
       ASSERT_TRUE(store_->SetVersionStatus(2, VersionStatus::kRetired,
                                            "withdrawn", now)
                       .ok());
@@ -108,13 +108,13 @@ TEST_F(ScheduleRoundTest, ALadderRunsThroughTheStore) {
               RecordOutcome::kRecorded);
   }
   EXPECT_TRUE(store_->ListMatches(MatchState::kScheduled)->empty());
-  EXPECT_EQ(store_->ListMatches(MatchState::kFinished)->size(), 300u);
+  EXPECT_EQ(store_->ListMatches(MatchState::kFinished)->size(), 150u);
   // Every seed differs without duplicate deals.
   std::set<std::string> seeds;
   auto all = store_->ListMatches(std::nullopt);
   ASSERT_TRUE(all.ok());
   for (const Match& m : *all) seeds.insert(m.seed);
-  EXPECT_EQ(seeds.size(), 300u);
+  EXPECT_EQ(seeds.size(), 150u);
   // The strongest is on top and the weakest at the bottom.
   auto ratings = store_->Ratings(kCraits);
   ASSERT_TRUE(ratings.ok());
@@ -127,7 +127,7 @@ TEST_F(ScheduleRoundTest, ALadderRunsThroughTheStore) {
   auto late = std::find_if(ratings->begin(), ratings->end(),
                            [](const Rating& r) { return r.version_id == 7; });
   ASSERT_NE(late, ratings->end());
-  EXPECT_GT(late->games, 200 * 3 / 7 / 2);
+  EXPECT_GT(late->games, 100 * 3 / 7 / 2);
 }
 
 TEST_F(ScheduleRoundTest, ADuplicateRoundIsEverySeatingOnOneSeedOrNothing) {

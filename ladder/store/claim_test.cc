@@ -1,12 +1,12 @@
 // Claims across connections: two stores on one file claiming at once, a
 // worker process killed while holding a claim, leases and attempts.
-#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <memory>
 #include <set>
 #include <string>
@@ -31,9 +31,16 @@ constexpr int64_t kCraits = 1;
 constexpr int64_t kLease = 30'000'000;  // 30 s
 
 // A ladder file with `matches` scheduled Craits matches among 5 versions.
+// Commits skip fsync: claims are atomic either way, and the tests stay fast.
+SqliteStoreOptions Fast() {
+  SqliteStoreOptions options;
+  options.open.sync_every_commit = false;
+  return options;
+}
+
 std::string LadderWithMatches(int matches) {
-  const std::string path = FreshPath("ladder.db");
-  auto store = SqliteStore::Open(path);
+  std::string path = FreshPath("ladder.db");
+  auto store = SqliteStore::Open(path, Fast());
   EXPECT_TRUE(store.ok());
   EXPECT_TRUE((*store)->Initialize(SmallLadder(), 1).ok());
   std::vector<int64_t> versions;
@@ -69,7 +76,7 @@ TEST(ClaimTest, ConcurrentWorkersNeverClaimTheSameMatch) {
   absl::Status errors[2];
   std::atomic<int> ready{0};
   auto worker = [&](int w) {
-    auto store = SqliteStore::Open(path);
+    auto store = SqliteStore::Open(path, Fast());
     ready.fetch_add(1);
     while (ready.load() < 2) std::this_thread::yield();  // start together
     if (!store.ok()) {
@@ -111,7 +118,7 @@ TEST(ClaimTest, ConcurrentWorkersNeverClaimTheSameMatch) {
   EXPECT_FALSE(claimed[0].empty());
   EXPECT_FALSE(claimed[1].empty());
 
-  auto store = SqliteStore::Open(path);
+  auto store = SqliteStore::Open(path, Fast());
   ASSERT_TRUE(store.ok());
   EXPECT_EQ((*store)->ListMatches(MatchState::kFinished)->size(),
             static_cast<size_t>(kMatches));
@@ -124,8 +131,8 @@ TEST(ClaimTest, ConcurrentWorkersNeverClaimTheSameMatch) {
 
 TEST(ClaimTest, AnExpiredLeaseIsReclaimedAndTheLateWorkerLosesIt) {
   const std::string path = LadderWithMatches(1);
-  auto a = SqliteStore::Open(path);
-  auto b = SqliteStore::Open(path);
+  auto a = SqliteStore::Open(path, Fast());
+  auto b = SqliteStore::Open(path, Fast());
   ASSERT_TRUE(a.ok() && b.ok());
   auto first = (*a)->ClaimNext({"a", 0, kLease, 3});
   ASSERT_TRUE(first.ok() && first->has_value());
@@ -158,7 +165,7 @@ TEST(ClaimTest, AnExpiredLeaseIsReclaimedAndTheLateWorkerLosesIt) {
 
 TEST(ClaimTest, AReleasedClaimIsHandedOutAgain) {
   const std::string path = LadderWithMatches(1);
-  auto store = SqliteStore::Open(path);
+  auto store = SqliteStore::Open(path, Fast());
   ASSERT_TRUE(store.ok());
   auto first = (*store)->ClaimNext({"a", 0, kLease, 3});
   ASSERT_TRUE(first.ok() && first->has_value());
@@ -171,7 +178,7 @@ TEST(ClaimTest, AReleasedClaimIsHandedOutAgain) {
 
 TEST(ClaimTest, AMatchAbandonedMaxAttemptsTimesIsVoided) {
   const std::string path = LadderWithMatches(2);
-  auto store = SqliteStore::Open(path);
+  auto store = SqliteStore::Open(path, Fast());
   ASSERT_TRUE(store.ok());
   int64_t now = 0;
   for (int attempt = 1; attempt <= 2; ++attempt) {
@@ -199,7 +206,7 @@ TEST(ClaimTest, AKilledWorkersClaimIsReclaimedAfterItsLease) {
   const pid_t child = fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
-    auto store = SqliteStore::Open(path);
+    auto store = SqliteStore::Open(path, Fast());
     if (!store.ok()) _exit(2);
     auto match = (*store)->ClaimNext({"doomed", 0, kLease, 3});
     if (!match.ok() || !match->has_value()) _exit(3);
@@ -212,7 +219,7 @@ TEST(ClaimTest, AKilledWorkersClaimIsReclaimedAfterItsLease) {
                                    << WEXITSTATUS(status);
   ASSERT_EQ(WTERMSIG(status), SIGKILL);
 
-  auto store = SqliteStore::Open(path);
+  auto store = SqliteStore::Open(path, Fast());
   ASSERT_TRUE(store.ok());
   auto held = (*store)->GetMatch(1);
   ASSERT_TRUE(held.ok());

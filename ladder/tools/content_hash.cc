@@ -74,6 +74,7 @@ absl::StatusOr<std::string> ContentHash(const std::string& path) {
   if (error) return ReadError(path, error);
   // Relative paths in byte order: the same tree hashes the same anywhere.
   std::vector<std::string> relative;
+  relative.reserve(entries.size());
   for (const fs::path& entry : entries) {
     relative.push_back(fs::relative(entry, path).generic_string());
   }
