@@ -25,11 +25,12 @@ constexpr char kVersionColumns[] =
     "v.id, v.entrant_id, e.name, v.command, v.content_hash, v.status, "
     "v.reason, v.created_micros, v.status_micros";
 
-// The first column of the one row `sql` returns with ?1 bound to `arg`.
+// The first column of the one row `sql` returns with `args` bound to ?1...
+template <typename... Args>
 absl::StatusOr<int64_t> SingleInt(SqliteDb* db, absl::string_view sql,
-                                  int64_t arg) {
+                                  const Args&... args) {
   ASSIGN_OR_RETURN(SqliteStatement statement, db->Prepare(sql));
-  statement.Bind(1, arg);
+  statement.BindAll(args...);
   ASSIGN_OR_RETURN(bool row, statement.Step());
   if (!row) return absl::InternalError(absl::StrCat("no row from `", sql, "`"));
   return statement.Int(0);
@@ -199,9 +200,7 @@ absl::Status RestoreSqliteBackup(const std::string& backup_path,
 
 absl::StatusOr<int64_t> SqliteStore::NextId(absl::string_view table) {
   return SingleInt(db_.get(),
-                   absl::StrCat("SELECT COALESCE(MAX(id), 0) + 1 FROM ", table,
-                                " WHERE ?1 = ?1"),
-                   0);
+                   absl::StrCat("SELECT COALESCE(MAX(id), 0) + 1 FROM ", table));
 }
 
 absl::StatusOr<LadderConfig> SqliteStore::ReadConfig() {
@@ -252,8 +251,7 @@ absl::Status SqliteStore::Initialize(const LadderConfig& config,
   ASSIGN_OR_RETURN(SqliteTransaction transaction,
                    SqliteTransaction::Begin(db_.get()));
   ASSIGN_OR_RETURN(int64_t ladders,
-                   SingleInt(db_.get(),
-                             "SELECT count(*) FROM ladder WHERE ?1 = ?1", 0));
+                   SingleInt(db_.get(), "SELECT count(*) FROM ladder"));
   if (ladders != 0) {
     return absl::AlreadyExistsError(
         absl::StrCat(db_->path(), " already holds a ladder"));
@@ -340,14 +338,17 @@ absl::StatusOr<std::vector<Entrant>> SqliteStore::ListEntrants() {
 }
 
 absl::StatusOr<std::vector<Version>> SqliteStore::ReadVersions(
-    absl::string_view where, int64_t arg) {
+    std::optional<VersionStatus> status, int64_t entrant_id) {
   ASSIGN_OR_RETURN(
       SqliteStatement list,
-      db_->Prepare(absl::StrCat("SELECT ", kVersionColumns,
-                                " FROM versions v JOIN entrants e ON "
-                                "e.id = v.entrant_id WHERE ",
-                                where, " ORDER BY v.id")));
-  list.Bind(1, arg);
+      db_->Prepare(absl::StrCat(
+          "SELECT ", kVersionColumns,
+          " FROM versions v JOIN entrants e ON e.id = v.entrant_id WHERE "
+          "(?1 = '' OR v.status = ?1) AND (?2 = 0 OR v.entrant_id = ?2) "
+          "ORDER BY v.id")));
+  list.BindAll(status.has_value() ? VersionStatusName(*status)
+                                  : absl::string_view(),
+               entrant_id);
   std::vector<Version> versions;
   while (true) {
     ASSIGN_OR_RETURN(bool row, list.Step());
@@ -355,6 +356,19 @@ absl::StatusOr<std::vector<Version>> SqliteStore::ReadVersions(
     ASSIGN_OR_RETURN(Version version, VersionFromRow(list));
     versions.push_back(std::move(version));
   }
+}
+
+absl::StatusOr<std::optional<Version>> SqliteStore::ReadVersion(
+    int64_t version_id) {
+  ASSIGN_OR_RETURN(
+      SqliteStatement select,
+      db_->Prepare(absl::StrCat("SELECT ", kVersionColumns,
+                                " FROM versions v JOIN entrants e ON "
+                                "e.id = v.entrant_id WHERE v.id = ?1")));
+  ASSIGN_OR_RETURN(bool row, select.BindAll(version_id).Step());
+  if (!row) return std::nullopt;
+  ASSIGN_OR_RETURN(Version version, VersionFromRow(select));
+  return version;
 }
 
 absl::StatusOr<Version> SqliteStore::AddVersion(absl::string_view entrant,
@@ -402,9 +416,9 @@ absl::StatusOr<Version> SqliteStore::AddVersion(absl::string_view entrant,
                    "?5, ?5)"));
   RETURN_IF_ERROR(
       insert.BindAll(id, entrant_id, command, content_hash, now_micros).Run());
-  ASSIGN_OR_RETURN(std::vector<Version> versions, ReadVersions("v.id = ?1", id));
+  ASSIGN_OR_RETURN(std::optional<Version> version, ReadVersion(id));
   RETURN_IF_ERROR(transaction.Commit());
-  return versions.at(0);
+  return *std::move(version);
 }
 
 absl::Status SqliteStore::VoidScheduledMatchesOf(int64_t version_id,
@@ -425,19 +439,15 @@ absl::Status SqliteStore::SetVersionStatus(int64_t version_id,
   absl::MutexLock lock(&mu_);
   ASSIGN_OR_RETURN(SqliteTransaction transaction,
                    SqliteTransaction::Begin(db_.get()));
-  ASSIGN_OR_RETURN(std::vector<Version> found,
-                   ReadVersions("v.id = ?1", version_id));
-  if (found.empty()) {
+  ASSIGN_OR_RETURN(std::optional<Version> found, ReadVersion(version_id));
+  if (!found.has_value()) {
     return absl::NotFoundError(absl::StrCat("no version ", version_id));
   }
-  const Version& version = found[0];
+  const Version& version = *found;
   RETURN_IF_ERROR(CheckTransition(version, status));
   if (status == VersionStatus::kRanked) {
-    ASSIGN_OR_RETURN(
-        std::vector<Version> ranked,
-        ReadVersions(absl::StrCat("v.status = 'ranked' AND v.entrant_id = ",
-                                  version.entrant_id, " AND ?1 = ?1"),
-                     0));
+    ASSIGN_OR_RETURN(std::vector<Version> ranked,
+                     ReadVersions(VersionStatus::kRanked, version.entrant_id));
     for (const Version& old : ranked) {
       ASSIGN_OR_RETURN(
           SqliteStatement retire,
@@ -467,21 +477,17 @@ absl::Status SqliteStore::SetVersionStatus(int64_t version_id,
 
 absl::StatusOr<Version> SqliteStore::GetVersion(int64_t version_id) {
   absl::MutexLock lock(&mu_);
-  ASSIGN_OR_RETURN(std::vector<Version> found,
-                   ReadVersions("v.id = ?1", version_id));
-  if (found.empty()) {
+  ASSIGN_OR_RETURN(std::optional<Version> found, ReadVersion(version_id));
+  if (!found.has_value()) {
     return absl::NotFoundError(absl::StrCat("no version ", version_id));
   }
-  return found[0];
+  return *std::move(found);
 }
 
 absl::StatusOr<std::vector<Version>> SqliteStore::ListVersions(
     std::optional<VersionStatus> status) {
   absl::MutexLock lock(&mu_);
-  if (!status.has_value()) return ReadVersions("?1 = ?1", 0);
-  return ReadVersions(
-      absl::StrCat("v.status = '", VersionStatusName(*status), "' AND ?1 = ?1"),
-      0);
+  return ReadVersions(status, /*entrant_id=*/0);
 }
 
 absl::StatusOr<std::vector<int64_t>> SqliteStore::ScheduleMatches(
@@ -519,17 +525,16 @@ absl::StatusOr<int64_t> SqliteStore::ScheduleInTransaction(
   }
   std::set<int64_t> distinct;
   for (int64_t version_id : match.seat_versions) {
-    ASSIGN_OR_RETURN(std::vector<Version> found,
-                     ReadVersions("v.id = ?1", version_id));
-    if (found.empty()) {
+    ASSIGN_OR_RETURN(std::optional<Version> found, ReadVersion(version_id));
+    if (!found.has_value()) {
       return absl::InvalidArgumentError(
           absl::StrCat("no version ", version_id));
     }
     if (match.kind == MatchKind::kRated &&
-        found[0].status != VersionStatus::kRanked) {
+        found->status != VersionStatus::kRanked) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "version ", version_id, " of ", found[0].entrant_name, " is ",
-          VersionStatusName(found[0].status),
+          "version ", version_id, " of ", found->entrant_name, " is ",
+          VersionStatusName(found->status),
           "; rated matches seat ranked versions only"));
     }
     if (match.kind == MatchKind::kRated &&
@@ -944,7 +949,7 @@ absl::StatusOr<std::vector<MatchmakingEntry>> SqliteStore::MatchmakingState(
     return absl::NotFoundError(absl::StrCat("no ladder game ", game_id));
   }
   ASSIGN_OR_RETURN(std::vector<Version> ranked,
-                   ReadVersions("v.status = 'ranked' AND ?1 = ?1", 0));
+                   ReadVersions(VersionStatus::kRanked, /*entrant_id=*/0));
   std::vector<MatchmakingEntry> entries;
   for (const Version& version : ranked) {
     MatchmakingEntry entry;

@@ -96,8 +96,11 @@ class SqliteStore final : public LadderStore {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::StatusOr<std::optional<Match>> ReadMatch(int64_t match_id)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  absl::StatusOr<std::vector<Version>> ReadVersions(absl::string_view where,
-                                                    int64_t arg)
+  // Versions in `status` (any if nullopt) of `entrant_id` (any if 0).
+  absl::StatusOr<std::vector<Version>> ReadVersions(
+      std::optional<VersionStatus> status, int64_t entrant_id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::StatusOr<std::optional<Version>> ReadVersion(int64_t version_id)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::StatusOr<Rating> ReadRating(const LadderConfig& config,
                                     int64_t version_id, int64_t game_id)
