@@ -22,8 +22,9 @@ struct Case {
 };
 
 // Expected values: Weng & Lin (2011) Algorithm 4 with OpenSkill's
-// defaults (beta 25/6, kappa 1e-4, gamma = sigma_team / c), computed by a
-// short Python script written from the formulas in plackett_luce.h, and
+// defaults (beta 25/6, kappa 1e-4, gamma = sigma_team / c), computed by
+// plackett_luce_reference.py, written from the formulas in plackett_luce.h,
+// and
 // checked against the openskill.js 5.0.1 package's `rate` (largest
 // difference 3.6e-15). The first case is OpenSkill's documented example: a
 // win between two new players moves them to 27.635 and 22.365, sigma

@@ -758,6 +758,9 @@ absl::StatusOr<RecordOutcome> SqliteStore::RecordResult(
   if (result.worker.empty()) {
     return absl::InvalidArgumentError("a result names its worker");
   }
+  if (!rate) {
+    return absl::InvalidArgumentError("RecordResult needs a rating update");
+  }
   absl::MutexLock lock(&mu_);
   ASSIGN_OR_RETURN(SqliteTransaction transaction,
                    SqliteTransaction::Begin(db_.get()));

@@ -297,6 +297,11 @@ TEST_F(SqliteStoreTest, ABadResultChangesNothing) {
   missing_seat.seats.pop_back();
   EXPECT_EQ(store_->RecordResult(missing_seat, 1, FakeRate).status().code(),
             absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(store_->RecordResult(ResultInSeatOrder(**claimed, 1, "w1"), 1,
+                                 RateResultFn())
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);  // no rating update
   MatchResult bad_hash = ResultInSeatOrder(**claimed, 1, "w1");
   bad_hash.log_hash = "ABC";
   EXPECT_EQ(store_->RecordResult(bad_hash, 1, FakeRate).status().code(),
