@@ -1,7 +1,9 @@
 // The periodic cross-check of the online ratings against a batch refit
-// over all results (the analyzer's Bradley-Terry fit with bootstrap
-// intervals, analyzer/ratings.h). The two models use different scales, so
-// only their orders are compared, each with its own uncertainty.
+// over all results (the analyzer's Bradley-Terry fit with cluster-bootstrap
+// intervals: analyzer/inference/rating_bootstrap.h, FitRatings and
+// PlayerRating; refit_batch_test.cc wires them). The two models use
+// different scales, so only their orders are compared, each with its own
+// uncertainty.
 //
 // Two players are a conflict when the models order them differently and
 // BOTH are sure of it: the online intervals mu +- z sigma do not overlap,
@@ -27,8 +29,8 @@ struct OnlineStanding {
 struct BatchStanding {
   std::string player;
   double value = 0;  // e.g. the analyzer's rating
-  double low = 0;    // its interval (e.g. the 95% bootstrap interval)
-  double high = 0;
+  double low = 0;    // its interval (e.g. the 95% bootstrap interval);
+  double high = 0;   // -inf / +inf for a side without a bound
 };
 
 struct OrderSwap {

@@ -1,13 +1,15 @@
-// The cross-check with the analyzer's batch model, as the ladder will run
-// it: online Plackett-Luce ratings and a Bradley-Terry refit
-// (analyzer::FitBradleyTerry, intervals by resampling games) over the same
-// simulated results agree within intervals; swapped online ratings do not.
-#include <algorithm>
+// The cross-check with the analyzer's batch model, wired as the ladder will
+// run it: online Plackett-Luce ratings and the statistics core's
+// Bradley-Terry refit with cluster-bootstrap intervals
+// (inference::FitRatings, PlayerRating) over the same simulated results
+// agree within intervals; swapped online ratings do not.
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
-#include "analyzer/ratings.h"
+#include "analyzer/inference/bradley_terry.h"
+#include "analyzer/inference/rating_bootstrap.h"
 #include "gtest/gtest.h"
 #include "ladder/matchmaking/matchmaker.h"
 #include "ladder/rating/plackett_luce.h"
@@ -25,27 +27,23 @@ struct Played {
   std::vector<int> ranks;        // per seat
 };
 
-// Every pair of seats of each game, as the analyzer breaks a finishing
-// order (full rank breaking; no ties here).
-std::vector<analyzer::Comparison> Comparisons(const std::vector<Played>& games,
-                                              const std::vector<int>& pick) {
-  std::vector<analyzer::Comparison> out;
-  for (int g : pick) {
-    const Played& game = games[g];
-    for (size_t a = 0; a < game.seating.size(); ++a) {
-      for (size_t b = a + 1; b < game.seating.size(); ++b) {
-        analyzer::Comparison c;
-        c.a = {static_cast<int>(game.seating[a] - 1)};
-        c.b = {static_cast<int>(game.seating[b] - 1)};
-        c.score = game.ranks[a] < game.ranks[b] ? 1 : 0;
-        out.push_back(c);
-      }
+// Every pair of seats of a game, as the analyzer breaks a finishing order
+// (full rank breaking; no ties here).
+std::vector<inference::Comparison> Comparisons(const Played& game) {
+  std::vector<inference::Comparison> out;
+  for (size_t a = 0; a < game.seating.size(); ++a) {
+    for (size_t b = a + 1; b < game.seating.size(); ++b) {
+      inference::Comparison c;
+      c.a = {static_cast<int>(game.seating[a] - 1)};
+      c.b = {static_cast<int>(game.seating[b] - 1)};
+      c.score = game.ranks[a] < game.ranks[b] ? 1 : 0;
+      out.push_back(c);
     }
   }
   return out;
 }
 
-TEST(RefitAnalyzerTest, OnlineAndBatchRatingsAgreeWithinIntervals) {
+TEST(RefitBatchTest, OnlineAndBatchRatingsAgreeWithinIntervals) {
   MatchmakingOptions options;
   options.seats = 3;
   Matchmaker matchmaker(options, 21);
@@ -84,29 +82,26 @@ TEST(RefitAnalyzerTest, OnlineAndBatchRatingsAgreeWithinIntervals) {
     }
   }
 
-  // The batch fit, with 95% percentile intervals over 100 resamples of
-  // whole games.
+  // The batch fit: every game a unit, 95% cluster-bootstrap intervals.
   const int n = static_cast<int>(kTheta.size());
-  std::vector<int> all(games.size());
-  for (size_t g = 0; g < games.size(); ++g) all[g] = static_cast<int>(g);
-  const std::vector<double> fit =
-      analyzer::FitBradleyTerry(n, Comparisons(games, all));
-  std::vector<std::vector<double>> resampled(n);
-  for (int b = 0; b < 100; ++b) {
-    std::vector<int> pick(games.size());
-    for (int& g : pick) g = static_cast<int>(rng.Uniform(games.size()));
-    const std::vector<double> t =
-        analyzer::FitBradleyTerry(n, Comparisons(games, pick));
-    for (int i = 0; i < n; ++i) resampled[i].push_back(t[i]);
-  }
+  std::vector<std::vector<inference::Comparison>> units;
+  for (const Played& game : games) units.push_back(Comparisons(game));
+  inference::BootstrapOptions bootstrap;
+  bootstrap.resamples = 100;
+  bootstrap.seed = 23;
+  const inference::RatingFit fit = inference::FitRatings(n, units, bootstrap);
+  inference::IntervalOptions interval;
+  interval.unit = inference::UnitKind::kMatch;
+  constexpr double kInf = std::numeric_limits<double>::infinity();
   std::vector<OnlineStanding> online;
   std::vector<BatchStanding> batch;
   for (int i = 0; i < n; ++i) {
     const std::string key = "e" + std::to_string(i + 1);
-    std::sort(resampled[i].begin(), resampled[i].end());
-    batch.push_back({key, analyzer::ToRating(fit[i]),
-                     analyzer::ToRating(resampled[i][2]),
-                     analyzer::ToRating(resampled[i][97])});
+    const inference::Estimate rating =
+        inference::PlayerRating(fit, i, interval);
+    ASSERT_TRUE(rating.value.has_value());
+    batch.push_back({key, *rating.value, rating.ci.low.value_or(-kInf),
+                     rating.ci.high.value_or(kInf)});
     online.push_back({key, skill[i].mu, skill[i].sigma});
   }
   auto comparison = CompareWithBatch(online, batch);
