@@ -85,6 +85,7 @@ TEST(RefitBatchTest, OnlineAndBatchRatingsAgreeWithinIntervals) {
   // The batch fit: every game a unit, 95% cluster-bootstrap intervals.
   const int n = static_cast<int>(kTheta.size());
   std::vector<std::vector<inference::Comparison>> units;
+  units.reserve(games.size());
   for (const Played& game : games) units.push_back(Comparisons(game));
   inference::BootstrapOptions bootstrap;
   bootstrap.resamples = 100;
