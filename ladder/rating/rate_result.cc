@@ -3,6 +3,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "ladder/store/validation.h"
 #include "referee/base/status_macros.h"
 
 namespace cardref::ladder {
@@ -28,15 +29,18 @@ absl::StatusOr<std::vector<Rating>> RatePlackettLuce(
   std::vector<int> ranks;
   for (size_t i = 0; i < result.seats.size(); ++i) {
     const SeatResult& seat = result.seats[i];
-    const int key = game.partnerships ? seat.seat % 2 : seat.seat;
+    if (seat.seat < 0 || seat.seat >= game.players) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("seat ", seat.seat, " out of range"));
+    }
+    const int key = SideOfSeat(game, seat.seat);
     auto [it, inserted] = team_of_key.emplace(key, members.size());
     if (inserted) {
       members.emplace_back();
       ranks.push_back(seat.rank);
     } else if (ranks[it->second] != seat.rank) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "partners in seats ", seat.seat, " and ", (seat.seat + 2) % 4,
-          " have different ranks"));
+          "seat ", seat.seat, " has another rank than its partner"));
     }
     members[it->second].push_back(i);
   }

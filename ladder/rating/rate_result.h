@@ -16,8 +16,8 @@ namespace cardref::ladder {
 PlackettLuceParams ModelParams(const LadderConfig& config);
 
 // A RateResultFn: each seat is its own team, except in a partnership game,
-// where seats s and s + 2 form one team (partners share their rank; the
-// store has checked that). Returns the ratings per seat, in the order of
+// where the seats of one team (LadderGame::teams) form one side (partners
+// share their rank; the store has checked that). Returns the ratings per seat, in the order of
 // `result.seats`, each with one more game.
 [[nodiscard]] absl::StatusOr<std::vector<Rating>> RatePlackettLuce(
     const LadderConfig& config, const LadderGame& game,

@@ -14,8 +14,8 @@ namespace {
 using testing::FakeHash;
 using testing::SmallLadder;
 
-LadderGame Kraken() { return {2, "kraken", 4, true, ""}; }
-LadderGame Craits() { return {1, "craits", 3, false, ""}; }
+LadderGame Kraken() { return {2, "kraken", 4, {0, 1, 0, 1}, ""}; }
+LadderGame Craits() { return {1, "craits", 3, {}, ""}; }
 
 std::vector<Rating> Before(std::vector<Skill> skills) {
   std::vector<Rating> ratings;

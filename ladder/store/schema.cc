@@ -36,7 +36,7 @@ CREATE TABLE games (
   id BIGINT PRIMARY KEY,
   game TEXT NOT NULL,
   players INTEGER NOT NULL CHECK (players BETWEEN 2 AND 5),
-  partnerships INTEGER NOT NULL CHECK (partnerships IN (0, 1)),
+  teams TEXT NOT NULL,
   params TEXT NOT NULL,
   UNIQUE (game, players, params)
 );

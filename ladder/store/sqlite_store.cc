@@ -228,8 +228,8 @@ absl::StatusOr<LadderConfig> SqliteStore::ReadConfig() {
   config.rating.kappa = ladder.Double(9);
   config.rating.tau = ladder.Double(10);
   ASSIGN_OR_RETURN(SqliteStatement games,
-                   db_->Prepare("SELECT id, game, players, partnerships, "
-                                "params FROM games ORDER BY id"));
+                   db_->Prepare("SELECT id, game, players, teams, params "
+                                "FROM games ORDER BY id"));
   while (true) {
     ASSIGN_OR_RETURN(row, games.Step());
     if (!row) break;
@@ -237,7 +237,7 @@ absl::StatusOr<LadderConfig> SqliteStore::ReadConfig() {
     game.id = games.Int(0);
     game.game = games.Text(1);
     game.players = static_cast<int>(games.Int(2));
-    game.partnerships = games.Int(3) != 0;
+    ASSIGN_OR_RETURN(game.teams, ParseTeams(games.Text(3)));
     game.params = games.Text(4);
     config.games.push_back(std::move(game));
   }
@@ -276,10 +276,10 @@ absl::Status SqliteStore::Initialize(const LadderConfig& config,
   for (const LadderGame& game : config.games) {
     ASSIGN_OR_RETURN(SqliteStatement add,
                      db_->Prepare("INSERT INTO games (id, game, players, "
-                                  "partnerships, params) VALUES (?1, ?2, ?3, "
-                                  "?4, ?5)"));
+                                  "teams, params) VALUES (?1, ?2, ?3, ?4, "
+                                  "?5)"));
     RETURN_IF_ERROR(add.BindAll(++id, game.game, game.players,
-                                game.partnerships ? 1 : 0, game.params)
+                                FormatTeams(game.teams), game.params)
                         .Run());
   }
   return transaction.Commit();

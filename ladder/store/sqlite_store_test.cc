@@ -67,7 +67,8 @@ TEST_F(SqliteStoreTest, ConfigRoundTripsAndInitialisesOnce) {
   ASSERT_EQ(config->games.size(), 2u);
   EXPECT_EQ(config->games[0].id, kCraits);
   EXPECT_EQ(config->games[0].players, 3);
-  EXPECT_TRUE(config->games[1].partnerships);
+  EXPECT_THAT(config->games[1].teams, ElementsAre(0, 1, 0, 1));
+  EXPECT_TRUE(config->games[0].teams.empty());
   EXPECT_DOUBLE_EQ(config->rating.sigma, 25.0 / 3.0);
   EXPECT_EQ(store_->Initialize(SmallLadder(), 1).code(),
             absl::StatusCode::kAlreadyExists);
@@ -81,7 +82,11 @@ TEST(SqliteStoreConfigTest, BadConfigurationsAreRefused) {
   EXPECT_EQ((*store)->GetConfig().status().code(),
             absl::StatusCode::kFailedPrecondition);
   LadderConfig config = SmallLadder();
-  config.games[1].players = 5;  // partnerships need 4
+  config.games[1].players = 5;  // 4 teams for 5 seats
+  EXPECT_EQ((*store)->Initialize(config, 1).code(),
+            absl::StatusCode::kInvalidArgument);
+  config = SmallLadder();
+  config.games[1].teams = {0, 0, 0, 0};  // one team
   EXPECT_EQ((*store)->Initialize(config, 1).code(),
             absl::StatusCode::kInvalidArgument);
   config = SmallLadder();

@@ -53,13 +53,16 @@ struct RatingParams {
   double tau = 25.0 / 300.0;  // drift per game; applied as 0 when frozen
 };
 
-// A game the ladder plays: rules id, player count, parameters. With
-// `partnerships`, seats s and s + 2 are partners (Kraken).
+// A game the ladder plays: rules id, player count, parameters, and its
+// partnerships as the game declares them (GameTraits::teams, read by the
+// binary: the ladder's libraries name no game).
 struct LadderGame {
   int64_t id = 0;  // assigned by the store
   std::string game;
   int players = 0;
-  bool partnerships = false;
+  // The team of each seat (Kraken: {0, 1, 0, 1}); empty when every seat
+  // plays for itself. Partners share their rank and are rated as one side.
+  std::vector<int> teams;
   std::string params;  // "name=value,..." as cardref_tournament --params
 };
 
@@ -190,8 +193,9 @@ class LadderStore {
   virtual ~LadderStore() = default;
 
   // Sets the ladder up once: ALREADY_EXISTS if it is, INVALID_ARGUMENT for a
-  // bad configuration (no games, players outside 2..5, partnerships
-  // without 4 players, non-positive limits or rating parameters).
+  // bad configuration (no games, players outside 2..5, teams that are not
+  // one per seat in 0..players-1 with at least two teams, non-positive
+  // limits or rating parameters).
   [[nodiscard]] virtual absl::Status Initialize(const LadderConfig& config,
                                                 int64_t now_micros) = 0;
   // FAILED_PRECONDITION until Initialize. Games carry their ids.

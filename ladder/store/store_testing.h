@@ -38,8 +38,8 @@ inline std::string FakeHash(uint64_t n) {
 inline LadderConfig SmallLadder() {
   LadderConfig config;
   config.name = "test";
-  config.games.push_back({0, "craits", 3, false, ""});
-  config.games.push_back({0, "kraken", 4, true, ""});
+  config.games.push_back({0, "craits", 3, {}, ""});
+  config.games.push_back({0, "kraken", 4, {0, 1, 0, 1}, ""});
   return config;
 }
 

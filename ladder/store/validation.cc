@@ -2,10 +2,15 @@
 
 #include <cmath>
 #include <set>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 
 namespace cardref::ladder {
 
@@ -38,6 +43,28 @@ absl::Status ValidateHex64(absl::string_view hex, absl::string_view what) {
   return absl::OkStatus();
 }
 
+std::string FormatTeams(const std::vector<int>& teams) {
+  return absl::StrJoin(teams, ",");
+}
+
+absl::StatusOr<std::vector<int>> ParseTeams(absl::string_view text) {
+  std::vector<int> teams;
+  if (text.empty()) return teams;
+  for (absl::string_view part : absl::StrSplit(text, ',')) {
+    int team = 0;
+    if (!absl::SimpleAtoi(part, &team)) {
+      return absl::DataLossError(
+          absl::StrCat("stored teams '", text, "' are not numbers"));
+    }
+    teams.push_back(team);
+  }
+  return teams;
+}
+
+int SideOfSeat(const LadderGame& game, int seat) {
+  return game.teams.empty() ? seat : game.teams[seat];
+}
+
 absl::Status ValidateConfig(const LadderConfig& config) {
   if (config.name.empty()) {
     return absl::InvalidArgumentError("the ladder needs a name");
@@ -55,9 +82,17 @@ absl::Status ValidateConfig(const LadderConfig& config) {
           absl::StrCat(game.game, ": players must be 2 to 5, got ",
                        game.players));
     }
-    if (game.partnerships && game.players != 4) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          game.game, ": partnerships need 4 players, got ", game.players));
+    if (!game.teams.empty()) {
+      std::set<int> distinct(game.teams.begin(), game.teams.end());
+      const bool in_range = *distinct.begin() >= 0 &&
+                            *distinct.rbegin() < game.players;
+      if (static_cast<int>(game.teams.size()) != game.players ||
+          !in_range || distinct.size() < 2) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            game.game, ":", game.players, ": teams [",
+            FormatTeams(game.teams),
+            "] must give each seat a team in 0..players-1, at least two"));
+      }
     }
     if (!seen.insert({game.game, game.players, game.params}).second) {
       return absl::InvalidArgumentError(
@@ -123,12 +158,13 @@ absl::Status ValidateResult(const LadderGame& game, const Match& match,
     }
     rank_of_seat[seat.seat] = seat.rank;
   }
-  if (game.partnerships) {
-    for (int s = 0; s + 2 < players; ++s) {
-      if (rank_of_seat[s] != rank_of_seat[s + 2]) {
+  for (int s = 0; s < players; ++s) {
+    for (int t = s + 1; t < players; ++t) {
+      if (SideOfSeat(game, s) == SideOfSeat(game, t) &&
+          rank_of_seat[s] != rank_of_seat[t]) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "match ", match.id, ": partners in seats ", s, " and ", s + 2,
-            " have ranks ", rank_of_seat[s], " and ", rank_of_seat[s + 2]));
+            "match ", match.id, ": partners in seats ", s, " and ", t,
+            " have ranks ", rank_of_seat[s], " and ", rank_of_seat[t]));
       }
     }
   }

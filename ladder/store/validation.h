@@ -3,7 +3,11 @@
 #ifndef CARDREF_LADDER_STORE_VALIDATION_H_
 #define CARDREF_LADDER_STORE_VALIDATION_H_
 
+#include <string>
+#include <vector>
+
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "ladder/store/store.h"
 
@@ -17,6 +21,15 @@ namespace cardref::ladder {
 // the field in the message.
 [[nodiscard]] absl::Status ValidateHex64(absl::string_view hex,
                                          absl::string_view what);
+
+// Teams as stored: "0,1,0,1", or "" when every seat plays for itself.
+std::string FormatTeams(const std::vector<int>& teams);
+// DATA_LOSS for text FormatTeams cannot have written.
+[[nodiscard]] absl::StatusOr<std::vector<int>> ParseTeams(
+    absl::string_view text);
+
+// The side each seat plays for: its team, or the seat itself.
+int SideOfSeat(const LadderGame& game, int seat);
 
 // INVALID_ARGUMENT for a configuration Initialize must refuse.
 [[nodiscard]] absl::Status ValidateConfig(const LadderConfig& config);

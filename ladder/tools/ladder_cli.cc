@@ -1,9 +1,9 @@
 #include "ladder/tools/ladder_cli.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -11,8 +11,10 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "games/all_games.h"
 #include "ladder/rating/plackett_luce.h"
 #include "ladder/store/sqlite_store.h"
+#include "ladder/store/validation.h"
 #include "ladder/tools/content_hash.h"
 #include "nlohmann/json.hpp"
 #include "referee/base/status_macros.h"
@@ -29,8 +31,6 @@ absl::StatusOr<std::unique_ptr<SqliteStore>> OpenExisting(
 }
 
 absl::StatusOr<std::vector<LadderGame>> ParseGames(const InitOptions& options) {
-  std::vector<std::string> partnered =
-      absl::StrSplit(options.partnerships, ',', absl::SkipWhitespace());
   std::vector<LadderGame> games;
   for (absl::string_view spec :
        absl::StrSplit(options.games, ',', absl::SkipWhitespace())) {
@@ -41,8 +41,21 @@ absl::StatusOr<std::vector<LadderGame>> ParseGames(const InitOptions& options) {
       return absl::InvalidArgumentError(absl::StrCat(
           "--games: '", spec, "' is not id:players (e.g. craits:3)"));
     }
-    game.partnerships = std::find(partnered.begin(), partnered.end(),
-                                  game.game) != partnered.end();
+    absl::StatusOr<const GameInfo*> info = AllGames().Find(game.game);
+    if (!info.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--games: ", info.status().message()));
+    }
+    if (game.players < (*info)->min_seats ||
+        game.players > (*info)->max_seats) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--games: ", game.game, " is for ", (*info)->min_seats, " to ",
+          (*info)->max_seats, " players, not ", game.players));
+    }
+    game.teams = SeatTeams((*info)->traits, game.players);
+    std::vector<int> own(game.players);
+    std::iota(own.begin(), own.end(), 0);
+    if (game.teams == own) game.teams.clear();  // every seat for itself
     game.params = options.params;
     games.push_back(std::move(game));
   }
@@ -80,7 +93,8 @@ absl::Status Init(const InitOptions& options, int64_t now_micros,
   RETURN_IF_ERROR(store->Initialize(config, now_micros));
   out << "ladder '" << config.name << "' in " << options.store << ":";
   for (const LadderGame& game : config.games) {
-    out << " " << GameName(game) << (game.partnerships ? " (partners)" : "");
+    out << " " << GameName(game)
+        << (game.teams.empty() ? "" : " (teams " + FormatTeams(game.teams) + ")");
   }
   out << (config.duplicate ? ", duplicate deals" : "")
       << (config.frozen ? ", frozen" : "") << "\n";

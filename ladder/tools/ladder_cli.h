@@ -15,9 +15,10 @@ namespace cardref::ladder::cli {
 struct InitOptions {
   std::string store;
   std::string name;
-  std::string games;         // "craits:3,krass_kariert:4,kraken:4"
+  // "craits:3,krass_kariert:4,kraken:4": games this build knows, each
+  // with its partnerships as the game declares them (GameTraits::teams).
+  std::string games;
   std::string params;        // "name=value,..." for every game
-  std::string partnerships = "kraken";  // games whose seats s, s+2 partner
   bool duplicate = false;
   bool frozen = false;
   int64_t decision_time_limit_ms = 5000;

@@ -22,7 +22,8 @@ TEST(LadderCliTest, InitAddRankAndStandings) {
   init.name = "spring";
   init.games = "craits:3,kraken:4";
   ASSERT_TRUE(Init(init, 1, out).ok());
-  EXPECT_TRUE(absl::StrContains(out.str(), "kraken:4 (partners)")) << out.str();
+  EXPECT_TRUE(absl::StrContains(out.str(), "kraken:4 (teams 0,1,0,1)"))
+      << out.str();
   EXPECT_EQ(Init(init, 2, out).code(), absl::StatusCode::kAlreadyExists);
 
   const std::string bot = testing::FreshPath("bot.sh");
@@ -111,6 +112,10 @@ TEST(LadderCliTest, CommandsOnAMissingStoreFail) {
   init.store = testing::FreshPath("ladder.db");
   init.name = "x";
   init.games = "craits";
+  EXPECT_EQ(Init(init, 1, out).code(), absl::StatusCode::kInvalidArgument);
+  init.games = "chess:2";  // a game this build does not know
+  EXPECT_EQ(Init(init, 1, out).code(), absl::StatusCode::kInvalidArgument);
+  init.games = "kraken:3";  // Kraken is for 4
   EXPECT_EQ(Init(init, 1, out).code(), absl::StatusCode::kInvalidArgument);
 }
 

@@ -19,8 +19,6 @@ ABSL_FLAG(std::string, games, "",
           "(craits:3,krass_kariert:4,kraken:4)");
 ABSL_FLAG(std::string, params, "",
           "init: game parameters name=value,... for every game");
-ABSL_FLAG(std::string, partnerships, "kraken",
-          "init: games whose seats s and s + 2 are partners");
 ABSL_FLAG(bool, duplicate, false,
           "init: duplicate deals (a group plays every seating of one deal)");
 ABSL_FLAG(bool, frozen, false,
@@ -54,7 +52,7 @@ constexpr char kUsage[] =
     "Sets up and reads a rated cardref ladder's store (docs/ladder.md).\n"
     "Usage:\n"
     "  cardref_ladder init --store=FILE --name=NAME --games=craits:3,...\n"
-    "      [--params=...] [--partnerships=kraken] [--duplicate] [--frozen]\n"
+    "      [--params=...] [--duplicate] [--frozen]\n"
     "      [--decision_time_limit_ms=N] [--match_budget_ms=N]\n"
     "      [--reference=ENTRANT]\n"
     "  cardref_ladder add --store=FILE --entrant=NAME --command='CMD ARGS'\n"
@@ -93,7 +91,6 @@ int main(int argc, char** argv) {
     options.name = absl::GetFlag(FLAGS_name);
     options.games = absl::GetFlag(FLAGS_games);
     options.params = absl::GetFlag(FLAGS_params);
-    options.partnerships = absl::GetFlag(FLAGS_partnerships);
     options.duplicate = absl::GetFlag(FLAGS_duplicate);
     options.frozen = absl::GetFlag(FLAGS_frozen);
     options.decision_time_limit_ms = absl::GetFlag(FLAGS_decision_time_limit_ms);
