@@ -1,0 +1,23 @@
+// The content hash that identifies a version of a bot: what the entrant
+// submitted, so the same program submitted twice is the same version.
+#ifndef CARDREF_LADDER_TOOLS_CONTENT_HASH_H_
+#define CARDREF_LADDER_TOOLS_CONTENT_HASH_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+
+namespace cardref::ladder {
+
+// SHA-256, as 64 lowercase hex digits, of a file's bytes, or of a folder:
+// every entry under it in byte order of its relative path, each as its
+// kind (file, link, folder), path, and for a file its size and the hash of
+// its bytes, for a link its target (links are not followed). Renaming,
+// adding or changing any file changes the hash; timestamps and permissions
+// do not count. NOT_FOUND if `path` does not exist; PERMISSION_DENIED or
+// INTERNAL if something under it cannot be read.
+[[nodiscard]] absl::StatusOr<std::string> ContentHash(const std::string& path);
+
+}  // namespace cardref::ladder
+
+#endif  // CARDREF_LADDER_TOOLS_CONTENT_HASH_H_

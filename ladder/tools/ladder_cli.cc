@@ -1,0 +1,248 @@
+#include "ladder/tools/ladder_cli.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "games/all_games.h"
+#include "ladder/rating/plackett_luce.h"
+#include "ladder/store/sqlite_store.h"
+#include "ladder/store/validation.h"
+#include "ladder/tools/content_hash.h"
+#include "nlohmann/json.hpp"
+#include "referee/base/status_macros.h"
+
+namespace cardref::ladder::cli {
+namespace {
+
+absl::StatusOr<std::unique_ptr<SqliteStore>> OpenExisting(
+    const std::string& path) {
+  if (path.empty()) return absl::InvalidArgumentError("--store is required");
+  SqliteStoreOptions options;
+  options.open.create = false;
+  return SqliteStore::Open(path, options);
+}
+
+absl::StatusOr<std::vector<LadderGame>> ParseGames(const InitOptions& options) {
+  std::vector<LadderGame> games;
+  for (absl::string_view spec :
+       absl::StrSplit(options.games, ',', absl::SkipWhitespace())) {
+    std::vector<absl::string_view> parts = absl::StrSplit(spec, ':');
+    LadderGame game;
+    game.game = std::string(absl::StripAsciiWhitespace(parts[0]));
+    if (parts.size() != 2 || !absl::SimpleAtoi(parts[1], &game.players)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--games: '", spec, "' is not id:players (e.g. craits:3)"));
+    }
+    absl::StatusOr<const GameInfo*> info = AllGames().Find(game.game);
+    if (!info.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--games: ", info.status().message()));
+    }
+    if (game.players < (*info)->min_seats ||
+        game.players > (*info)->max_seats) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--games: ", game.game, " is for ", (*info)->min_seats, " to ",
+          (*info)->max_seats, " players, not ", game.players));
+    }
+    game.teams = SeatTeams((*info)->traits, game.players);
+    std::vector<int> own(game.players);
+    std::iota(own.begin(), own.end(), 0);
+    if (game.teams == own) game.teams.clear();  // every seat for itself
+    game.params = options.params;
+    games.push_back(std::move(game));
+  }
+  if (games.empty()) {
+    return absl::InvalidArgumentError(
+        "--games is required: id:players,... (e.g. craits:3,kraken:4)");
+  }
+  return games;
+}
+
+std::string GameName(const LadderGame& game) {
+  return absl::StrCat(game.game, ":", game.players,
+                      game.params.empty() ? "" : " ", game.params);
+}
+
+}  // namespace
+
+absl::Status Init(const InitOptions& options, int64_t now_micros,
+                  std::ostream& out) {
+  if (options.store.empty()) {
+    return absl::InvalidArgumentError("--store is required");
+  }
+  LadderConfig config;
+  config.name = options.name;
+  ASSIGN_OR_RETURN(config.games, ParseGames(options));
+  config.duplicate = options.duplicate;
+  config.frozen = options.frozen;
+  config.decision_time_limit_ms = options.decision_time_limit_ms;
+  config.match_budget_ms = options.match_budget_ms;
+  config.reference_entrant = options.reference_entrant;
+  SqliteStoreOptions store_options;
+  store_options.now_micros = now_micros;
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
+                   SqliteStore::Open(options.store, store_options));
+  RETURN_IF_ERROR(store->Initialize(config, now_micros));
+  out << "ladder '" << config.name << "' in " << options.store << ":";
+  for (const LadderGame& game : config.games) {
+    out << " " << GameName(game)
+        << (game.teams.empty() ? "" : " (teams " + FormatTeams(game.teams) + ")");
+  }
+  out << (config.duplicate ? ", duplicate deals" : "")
+      << (config.frozen ? ", frozen" : "") << "\n";
+  return absl::OkStatus();
+}
+
+absl::Status Add(const AddOptions& options, int64_t now_micros,
+                 std::ostream& out) {
+  if (options.entrant.empty() || options.command.empty()) {
+    return absl::InvalidArgumentError("--entrant and --command are required");
+  }
+  std::string hash = options.content_hash;
+  if (hash.empty()) {
+    std::string path = options.path;
+    if (path.empty()) path = options.command.substr(0, options.command.find(' '));
+    absl::StatusOr<std::string> computed = ContentHash(path);
+    if (!computed.ok()) {
+      return absl::Status(
+          computed.status().code(),
+          absl::StrCat(computed.status().message(),
+                       "; give the bot's file or folder with --path, or "
+                       "--content_hash"));
+    }
+    hash = *computed;
+  }
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
+                   OpenExisting(options.store));
+  absl::StatusOr<Entrant> entrant =
+      store->AddEntrant(options.entrant, now_micros);
+  if (!entrant.ok() && !absl::IsAlreadyExists(entrant.status())) {
+    return entrant.status();
+  }
+  ASSIGN_OR_RETURN(Version version,
+                   store->AddVersion(options.entrant, options.command, hash,
+                                     now_micros));
+  out << "version " << version.id << " of " << version.entrant_name
+      << " (content " << hash.substr(0, 16) << "...): "
+      << VersionStatusName(version.status) << "\n";
+  return absl::OkStatus();
+}
+
+absl::Status SetStatus(const std::string& store_path, int64_t version_id,
+                       const std::string& status, const std::string& reason,
+                       int64_t now_micros, std::ostream& out) {
+  ASSIGN_OR_RETURN(VersionStatus to, ParseVersionStatus(status));
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
+                   OpenExisting(store_path));
+  RETURN_IF_ERROR(store->SetVersionStatus(version_id, to, reason, now_micros));
+  ASSIGN_OR_RETURN(Version version, store->GetVersion(version_id));
+  out << "version " << version.id << " of " << version.entrant_name << ": "
+      << VersionStatusName(version.status)
+      << (reason.empty() ? "" : " (" + reason + ")") << "\n";
+  return absl::OkStatus();
+}
+
+absl::Status Standings(const std::string& store_path, const std::string& game,
+                       const std::string& format, std::ostream& out) {
+  if (format != "text" && format != "json") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--format must be text or json, got '", format, "'"));
+  }
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
+                   OpenExisting(store_path));
+  ASSIGN_OR_RETURN(LadderConfig config, store->GetConfig());
+  ASSIGN_OR_RETURN(std::vector<Version> ranked,
+                   store->ListVersions(VersionStatus::kRanked));
+  nlohmann::json json = {{"ladder", config.name},
+                         {"frozen", config.frozen},
+                         {"games", nlohmann::json::array()}};
+  bool found = game.empty();
+  for (const LadderGame& g : config.games) {
+    if (!game.empty() && absl::StrCat(g.game, ":", g.players) != game) continue;
+    found = true;
+    ASSIGN_OR_RETURN(std::vector<Rating> ratings, store->Ratings(g.id));
+    std::map<int64_t, Rating> by_version;
+    for (const Rating& r : ratings) by_version[r.version_id] = r;
+    struct Row {
+      const Version* version;
+      Rating rating;
+      double conservative;
+    };
+    std::vector<Row> rows;
+    for (const Version& v : ranked) {
+      Rating r{v.id, g.id, config.rating.mu, config.rating.sigma, 0};
+      if (auto it = by_version.find(v.id); it != by_version.end()) {
+        r = it->second;
+      }
+      rows.push_back({&v, r, ConservativeRating({r.mu, r.sigma})});
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+      return a.conservative > b.conservative;
+    });
+    nlohmann::json standings = nlohmann::json::array();
+    if (format == "text") {
+      out << GameName(g) << ": " << rows.size() << " ranked versions\n";
+      out << absl::StrFormat("%4s  %-24s %7s %8s %8s %7s %7s\n", "#",
+                             "entrant", "version", "rating", "mu", "sigma",
+                             "games");
+    }
+    int place = 0;
+    for (const Row& row : rows) {
+      ++place;
+      if (format == "text") {
+        out << absl::StrFormat("%4d  %-24s %7d %8.2f %8.2f %7.2f %7d\n",
+                               place, row.version->entrant_name,
+                               row.version->id, row.conservative,
+                               row.rating.mu, row.rating.sigma,
+                               row.rating.games);
+      }
+      standings.push_back({{"rank", place},
+                           {"entrant", row.version->entrant_name},
+                           {"version", row.version->id},
+                           {"rating", row.conservative},
+                           {"mu", row.rating.mu},
+                           {"sigma", row.rating.sigma},
+                           {"games", row.rating.games}});
+    }
+    json["games"].push_back({{"game", g.game},
+                             {"players", g.players},
+                             {"params", g.params},
+                             {"standings", standings}});
+  }
+  if (!found) {
+    return absl::NotFoundError(
+        absl::StrCat("the ladder has no game '", game, "' (id:players)"));
+  }
+  if (format == "json") out << json.dump(2) << "\n";
+  return absl::OkStatus();
+}
+
+absl::Status Backup(const std::string& store_path, const std::string& to,
+                    std::ostream& out) {
+  if (to.empty()) return absl::InvalidArgumentError("--to is required");
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
+                   OpenExisting(store_path));
+  RETURN_IF_ERROR(store->Backup(to));
+  out << "backup of " << store_path << " in " << to << "\n";
+  return absl::OkStatus();
+}
+
+absl::Status Restore(const std::string& from, const std::string& to,
+                     std::ostream& out) {
+  if (from.empty() || to.empty()) {
+    return absl::InvalidArgumentError("--from and --to are required");
+  }
+  RETURN_IF_ERROR(RestoreSqliteBackup(from, to));
+  out << "restored " << from << " into " << to << "\n";
+  return absl::OkStatus();
+}
+
+}  // namespace cardref::ladder::cli

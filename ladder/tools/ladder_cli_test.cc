@@ -1,0 +1,123 @@
+#include "ladder/tools/ladder_cli.h"
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+#include "ladder/rating/rate_result.h"
+#include "ladder/store/sqlite_store.h"
+#include "ladder/store/store_testing.h"
+#include "nlohmann/json.hpp"
+
+namespace cardref::ladder::cli {
+namespace {
+
+TEST(LadderCliTest, InitAddRankAndStandings) {
+  const std::string store = testing::FreshPath("ladder.db");
+  std::ostringstream out;
+  InitOptions init;
+  init.store = store;
+  init.name = "spring";
+  init.games = "craits:3,kraken:4";
+  ASSERT_TRUE(Init(init, 1, out).ok());
+  EXPECT_TRUE(absl::StrContains(out.str(), "kraken:4 (teams 0,1,0,1)"))
+      << out.str();
+  EXPECT_EQ(Init(init, 2, out).code(), absl::StatusCode::kAlreadyExists);
+
+  const std::string bot = testing::FreshPath("bot.sh");
+  std::ofstream(bot) << "#!/bin/sh\n";
+  for (const char* name : {"alice", "bob", "carol"}) {
+    AddOptions add;
+    add.store = store;
+    add.entrant = name;
+    add.command = bot + " --name=" + name;
+    if (std::string(name) != "alice") add.content_hash = std::string(name);
+    ASSERT_TRUE(Add(add, 3, out).ok()) << name;
+  }
+  // The same program again is the same version.
+  AddOptions again;
+  again.store = store;
+  again.entrant = "alice";
+  again.command = bot + " --other-flag";
+  EXPECT_EQ(Add(again, 4, out).code(), absl::StatusCode::kAlreadyExists);
+  again.command = "/no/such/bot";
+  EXPECT_EQ(Add(again, 4, out).code(), absl::StatusCode::kNotFound);
+
+  for (int64_t v = 1; v <= 3; ++v) {
+    ASSERT_TRUE(SetStatus(store, v, "ranked", "", 5, out).ok());
+  }
+  EXPECT_EQ(SetStatus(store, 1, "validating", "", 5, out).code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(SetStatus(store, 1, "famous", "", 5, out).code(),
+            absl::StatusCode::kInvalidArgument);
+
+  // Bob wins a game.
+  {
+    auto opened = SqliteStore::Open(store);
+    ASSERT_TRUE(opened.ok());
+    NewMatch match;
+    match.game_id = 1;
+    match.seed = testing::FakeHash(1);
+    match.seat_versions = {1, 2, 3};
+    auto id = (*opened)->ScheduleMatch(match, 6);
+    ASSERT_TRUE(id.ok());
+    MatchResult result;
+    result.match_id = *id;
+    result.log_hash = testing::FakeHash(2);
+    result.worker = "w";
+    result.seats = {{0, 1, 2, 0}, {1, 2, 1, 0}, {2, 3, 3, 0}};
+    ASSERT_TRUE((*opened)->RecordResult(result, 7, RatePlackettLuce).ok());
+  }
+
+  std::ostringstream text;
+  ASSERT_TRUE(Standings(store, "craits:3", "text", text).ok());
+  const std::string table = text.str();
+  EXPECT_TRUE(absl::StrContains(table, "craits:3: 3 ranked versions"))
+      << table;
+  EXPECT_LT(table.find("bob"), table.find("alice")) << table;
+  EXPECT_LT(table.find("alice"), table.find("carol")) << table;
+
+  std::ostringstream json_out;
+  ASSERT_TRUE(Standings(store, "", "json", json_out).ok());
+  const nlohmann::json json = nlohmann::json::parse(json_out.str());
+  EXPECT_EQ(json["ladder"], "spring");
+  ASSERT_EQ(json["games"].size(), 2u);
+  EXPECT_EQ(json["games"][0]["standings"][0]["entrant"], "bob");
+  EXPECT_EQ(json["games"][0]["standings"][0]["games"], 1);
+  // Kraken has not been played: everyone at the prior, rating 0.
+  EXPECT_DOUBLE_EQ(json["games"][1]["standings"][0]["rating"].get<double>(),
+                   0.0);
+  EXPECT_EQ(Standings(store, "chess:2", "text", out).code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(Standings(store, "", "xml", out).code(),
+            absl::StatusCode::kInvalidArgument);
+
+  // Backup and restore keep the standings.
+  const std::string backup = testing::FreshPath("backup.db");
+  const std::string restored = testing::FreshPath("restored.db");
+  ASSERT_TRUE(Backup(store, backup, out).ok());
+  ASSERT_TRUE(Restore(backup, restored, out).ok());
+  std::ostringstream restored_json;
+  ASSERT_TRUE(Standings(restored, "", "json", restored_json).ok());
+  EXPECT_EQ(restored_json.str(), json_out.str());
+}
+
+TEST(LadderCliTest, CommandsOnAMissingStoreFail) {
+  std::ostringstream out;
+  EXPECT_EQ(Standings(testing::FreshPath("none.db"), "", "text", out).code(),
+            absl::StatusCode::kNotFound);
+  InitOptions init;
+  init.store = testing::FreshPath("ladder.db");
+  init.name = "x";
+  init.games = "craits";
+  EXPECT_EQ(Init(init, 1, out).code(), absl::StatusCode::kInvalidArgument);
+  init.games = "chess:2";  // a game this build does not know
+  EXPECT_EQ(Init(init, 1, out).code(), absl::StatusCode::kInvalidArgument);
+  init.games = "kraken:3";  // Kraken is for 4
+  EXPECT_EQ(Init(init, 1, out).code(), absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace cardref::ladder::cli
