@@ -164,7 +164,8 @@ grpc::ServerUnaryReactor* EchoService::CreateMatch(
   // bytes.
   const int64_t serial = next_id_++;
   const std::string id = service::FormatMatchId(
-      game_id_, absl::Now(), serial, static_cast<uint32_t>(serial * 40503));
+      game_id_, absl::Now(), serial,
+      std::string(service::kMatchIdRandomBytes, static_cast<char>(serial)));
   auto match = std::make_shared<Match>();
   match->id = id;
   match->limit_ms = request->decision_time_limit_millis();

@@ -17,8 +17,9 @@ class EventWriter final : public StreamWriter<v1::MatchEvent> {
  public:
   EventWriter(std::shared_ptr<service::Match> match, service::Audience audience,
               uint64_t after_index, uint32_t delay_decisions,
-              service::StreamSlot slot, service::MetricsSink* metrics)
-      : slot_(std::move(slot)),
+              std::vector<service::StreamSlot> slots,
+              service::MetricsSink* metrics)
+      : slots_(std::move(slots)),
         match_(std::move(match)),
         metrics_(metrics),
         audience_(audience),
@@ -53,7 +54,7 @@ class EventWriter final : public StreamWriter<v1::MatchEvent> {
     return Write(&pending_);
   }
 
-  service::StreamSlot slot_;  // given back when the stream is done
+  std::vector<service::StreamSlot> slots_;  // given back when done
   const std::shared_ptr<service::Match> match_;
   service::MetricsSink* const metrics_;  // not owned
   const service::Audience audience_;
@@ -69,10 +70,10 @@ class EventWriter final : public StreamWriter<v1::MatchEvent> {
 
 grpc::ServerWriteReactor<v1::MatchEvent>* NewEventStream(
     std::shared_ptr<service::Match> match, service::Audience audience,
-    uint64_t after_index, uint32_t delay_decisions, service::StreamSlot slot,
-    service::MetricsSink* metrics) {
+    uint64_t after_index, uint32_t delay_decisions,
+    std::vector<service::StreamSlot> slots, service::MetricsSink* metrics) {
   return new EventWriter(std::move(match), audience, after_index,
-                         delay_decisions, std::move(slot), metrics);
+                         delay_decisions, std::move(slots), metrics);
 }
 
 }  // namespace cardref::grpc_service

@@ -68,7 +68,7 @@ inline absl::Status CapsBeforeWalk(const v1::CreateMatchRequest& request) {
 // INVALID_ARGUMENT naming a field this schema does not know. The wire scan
 // clears a well-formed request in one pass over its bytes; only what it
 // cannot clear is walked by reflection, which names the field (the walk
-// was 2.6% of the referee's CPU per decision: issue 12).
+// was 2.6% of the referee's CPU per decision).
 template <typename Request>
 absl::Status CheckRequestFields(absl::string_view wire,
                                 const Request& request) {

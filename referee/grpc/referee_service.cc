@@ -34,6 +34,7 @@ RefereeService::RefereeService(service::MatchManager* manager,
   ServeRaw("ListMatches", &RefereeService::DoListMatches);
   ServeRaw("CancelMatch", &RefereeService::DoCancelMatch);
   ServeRaw("AbortMatch", &RefereeService::DoAbortMatch);
+  ServeRaw("CloseDealSet", &RefereeService::DoCloseDealSet);
   ServeRaw("GetRefereeKey", &RefereeService::DoGetRefereeKey);
 }
 
@@ -117,6 +118,15 @@ absl::Status RefereeService::DoAbortMatch(
   return Store(manager_->AbortMatch(request), response);
 }
 
+absl::Status RefereeService::DoCloseDealSet(
+    const grpc::ServerContextBase& context,
+    const v1::CloseDealSetRequest& request,
+    v1::CloseDealSetResponse* response) {
+  if (absl::Status st = auth_->Check(context, "CloseDealSet"); !st.ok())
+    return st;
+  return Store(manager_->CloseDealSet(request), response);
+}
+
 void RefereeService::ServeSubmitAction() {
   MarkRaw("SubmitAction", [this](grpc::CallbackServerContext* context,
                                  const grpc::ByteBuffer* raw,
@@ -179,6 +189,7 @@ grpc::ServerWriteReactor<v1::Observation>* RefereeService::WatchObservations(
 }
 
 grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::StartEventStream(
+    const grpc::ServerContextBase& context,
     const v1::WatchMatchRequest* request, service::Audience audience) {
   if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
     return new ErrorWriter<v1::MatchEvent>(st);
@@ -191,15 +202,22 @@ grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::StartEventStream(
   absl::StatusOr<std::shared_ptr<service::Match>> match =
       manager_->Find(request->match_id());
   if (!match.ok()) return new ErrorWriter<v1::MatchEvent>(match.status());
-  service::StreamSlot slot;
+  if (audience == service::Audience::kSpectator) {
+    if (absl::Status st = manager_->CheckPublic(**match); !st.ok()) {
+      return new ErrorWriter<v1::MatchEvent>(st);
+    }
+  }
+  std::vector<service::StreamSlot> slots;
   if (gate_ != nullptr) {
-    absl::StatusOr<service::StreamSlot> acquired = gate_->OpenEventStream();
+    absl::StatusOr<std::vector<service::StreamSlot>> acquired =
+        gate_->OpenEventStream(context,
+                               audience == service::Audience::kOrganiser);
     if (!acquired.ok())
       return new ErrorWriter<v1::MatchEvent>(acquired.status());
-    slot = *std::move(acquired);
+    slots = *std::move(acquired);
   }
   return NewEventStream(*std::move(match), audience, request->after_index(),
-                        request->delay_decisions(), std::move(slot),
+                        request->delay_decisions(), std::move(slots),
                         manager_->metrics());
 }
 
@@ -212,7 +230,7 @@ grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::WatchMatchFull(
   if (absl::Status st = auth_->Check(*context, "WatchMatchFull"); !st.ok()) {
     return new ErrorWriter<v1::MatchEvent>(st);
   }
-  return StartEventStream(request, service::Audience::kOrganiser);
+  return StartEventStream(*context, request, service::Audience::kOrganiser);
 }
 
 grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::WatchMatch(
@@ -221,7 +239,7 @@ grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::WatchMatch(
   if (absl::Status st = Admit(*context, ""); !st.ok()) {
     return new ErrorWriter<v1::MatchEvent>(st);
   }
-  return StartEventStream(request, service::Audience::kSpectator);
+  return StartEventStream(*context, request, service::Audience::kSpectator);
 }
 
 }  // namespace cardref::grpc_service

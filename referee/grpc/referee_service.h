@@ -38,6 +38,7 @@ class RefereeService final : public RawMethods {
 
  private:
   grpc::ServerWriteReactor<v1::MatchEvent>* StartEventStream(
+      const grpc::ServerContextBase& context,
       const v1::WatchMatchRequest* request, service::Audience audience);
   // SubmitAction, registered raw like the others, but answered when the
   // match says (Match::SubmitThen): after a round's sync, from the thread
@@ -70,6 +71,9 @@ class RefereeService final : public RawMethods {
   absl::Status DoAbortMatch(const grpc::ServerContextBase& context,
                             const v1::EndMatchRequest& request,
                             v1::MatchInfo* response);
+  absl::Status DoCloseDealSet(const grpc::ServerContextBase& context,
+                              const v1::CloseDealSetRequest& request,
+                              v1::CloseDealSetResponse* response);
   absl::Status DoGetRefereeKey(const grpc::ServerContextBase& context,
                                const v1::GetRefereeKeyRequest& request,
                                v1::RefereeKey* response);

@@ -45,6 +45,9 @@ struct ServerOptions {
   // port); -1: no metrics (docs/operations.md).
   int metrics_port = -1;
   std::string metrics_host = "127.0.0.1";
+  // Also serve the test-only games (games/testing/: GameTraits::test_only),
+  // for the test suites; off for every real referee.
+  bool serve_test_games = false;
 };
 
 // What Start refuses before it touches anything: FAILED_PRECONDITION, without
