@@ -177,8 +177,13 @@ absl::StatusOr<v1::CompareReportProto> BuildCompareReport(
   report.set_verdict(sprt.verdict);
   report.set_sprt_mean(sprt.mean);
   report.set_sprt_variance(sprt.variance);
-  const inference::VarianceReduction vr =
-      inference::MeasureVarianceReduction(p.match_outcomes);
+  // Only deal sets share deals: without them there is nothing to measure.
+  inference::VarianceReduction vr;
+  if (p.unit == inference::UnitKind::kDealSet) {
+    vr = inference::MeasureVarianceReduction(p.match_outcomes);
+  } else {
+    vr.note = "no deal sets: every match has a deal of its own";
+  }
   v1::VarianceReductionProto* v = report.mutable_variance_reduction();
   v->set_units(vr.units);
   v->set_games(vr.games);
@@ -256,8 +261,11 @@ std::string RenderCompare(const v1::CompareReportProto& r, Format format) {
   absl::StrAppend(
       &out, "  head to head (A ahead-behind-level): per seat pair ",
       r.a_ahead(), "-", r.b_ahead(), "-", r.level(),
-      " (as stats counts them), per match ", Counts(r.matches()), ", per ",
-      unit, " ", Counts(r.unit_counts()), "\n");
+      " (as stats counts them), per match ", Counts(r.matches()),
+      r.paired_by() == "deal_set"
+          ? absl::StrCat(", per deal set ", Counts(r.unit_counts()))
+          : std::string(),
+      "\n");
   absl::StrAppend(
       &out, "  score difference (A - B) per ", unit, ": ",
       Fixed(r.score_difference(), 2), ", 95% interval ", FormatInterval(d, 2),
