@@ -219,7 +219,6 @@ std::string DescribeSchedule(const ScheduleConfig& config,
   for (int g = 0; g < static_cast<int>(config.games.size()); ++g) {
     const GameSpec& game = config.games[g];
     std::set<std::string> deal_sets;
-    std::set<std::vector<int>> groups;  // by the bots (sorted) they seat
     std::map<std::pair<int, int>, int> sits;  // (bot, seat) -> matches
     int matches = 0;
     for (const ScheduledMatch& m : all) {
@@ -227,9 +226,6 @@ std::string DescribeSchedule(const ScheduleConfig& config,
       ++matches;
       deal_sets.insert(m.deal_set);
       all_deal_sets.insert(m.deal_set);
-      std::vector<int> bots = m.seats;
-      std::sort(bots.begin(), bots.end());
-      groups.insert(bots);
       for (size_t seat = 0; seat < m.seats.size(); ++seat) {
         ++sits[{m.seats[seat], static_cast<int>(seat)}];
       }
@@ -269,20 +265,15 @@ std::string DescribeSchedule(const ScheduleConfig& config,
     }
     const size_t per_set = deal_sets.empty() ? 0 : matches / deal_sets.size();
     absl::StrAppend(
-        &out, "  ", game.id, game.players, ": ", groups.size(),
-        groups.size() == 1 ? " group" : " groups", " of bots x ",
+        &out, "  ", game.id, game.players, ": ",
         config.duplicate
-            ? absl::StrCat(config.matches, config.matches == 1 ? " deal set"
-                                                               : " deal sets",
+            ? absl::StrCat(deal_sets.size(),
+                           deal_sets.size() == 1 ? " deal set" : " deal sets",
                            " x ", per_set,
-                           per_set == 1 ? " seating" : " seatings")
-            : absl::StrCat(config.matches, " x ",
-                           matches / std::max<size_t>(1, groups.size()) /
-                               std::max(1, config.matches),
-                           " seatings, each its own deal"),
-        " = ", matches, matches == 1 ? " match" : " matches", " in ",
-        deal_sets.size(), deal_sets.size() == 1 ? " deal set" : " deal sets",
-        "; ", balance, "\n");
+                           per_set == 1 ? " seating" : " seatings", " = ")
+            : std::string(),
+        matches, matches == 1 ? " match" : " matches",
+        config.duplicate ? "" : ", each its own deal", "; ", balance, "\n");
   }
   return absl::StrCat("schedule: ", all.size(),
                       all.size() == 1 ? " match in " : " matches in ",
@@ -330,9 +321,25 @@ absl::StatusOr<std::vector<ScheduledMatch>> BuildSchedule(
       return absl::InvalidArgumentError(
           absl::StrCat(game.id, ": ", groups.status().message()));
     }
-    for (size_t gi = 0; gi < groups->size(); ++gi) {
-      const std::vector<std::vector<int>> seatings = SeatOrders(
-          traits, (*groups)[gi], config.duplicate, config.seatings);
+    // With fewer bots than seats the groups are the fillings of the same
+    // bots (who takes a seat more): one deal set seats them all, so that
+    // within it every bot holds every seat alike and the deal's luck
+    // cancels. Otherwise each group has deal sets of its own.
+    std::vector<std::vector<std::vector<int>>> seatings_of;
+    for (const std::vector<int>& group : *groups) {
+      std::vector<std::vector<int>> seatings =
+          SeatOrders(traits, group, config.duplicate, config.seatings);
+      if (static_cast<int>(config.bots.size()) < game.players &&
+          !seatings_of.empty()) {
+        for (std::vector<int>& seating : seatings) {
+          seatings_of.front().push_back(std::move(seating));
+        }
+      } else {
+        seatings_of.push_back(std::move(seatings));
+      }
+    }
+    for (size_t gi = 0; gi < seatings_of.size(); ++gi) {
+      const std::vector<std::vector<int>>& seatings = seatings_of[gi];
       for (int d = 0; d < config.matches; ++d) {
         const std::string deal_set =
             absl::StrFormat("%s-g%03d-d%02d", game_key, gi, d);

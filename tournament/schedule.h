@@ -94,14 +94,16 @@ struct ScheduledMatch {
 //   distinct seating that keeps the teams apart if rotations do not);
 // - all: every distinct seating (that keeps a bot off two teams).
 // Without duplicate play each seating is a deal of its own: the rotations
-// (every distinct seating with kAll), repeats kept.
+// (every distinct seating with kAll), repeats kept. With fewer bots than
+// seats one deal set plays the seatings of every group (BuildSchedule), so
+// that within it each bot holds each seat alike.
 std::vector<std::vector<int>> SeatOrders(const GameTraits& traits,
                                          const std::vector<int>& group,
                                          bool duplicate, SeatingsKind seatings);
 
 // What the schedule plays, for the organiser before it starts: per game,
-// the groups, deal sets, seatings per deal set and matches, and how evenly
-// the bots sit in the seats ("each bot sits in each seat 15 times", or the
+// the deal sets, seatings per deal set and matches, and how evenly the
+// bots sit in the seats ("each bot sits in each seat 15 times", or the
 // range when the groups cannot make it even). One line per game, then the
 // totals.
 std::string DescribeSchedule(const ScheduleConfig& config,

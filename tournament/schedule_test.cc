@@ -119,8 +119,10 @@ TEST(ScheduleTest, FewerBotsThanSeatsFillThemEvenlyAndNeverOnBothTeams) {
   absl::StatusOr<std::vector<ScheduledMatch>> s = BuildSchedule(config);
   ASSERT_TRUE(s.ok()) << s.status();
   // Three groups (each bot once the one that fills a whole team), four
-  // rotations each: each partnership on both sides of the deal.
+  // rotations each, in one deal set: each partnership on both sides of
+  // the deal.
   ASSERT_EQ(s->size(), 12u);
+  EXPECT_EQ((*s)[0].deal_set, (*s)[11].deal_set);
   for (const ScheduledMatch& m : *s) {
     EXPECT_EQ(m.seats[0] == m.seats[2] || m.seats[1] == m.seats[3], true);
     for (int seat = 0; seat < 4; ++seat) {
@@ -239,6 +241,21 @@ TEST(ScheduleTest, NoSeatingRepeatsInADealSetAndEveryBotSitsEverywhereAlike) {
           }
           for (const auto& [set, n] : matches_in) {
             EXPECT_EQ(static_cast<int>(by_deal_set[set].size()), n);
+            // Within the deal set, every bot it seats holds every seat
+            // alike: the deal's luck cancels.
+            std::map<int, std::map<int, int>> in_set;
+            for (const std::vector<int>& seating : by_deal_set[set]) {
+              for (int seat = 0; seat < table.players; ++seat) {
+                ++in_set[seating[seat]][seat];
+              }
+            }
+            for (const auto& [bot, per_seat] : in_set) {
+              std::set<int> counts;
+              for (int seat = 0; seat < table.players; ++seat) {
+                counts.insert(per_seat.count(seat) ? per_seat.at(seat) : 0);
+              }
+              EXPECT_EQ(counts.size(), 1u) << set << ": bot " << bot;
+            }
           }
           // Every bot plays; each sits in every seat alike. A gauntlet's
           // challenger plays every match, the others fewer: the balance is
@@ -276,10 +293,18 @@ TEST(ScheduleTest, DescribesWhatItWillPlay) {
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(DescribeSchedule(config, *s),
             "schedule: 40 matches in 10 deal sets (duplicate deals)\n"
-            "  craits4: 1 group of bots x 5 deal sets x 6 seatings = 30 "
-            "matches in 5 deal sets; each bot sits in each seat 15 times\n"
-            "  kraken4: 1 group of bots x 5 deal sets x 2 seatings = 10 "
-            "matches in 5 deal sets; each bot sits in each seat 5 times\n");
+            "  craits4: 5 deal sets x 6 seatings = 30 matches; each bot sits "
+            "in each seat 15 times\n"
+            "  kraken4: 5 deal sets x 2 seatings = 10 matches; each bot sits "
+            "in each seat 5 times\n");
+  // Two bots at a table of three: one deal set seats both fillings.
+  config.games = {{"krass_kariert", 3}};
+  s = BuildSchedule(config);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(DescribeSchedule(config, *s),
+            "schedule: 30 matches in 5 deal sets (duplicate deals)\n"
+            "  krass_kariert3: 5 deal sets x 6 seatings = 30 matches; each "
+            "bot sits in each seat 15 times\n");
 }
 
 TEST(BotSeedTest, DiffersPerMatchAndSeatAndStaysTheSame) {
