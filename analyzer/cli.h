@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "analyzer/compare.h"
 #include "analyzer/ratings.h"
 #include "analyzer/render.h"
 #include "games/api/registry.h"

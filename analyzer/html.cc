@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "analyzer/interval_proto.h"
 #include "analyzer/render.h"
 
 namespace cardref::analyzer {
@@ -35,11 +36,20 @@ std::string Num(double x, int decimals = 1) {
 // Ratings with their 95% intervals: one row per player.
 std::string RatingsChart(const v1::GameRatings& g) {
   if (g.players().empty()) return "";
+  // A separated player has a bound but no rating; a player without a
+  // bound on one side is drawn to the edge of the chart on that side.
   double lo = 1e300, hi = -1e300;
   for (const v1::PlayerRating& p : g.players()) {
-    lo = std::min({lo, p.ci_low(), p.rating()});
-    hi = std::max({hi, p.ci_high(), p.rating()});
+    std::vector<double> values;
+    if (p.has_rating()) values.push_back(p.rating());
+    if (p.has_ci_low()) values.push_back(p.ci_low());
+    if (p.has_ci_high()) values.push_back(p.ci_high());
+    for (double v : values) {
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
   }
+  if (lo > hi) lo = hi = 1500;
   if (hi - lo < 1) {
     lo -= 50;
     hi += 50;
@@ -54,6 +64,14 @@ std::string RatingsChart(const v1::GameRatings& g) {
   int i = 0;
   for (const v1::PlayerRating& p : g.players()) {
     const double y = 15 + row * i++;
+    const double low = p.has_ci_low() ? p.ci_low() : lo;
+    const double high = p.has_ci_high() ? p.ci_high() : hi;
+    const double point =
+        p.has_rating() ? p.rating() : p.has_ci_low() ? p.ci_low() : high;
+    const std::string interval =
+        p.has_ci_low() && p.has_ci_high()
+            ? absl::StrCat(Num(p.ci_low()), "..", Num(p.ci_high()))
+            : p.ci_note();
     absl::StrAppend(
         &svg,
         absl::StrFormat("<text x=\"%d\" y=\"%s\" text-anchor=\"end\">%s</text>",
@@ -62,14 +80,17 @@ std::string RatingsChart(const v1::GameRatings& g) {
         absl::StrFormat(
             "<line class=\"interval\" x1=\"%s\" x2=\"%s\" y1=\"%s\" "
             "y2=\"%s\" stroke=\"#4a78b5\" stroke-width=\"3\"/>",
-            Num(x(p.ci_low())), Num(x(p.ci_high())), Num(y), Num(y)),
+            Num(x(low)), Num(x(high)), Num(y), Num(y)),
         absl::StrFormat("<circle cx=\"%s\" cy=\"%s\" r=\"4\" fill=\"#c33\">"
-                        "<title>%s: %s (%s..%s)</title></circle>",
-                        Num(x(p.rating())), Num(y), HtmlEscape(p.player()),
-                        Num(p.rating()), Num(p.ci_low()), Num(p.ci_high())),
+                        "<title>%s: %s (%s)</title></circle>",
+                        Num(x(point)), Num(y), HtmlEscape(p.player()),
+                        p.has_rating() ? Num(p.rating()) : "no finite rating",
+                        HtmlEscape(interval)),
         absl::StrFormat("<text x=\"%s\" y=\"%s\">%s</text>",
-                        Num(x(p.ci_high()) + 6), Num(y + 4),
-                        Num(p.rating(), 0)));
+                        Num(x(high) + 6), Num(y + 4),
+                        p.has_rating() ? Num(p.rating(), 0)
+                        : p.has_ci_low() ? absl::StrCat("&gt;= ", Num(p.ci_low(), 0))
+                                         : absl::StrCat("&lt;= ", Num(high, 0))));
   }
   const double axis = height - 10;
   absl::StrAppend(
@@ -205,8 +226,8 @@ std::string PlayerTable(const v1::GameStatsProto& g) {
     absl::StrAppend(&out, "<tr><td>", HtmlEscape(p.player()), "</td><td>",
                     p.games(), "</td><td>", p.wins(), "</td><td>",
                     Num(100 * p.win_rate()), "</td><td>",
-                    Num(100 * p.win_rate_ci().low()), "&ndash;",
-                    Num(100 * p.win_rate_ci().high()), "</td><td>",
+                    HtmlEscape(FormatInterval(p.win_rate_ci(), 1, 100)),
+                    "</td><td>",
                     Num(p.score_mean(), 2), "</td><td>", Num(p.score_median()),
                     "</td><td>", Num(p.score_stddev(), 2), "</td><td>",
                     Num(p.decision_micros().p50() / 1000.0, 3), "</td><td>",
@@ -224,8 +245,9 @@ std::string SeatTable(const v1::GameStatsProto& g) {
   for (const v1::SeatEffect& s : g.seat_effect()) {
     absl::StrAppend(&out, "<tr><td>", s.seat(), "</td><td>", s.games(),
                     "</td><td>", s.wins(), "</td><td>", Num(100 * s.win_rate()),
-                    "</td><td>", Num(100 * s.win_rate_ci().low()), "&ndash;",
-                    Num(100 * s.win_rate_ci().high()), "</td><td>",
+                    "</td><td>",
+                    HtmlEscape(FormatInterval(s.win_rate_ci(), 1, 100)),
+                    "</td><td>",
                     Num(s.score_mean(), 2), "</td></tr>");
   }
   return out + "</table>";

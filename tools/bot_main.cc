@@ -4,7 +4,8 @@
 //
 // It joins a match (--match_id, or any open match of --game), watches its
 // observations and answers each decision. Strategies: "random" (uniform over
-// the legal actions, seeded by --seed), "first" (always the first legal
+// the legal actions, seeded by --seed, else by $CARDREF_MATCH_SEED, which
+// cardref_tournament sets per match and seat), "first" (always the first legal
 // action) and "heuristic" (a simple rule set per game, bots/heuristic.h).
 // The ticket of an invited seat comes from $CARDREF_JOIN_TICKET. A bot for
 // another language needs only referee.proto: the observation lists the legal
@@ -46,7 +47,10 @@ ABSL_FLAG(int, seat, -1,
           "Seat to take; -1 = $CARDREF_SEAT, else the lowest free seat");
 ABSL_FLAG(std::string, name, "random", "Player name written into the log");
 ABSL_FLAG(std::string, strategy, "random", "random | first | heuristic");
-ABSL_FLAG(uint64_t, seed, 1, "Seed of the random strategy");
+ABSL_FLAG(uint64_t, seed, 0,
+          "Seed of the random strategy; 0 = $CARDREF_MATCH_SEED (set by "
+          "cardref_tournament, its own per match and seat), else from the "
+          "OS");
 ABSL_FLAG(int, matches, 1, "Matches to play one after the other");
 ABSL_FLAG(int, join_timeout_s, 30,
           "How long to keep retrying to find an open match");
@@ -65,6 +69,19 @@ using cardref::v1::Referee;
 std::string FlagOrEnv(const std::string& flag, const char* name) {
   const char* env = std::getenv(name);
   return flag.empty() && env != nullptr ? std::string(env) : flag;
+}
+
+// --seed, else $CARDREF_MATCH_SEED, else the OS: never one fixed seed, or
+// two matches of one position would replay each other move for move.
+uint64_t StrategySeed(uint64_t flag) {
+  if (flag != 0) return flag;
+  uint64_t seed = 0;
+  if (const char* env = std::getenv("CARDREF_MATCH_SEED");
+      env != nullptr && absl::SimpleAtoi(env, &seed) && seed != 0) {
+    return seed;
+  }
+  std::random_device os_random;
+  return (static_cast<uint64_t>(os_random()) << 32) | os_random();
 }
 
 std::string StatusText(const grpc::Status& s) {
@@ -324,7 +341,7 @@ int main(int argc, char** argv) {
   if (server.empty()) server = "localhost:50051";
   Bot bot(grpc::CreateChannel(server,
                               grpc::InsecureChannelCredentials()),
-          absl::GetFlag(FLAGS_seed));
+          StrategySeed(absl::GetFlag(FLAGS_seed)));
   int failures = 0;
   for (int i = 0; i < absl::GetFlag(FLAGS_matches); ++i) {
     if (!bot.PlayOne()) ++failures;

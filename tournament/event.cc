@@ -263,6 +263,11 @@ absl::Status CheckEventOptions(const EventOptions& options) {
         !games.ok()) {
       return games;
     }
+    // Too few bots for a partnership game's teams, say.
+    if (absl::Status schedule = BuildSchedule(resolved).status();
+        !schedule.ok()) {
+      return schedule;
+    }
   }
   const MatchOptions& match = options.match;
   // 0 asks for the referee's default limit.
@@ -316,6 +321,9 @@ int RunEvent(EventOptions options, std::FILE* progress) {
     infos = ResolveOnReferee(options.server, options.match.params,
                              &options.schedule);
     if (!infos.ok()) return ResolveFailed(infos.status());
+    if (absl::Status st = BuildSchedule(options.schedule).status(); !st.ok()) {
+      return Fail(kEventUsage, st);
+    }
   }
   const std::string& dir = options.out_dir;
   absl::StatusOr<std::string> secret = LoadOrCreateSecret(dir);
@@ -393,6 +401,9 @@ int RunEvent(EventOptions options, std::FILE* progress) {
                    m.key.c_str());
     }
   }
+  // What will be played, before anything is: the whole event's schedule
+  // (a shard plays its share of it).
+  std::fprintf(progress, "%s", DescribeSchedule(config, *all).c_str());
   std::vector<const ScheduledMatch*> pending;
   for (const ScheduledMatch& m : *schedule) {
     if (!state->Played(m.key)) pending.push_back(&m);

@@ -93,6 +93,18 @@ std::string DealSeed(const std::string& secret, const std::string& deal_set) {
                                      std::string(1, '\0'), secret, deal_set));
 }
 
+uint64_t BotSeed(const std::string& secret, const std::string& match_key,
+                 int seat) {
+  const std::string digest = crypto::Sha256(
+      absl::StrCat("cardref-tournament-bot-seed-v1", std::string(1, '\0'),
+                   secret, match_key, std::string(1, '\0'), seat));
+  uint64_t seed = 0;
+  for (int i = 0; i < 8; ++i) {
+    seed = (seed << 8) | static_cast<unsigned char>(digest[i]);
+  }
+  return seed;
+}
+
 absl::StatusOr<EventState> EventState::Open(const std::string& dir) {
   EventState state(dir);
   const std::string path = absl::StrCat(dir, "/", kMatchesFile);

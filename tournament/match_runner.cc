@@ -266,7 +266,9 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
                 {"CARDREF_MATCH_ID", created.match_id()},
                 {"CARDREF_SEAT", absl::StrCat(seat)},
                 {"CARDREF_PLAYER_NAME", bot.name},
-                {"CARDREF_JOIN_TICKET", ticket.ticket()}};
+                {"CARDREF_JOIN_TICKET", ticket.ticket()},
+                {"CARDREF_MATCH_SEED",
+                 absl::StrCat(BotSeed(secret, match.key, seat))}};
     spec.stderr_path = absl::StrCat(options.bot_output_dir, "/", match.key,
                                     ".seat", seat, ".stderr");
     spec.user = options.run_as;
