@@ -121,8 +121,8 @@ std::string DescribeFaults(const cardref::v1::SeatFaults& faults) {
   count(faults.timeouts(), "timeout", "timeouts");
   count(faults.disconnections(), "disconnection", "disconnections");
   count(faults.rejections(), "rejected submission", "rejected submissions");
-  if (faults.absent()) parts.push_back("made absent");
-  if (faults.forfeited()) parts.push_back("forfeited");
+  if (faults.absent()) parts.emplace_back("made absent");
+  if (faults.forfeited()) parts.emplace_back("forfeited");
   count(faults.played_for(), "decision played by the referee",
         "decisions played by the referee");
   return absl::StrJoin(parts, ", ");
