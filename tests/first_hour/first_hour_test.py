@@ -94,7 +94,7 @@ def slow_bot(tools, src, tmp):
     out = os.path.join(tmp, "events", "first")
     result = run([f"{tools}/cardref_tournament", f"--out={out}",
                   "--trust_bots", PARAMS, "--games=craits:2",
-                  "--decision_time_limit_ms=200",
+                  "--decision_time_limit_ms=400",
                   f"--bot=quick={tools}/cardref_bot --quiet --strategy=first",
                   f"--bot=slow={bot}"])
     if result.returncode != 0:
