@@ -33,6 +33,21 @@ std::string Num(double x, int decimals = 1) {
   return absl::StrFormat("%.*f", decimals, x);
 }
 
+// About how wide the longest of `names` is as 11 px SVG text: 7 px a
+// character, 12 for wide scripts; charts make room for it, so that no name
+// is clipped.
+double LabelWidth(const std::vector<std::string>& names) {
+  double longest = 0;
+  for (const std::string& name : names) {
+    double w = 0;
+    for (unsigned char c : name) {
+      if ((c & 0xc0) != 0x80) w += c >= 0xe1 ? 12 : 7;  // lead bytes only
+    }
+    longest = std::max(longest, w);
+  }
+  return longest;
+}
+
 // Ratings with their 95% intervals: one row per player.
 std::string RatingsChart(const v1::GameRatings& g) {
   if (g.players().empty()) return "";
@@ -54,13 +69,17 @@ std::string RatingsChart(const v1::GameRatings& g) {
     lo -= 50;
     hi += 50;
   }
-  const double left = 140, width = 360, row = 22;
+  std::vector<std::string> names;
+  for (const v1::PlayerRating& p : g.players()) names.push_back(p.player());
+  const double left = std::max(140.0, LabelWidth(names) + 16), width = 360,
+               row = 22;
   const double height = row * g.players_size() + 30;
   auto x = [&](double r) { return left + (r - lo) / (hi - lo) * width; };
   std::string svg = absl::StrFormat(
       "<svg class=\"ratings\" xmlns=\"http://www.w3.org/2000/svg\" "
       "width=\"%d\" height=\"%d\" role=\"img\">",
-      static_cast<int>(left + width + 60), static_cast<int>(height));
+      // The axis labels sit on the bottom edge: room for their descent.
+      static_cast<int>(left + width + 60), static_cast<int>(height + 6));
   int i = 0;
   for (const v1::PlayerRating& p : g.players()) {
     const double y = 15 + row * i++;
@@ -158,12 +177,17 @@ std::string HeadToHeadMap(const v1::GameStatsProto& g) {
   for (const v1::HeadToHead& h : g.head_to_head()) {
     cells[{h.player(), h.opponent()}] = &h;
   }
-  const double left = 140, top = 90, cell = 34;
+  // Row names end left of the map; column names rise at 45 degrees.
+  const double label_width = LabelWidth(names);
+  const double left = std::max(140.0, label_width + 16), cell = 34;
+  const double rise = label_width * 0.71;  // a name's height at 45 degrees
+  const double top = std::max(90.0, rise + 16);
   const double size = cell * static_cast<double>(names.size());
   std::string svg = absl::StrFormat(
       "<svg class=\"heatmap\" xmlns=\"http://www.w3.org/2000/svg\" "
       "width=\"%d\" height=\"%d\" role=\"img\">",
-      static_cast<int>(left + size + 60), static_cast<int>(top + size + 10));
+      static_cast<int>(left + size + std::max(60.0, rise + 10)),
+      static_cast<int>(top + size + 10));
   for (size_t c = 0; c < names.size(); ++c) {
     const double x = left + cell * c + cell / 2;
     absl::StrAppend(&svg, absl::StrFormat("<text transform=\"translate(%s,%d) "

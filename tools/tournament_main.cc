@@ -110,6 +110,12 @@ ABSL_FLAG(std::string, bot_uids, "",
           "root; no account may use them), so bots can neither read the "
           "referee's files nor signal, trace or read each other; every "
           "process of a bot's uid is killed when its match ends");
+ABSL_FLAG(std::string, by_hand, "",
+          "NAME of a --bot you start yourself, e.g. under a debugger: for "
+          "each of its seats the event writes the seat's environment "
+          "(ticket included) to DIR/by_hand.env, prints the command to run "
+          "and waits up to 600 s for it to join; matches are played one at "
+          "a time (docs/bots.md, \"Your bot under a debugger\")");
 ABSL_FLAG(bool, trust_bots, false,
           "Run the bots as this program's own user (without --bot_user): only "
           "for bots you trust, since they could read what this user can");
@@ -200,6 +206,7 @@ int main(int argc, char** argv) {
   if (absl::GetFlag(FLAGS_match_budget_s) != 600) {
     options.match.match_budget_s = absl::GetFlag(FLAGS_match_budget_s);
   }
+  options.match.by_hand = absl::GetFlag(FLAGS_by_hand);
   options.match.max_bot_output_mb = absl::GetFlag(FLAGS_max_bot_output_mb);
   options.match.max_bot_memory_mb = absl::GetFlag(FLAGS_max_bot_memory_mb);
   options.match.max_bot_threads = absl::GetFlag(FLAGS_max_bot_threads);

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -70,6 +71,18 @@ absl::Status WriteFileAtomically(const std::string& path,
 }
 
 absl::StatusOr<std::string> LoadOrCreateSecret(const std::string& dir) {
+  // Its parents too, as `mkdir -p` would (--out=events/first on a fresh
+  // machine); the folder itself with its own mode.
+  std::error_code error;
+  const std::filesystem::path parent =
+      std::filesystem::path(dir).lexically_normal().parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, error);
+  if (error) {
+    return absl::InternalError(absl::StrCat("cannot create the event folder ",
+                                            dir, ": cannot create ",
+                                            parent.string(), ": ",
+                                            error.message()));
+  }
   if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
     return ErrnoError(absl::StrCat("cannot create the event folder ", dir));
   }

@@ -33,7 +33,8 @@ struct MatchRecord {
   std::string reason;  // why it did not finish, bot faults; may be empty
 };
 
-// The event secret of `dir`, created (with `dir`) on the first run.
+// The event secret of `dir`, created (with `dir` and its missing parents)
+// on the first run.
 [[nodiscard]] absl::StatusOr<std::string> LoadOrCreateSecret(
     const std::string& dir);
 

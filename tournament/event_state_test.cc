@@ -17,6 +17,27 @@ std::string TempDir() {
   return mkdtemp(name);
 }
 
+TEST(EventStateTest, TheEventFolderIsMadeWithItsParents) {
+  const std::string top = TempDir();
+  // As docs/bots.md writes it: --out=events/first, events/ not made yet.
+  const std::string dir = top + "/events/first";
+  absl::StatusOr<std::string> secret = LoadOrCreateSecret(dir);
+  ASSERT_TRUE(secret.ok()) << secret.status();
+  EXPECT_EQ(secret->size(), 32u);
+  EXPECT_TRUE(std::filesystem::is_directory(dir));
+  absl::StatusOr<std::string> again = LoadOrCreateSecret(dir + "/");
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(*again, *secret);
+  // A parent that is a file cannot be made: said so, naming the folder.
+  ASSERT_TRUE(std::ofstream(top + "/file").good());
+  absl::StatusOr<std::string> refused = LoadOrCreateSecret(top + "/file/x/y");
+  EXPECT_FALSE(refused.ok());
+  EXPECT_THAT(std::string(refused.status().message()),
+              ::testing::HasSubstr("cannot create the event folder " + top +
+                                   "/file/x/y"));
+  std::filesystem::remove_all(top);
+}
+
 TEST(EventStateTest, RecordsSurviveAReopen) {
   const std::string dir = TempDir();
   {

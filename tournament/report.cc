@@ -40,6 +40,13 @@ absl::Status WriteMatchFile(const std::string& dir,
     if (seat < outcome.seats.size()) {
       s["exit"] = outcome.seats[seat].exit;
       s["failed"] = outcome.seats[seat].failed;
+      const v1::SeatFaults& f = outcome.seats[seat].faults;
+      s["faults"] = {{"timeouts", f.timeouts()},
+                     {"disconnections", f.disconnections()},
+                     {"rejections", f.rejections()},
+                     {"played_for", f.played_for()},
+                     {"absent", f.absent()},
+                     {"forfeited", f.forfeited()}};
       if (!outcome.seats[seat].stderr_tail.empty()) {
         s["stderr_tail"] = outcome.seats[seat].stderr_tail;
       }

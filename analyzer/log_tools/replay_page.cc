@@ -123,10 +123,16 @@ const char kReplayPageScript[] = R"page(<script>
     return box;
   }
 
+  // "#12 [1] alice: play 8S": the seat number tells apart a bot that sits
+  // in two seats under one name.
+  function moveText(step) {
+    return "#" + step.record + " " + (step.seat >= 0 ? "[" + step.seat + "] " : "") +
+      step.text;
+  }
+
   function drawTable(step) {
     const t = step.table;
-    document.getElementById("move").textContent =
-      "#" + step.record + "  " + step.text;
+    document.getElementById("move").textContent = moveText(step);
     document.getElementById("effects").textContent =
       step.effects.concat(step.details).join(" \u00b7 ");
     document.getElementById("status").textContent = t.status;
@@ -182,7 +188,7 @@ const char kReplayPageScript[] = R"page(<script>
 
   const moves = document.getElementById("moves");
   steps.forEach(function (s, i) {
-    const line = el("div", "", "#" + s.record + " " + s.text);
+    const line = el("div", "", moveText(s));
     line.addEventListener("click", function () { show(i); });
     moves.appendChild(line);
   });
