@@ -13,6 +13,7 @@ PACKAGES=(
   clang libfuzzer-14-dev clang-tidy
   prometheus-cpp-dev
   libsqlite3-dev
+  bubblewrap libseccomp-dev
 )
 
 missing=()

@@ -1,0 +1,46 @@
+// A hostile bot that leaves a daemon behind: it double-forks (a new
+// session, its parent gone, so nothing but the sandbox can find it), the
+// daemon runs on as `hostile_daemon loop MARKER.daemon` (for the test to
+// look for) and says so; then the bot exits (`exit MARKER`) or stays
+// (`stay MARKER`).
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+
+int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  const std::string mode = argc > 2 ? argv[1] : "";
+  if (mode == "loop") {
+    while (true) pause();
+  }
+  if (mode != "exit" && mode != "stay") {
+    std::fprintf(stderr, "usage: %s exit|stay MARKER\n", argv[0]);
+    return 2;
+  }
+  int ready[2];
+  if (pipe(ready) != 0) return 1;
+  const pid_t child = fork();
+  if (child == 0) {
+    setsid();
+    if (fork() == 0) {
+      close(ready[0]);
+      // Tell the bot, then become the daemon; the pipe closes at exec.
+      (void)!write(ready[1], "r", 1);
+      const std::string name = std::string(argv[2]) + ".daemon";
+      execl("/proc/self/exe", argv[0], "loop", name.c_str(), nullptr);
+      _exit(1);
+    }
+    _exit(0);  // the daemon's parent goes: it is adopted
+  }
+  close(ready[1]);
+  waitpid(child, nullptr, 0);
+  char c;
+  if (read(ready[0], &c, 1) != 1) return 1;
+  std::printf("daemon started\n");
+  if (mode == "stay") {
+    while (true) pause();
+  }
+  return 0;
+}
