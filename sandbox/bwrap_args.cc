@@ -1,11 +1,11 @@
 #include "sandbox/bwrap_args.h"
 
 #include <dirent.h>
-#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"

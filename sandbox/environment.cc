@@ -151,6 +151,7 @@ void ProbeBwrap(EnvReport& r, const ProbeOptions& options) {
   plan.argv = {"/bin/sh", "-c", "echo ok > /tmp/probe && cat /tmp/probe"};
   const std::vector<std::string> args = BwrapArgs(plan);
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   char* envp[] = {const_cast<char*>("PATH=/usr/bin:/bin"), nullptr};
@@ -223,42 +224,42 @@ void Conclude(EnvReport& r) {
   const int cores = static_cast<int>(r.allowed_cpus.size());
   if (r.plan.has_value()) {
     if (r.plan->mode == CpuMode::kQuota) {
-      r.timing_spoilers.push_back(absl::StrFormat(
+      r.timing_spoilers.emplace_back(absl::StrFormat(
           "%d bots at once on %d cores: they share cores under CPU quotas of "
           "%.2f core each, not cores of their own",
           r.bots, cores, r.plan->cores_per_slot));
     }
   } else {
-    r.timing_spoilers.push_back(absl::StrCat("no CPU plan: ", r.plan_problem));
+    r.timing_spoilers.emplace_back(absl::StrCat("no CPU plan: ", r.plan_problem));
   }
   if (r.smt_active.value_or(false)) {
-    r.timing_spoilers.push_back(
+    r.timing_spoilers.emplace_back(
         "SMT (hyper-threading) is on: bots on sibling threads of one core slow "
         "each other");
   }
   if (r.hypervisor) {
-    r.timing_spoilers.push_back(
+    r.timing_spoilers.emplace_back(
         "a virtual machine: the host's other guests can take CPU time (steal) "
         "and change the clock speed, unseen from here");
   }
   if (r.governors.empty()) {
-    r.timing_spoilers.push_back(
+    r.timing_spoilers.emplace_back(
         "no frequency governor visible: the clock speed cannot be checked");
   } else {
     for (const std::string& g : r.governors) {
       if (g != "performance") {
-        r.timing_spoilers.push_back(absl::StrCat(
+        r.timing_spoilers.emplace_back(absl::StrCat(
             "frequency governor '", g, "': the clock speed follows the load "
             "(set 'performance' for fair timing)"));
       }
     }
   }
   if (r.turbo.value_or(false)) {
-    r.timing_spoilers.push_back(
+    r.timing_spoilers.emplace_back(
         "turbo is on: a core's clock speed depends on how many cores are busy");
   }
   if (r.swap_total_kib > 0) {
-    r.timing_spoilers.push_back(absl::StrFormat(
+    r.timing_spoilers.emplace_back(absl::StrFormat(
         "swap is on (%d MiB): %s", r.swap_total_kib >> 10,
         r.swap_accounted ? "the sandbox forbids bots swap, but the referee "
                            "can be swapped out"
@@ -304,7 +305,7 @@ void Conclude(EnvReport& r) {
   enforce(r.seccomp && r.bwrap_works, "syscall filter (seccomp)",
           "no syscall filter (seccomp unavailable)");
   if (!r.root) {
-    r.not_enforced.push_back(
+    r.not_enforced.emplace_back(
         "not root: no cgroups and no uid per bot (run as root)");
   }
   r.never_enforced = {

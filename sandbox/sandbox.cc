@@ -127,20 +127,20 @@ absl::StatusOr<std::unique_ptr<SandboxHost>> SandboxHost::Create(
   if (!plan.ok()) return plan.status();
   host->plan_ = *std::move(plan);
   if (!layout->Has(Controller::kCpuset)) {
-    host->unenforced_.push_back(
+    host->unenforced_.emplace_back(
         "no cpuset controller: bots are not kept to their cores");
   }
   if (host->plan_.mode == CpuMode::kQuota && !layout->Has(Controller::kCpu)) {
-    host->unenforced_.push_back(
+    host->unenforced_.emplace_back(
         "no cpu controller: bots sharing cores have no CPU quota, so one "
         "bot's load can slow another's");
   }
   if (!layout->Has(Controller::kCpuacct)) {
-    host->unenforced_.push_back(
+    host->unenforced_.emplace_back(
         "no cpuacct controller: no CPU time limit and no CPU time reported");
   }
   if (!layout->Has(Controller::kFreezer)) {
-    host->unenforced_.push_back(
+    host->unenforced_.emplace_back(
         "no freezer: a bot's processes are killed one by one (a fork bomb "
         "is still held by its process limit)");
   }
@@ -317,9 +317,11 @@ absl::StatusOr<std::unique_ptr<Sandbox>> SandboxHost::Start(
     env.push_back(absl::StrCat(key, "=", value));
   }
   std::vector<char*> argv_c;
+  argv_c.reserve(args.size() + 1);
   for (const std::string& a : args) argv_c.push_back(const_cast<char*>(a.c_str()));
   argv_c.push_back(nullptr);
   std::vector<char*> env_c;
+  env_c.reserve(env.size() + 1);
   for (const std::string& e : env) env_c.push_back(const_cast<char*>(e.c_str()));
   env_c.push_back(nullptr);
   const int keep_fds[] = {filter_fd.get(), status_write.get(), passwd_fd.get(),

@@ -1,6 +1,5 @@
 #include "sandbox/syscall_filter.h"
 
-#include <errno.h>
 #include <linux/sched.h>
 #include <seccomp.h>
 #include <sys/ioctl.h>
@@ -8,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 
 #include "absl/status/status.h"
@@ -30,6 +30,17 @@ class FilterContext {
  private:
   scmp_filter_ctx ctx_;
 };
+
+// One comparison of a call's argument `arg` (libseccomp's SCMP_A0..5
+// macros leave a field to its default, which -Wextra flags).
+scmp_arg_cmp Arg(unsigned arg, scmp_compare op, uint64_t a, uint64_t b = 0) {
+  scmp_arg_cmp cmp{};
+  cmp.arg = arg;
+  cmp.op = op;
+  cmp.datum_a = a;
+  cmp.datum_b = b;
+  return cmp;
+}
 
 absl::Status RuleError(int rc, absl::string_view what) {
   return absl::InternalError(
@@ -85,7 +96,7 @@ absl::StatusOr<int> SyscallFilterFd() {
         uint64_t{CLONE_NEWNET}}) {
     const int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ERRNO(EPERM),
                                     SCMP_SYS(clone), 1,
-                                    SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag));
+                                    Arg(0, SCMP_CMP_MASKED_EQ, flag, flag));
     if (rc != 0) return RuleError(rc, "clone");
   }
   // Socket families: Unix (the referee's socket), IPv4 and IPv6 (its own
@@ -99,13 +110,13 @@ absl::StatusOr<int> SyscallFilterFd() {
     }
     const int rc = seccomp_rule_add(
         ctx.get(), SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
-        SCMP_A0(SCMP_CMP_EQ, static_cast<uint64_t>(family)));
+        Arg(0, SCMP_CMP_EQ, static_cast<uint64_t>(family)));
     if (rc != 0) return RuleError(rc, "socket");
   }
   {
     const int rc = seccomp_rule_add(
         ctx.get(), SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
-        SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, static_cast<uint64_t>(TIOCSTI)));
+        Arg(1, SCMP_CMP_MASKED_EQ, 0xffffffffu, static_cast<uint64_t>(TIOCSTI)));
     if (rc != 0) return RuleError(rc, "ioctl");
   }
   const int fd = memfd_create("cardref-seccomp", MFD_CLOEXEC);

@@ -28,12 +28,10 @@ int main(int argc, char** argv) {
   }
   if (mode == "memory") {
     std::printf("allocating\n");
-    long long total = 0;
     while (true) {
       char* block = static_cast<char*>(std::malloc(1 << 20));
       if (block == nullptr) continue;
       std::memset(block, 0x5a, 1 << 20);  // resident, not just reserved
-      total += 1 << 20;
     }
   }
   if (mode == "threads") {

@@ -4,11 +4,11 @@
 // is an honest bot: STEPS times, it thinks for ROUNDS rounds, prints how
 // long that took in microseconds, and waits SLEEP_MS (its opponent's turn).
 #include <pthread.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <string>

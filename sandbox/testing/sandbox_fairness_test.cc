@@ -73,7 +73,7 @@ class FairnessTest : public ::testing::Test {
     EXPECT_FALSE((*other)->Poll()) << "the neighbour ended early: "
                                    << (*other)->outcome()->Describe();
     (*other)->Stop();
-    const std::vector<int64_t> steps = StepTimes(SandboxFixture::Output(honest));
+    std::vector<int64_t> steps = StepTimes(SandboxFixture::Output(honest));
     EXPECT_EQ(steps.size(), static_cast<size_t>(kSteps));
     return steps;
   }

@@ -124,8 +124,8 @@ class CountingServer {
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t size = sizeof(a);
-    bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof(a));
-    listen(fd_, 8);
+    EXPECT_EQ(bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof(a)), 0);
+    EXPECT_EQ(listen(fd_, 8), 0);
     getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &size);
     port_ = ntohs(a.sin_port);
     thread_ = std::thread([this] {

@@ -72,7 +72,7 @@ SandboxFixture::~SandboxFixture() { host_.reset(); }
 uid_t SandboxFixture::Uid(int i) const { return first_uid_ + static_cast<uid_t>(i); }
 
 std::filesystem::path SandboxFixture::BotFolder(const std::string& bot) {
-  const std::filesystem::path dir = root_ / "bots" / bot;
+  std::filesystem::path dir = root_ / "bots" / bot;
   if (!std::filesystem::exists(dir)) {
     std::filesystem::create_directories(dir);
     std::filesystem::permissions(root_ / "bots", std::filesystem::perms(0755));
