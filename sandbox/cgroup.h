@@ -5,8 +5,9 @@
 // cgroup v1 (a hierarchy per controller) and v2 (one hierarchy) are both
 // served; CgroupLayout says which.
 //
-// Needs root (or a delegated cgroup). Not thread-safe: each object has one
-// owner; distinct boxes may be used from distinct threads.
+// Needs root (or a delegated cgroup). A CgroupParent's NewBox() may be
+// called from several threads at once (it only reads the parent); each
+// box has one owner.
 #ifndef CARDREF_SANDBOX_CGROUP_H_
 #define CARDREF_SANDBOX_CGROUP_H_
 

@@ -26,9 +26,9 @@ namespace cardref::sandbox {
 // process) kill the process.
 const std::vector<std::string>& RefusedSyscalls();
 
-// The filter as a compiled classic BPF program in a sealed-for-reading
-// memory file (close-on-exec, at offset 0), as bwrap --seccomp FD reads
-// it. The caller closes it.
+// The filter as a compiled classic BPF program in a memory file
+// (close-on-exec, at offset 0), as bwrap --seccomp FD reads it. The caller
+// closes it.
 [[nodiscard]] absl::StatusOr<int> SyscallFilterFd();
 
 }  // namespace cardref::sandbox

@@ -2,7 +2,8 @@
 // end; `idle` sleeps without end; `calibrate MS` prints how many rounds of
 // the work loop take MS milliseconds here; `steps ROUNDS STEPS SLEEP_MS`
 // is an honest bot: STEPS times, it thinks for ROUNDS rounds, prints how
-// long that took in microseconds, and waits SLEEP_MS (its opponent's turn).
+// long that took in microseconds, of the clock and of its own CPU time
+// ("step WALL CPU"), and waits SLEEP_MS (its opponent's turn).
 #include <pthread.h>
 #include <unistd.h>
 
@@ -29,9 +30,9 @@ void Work(int64_t rounds) {
   sink = x;
 }
 
-int64_t NowMicros() {
+int64_t NowMicros(clockid_t clock = CLOCK_MONOTONIC) {
   timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(clock, &t);
   return static_cast<int64_t>(t.tv_sec) * 1000000 + t.tv_nsec / 1000;
 }
 
@@ -86,8 +87,11 @@ int main(int argc, char** argv) {
     const int sleep_ms = std::atoi(argv[4]);
     for (int i = 0; i < steps; ++i) {
       const int64_t t0 = NowMicros();
+      const int64_t cpu0 = NowMicros(CLOCK_THREAD_CPUTIME_ID);
       Work(rounds);
-      std::printf("step %lld\n", static_cast<long long>(NowMicros() - t0));
+      const int64_t cpu = NowMicros(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+      std::printf("step %lld %lld\n", static_cast<long long>(NowMicros() - t0),
+                  static_cast<long long>(cpu));
       usleep(static_cast<useconds_t>(sleep_ms) * 1000);
     }
     return 0;
