@@ -305,8 +305,12 @@ void Conclude(EnvReport& r) {
   enforce(r.seccomp && r.bwrap_works, "syscall filter (seccomp)",
           "no syscall filter (seccomp unavailable)");
   if (!r.root) {
-    r.not_enforced.emplace_back(
-        "not root: no cgroups and no uid per bot (run as root)");
+    // SandboxHost refuses to start: nothing above holds.
+    r.enforced.clear();
+    r.not_enforced = {
+        "anything: not root, the sandbox does not start (it needs root for "
+        "cgroups and a uid per bot; bots run only when trusted); run "
+        "cardref_envcheck as root to see what it would enforce"};
   }
   r.never_enforced = {
       "memory bandwidth and shared caches: a bot can slow another's memory "
@@ -433,6 +437,7 @@ std::string FormatEnvironmentText(const EnvReport& r) {
   if (r.timing_spoilers.empty()) absl::StrAppend(&t, "  nothing seen\n");
   for (const std::string& s : r.timing_spoilers) absl::StrAppend(&t, "  - ", s, "\n");
   absl::StrAppend(&t, "The sandbox enforces here\n");
+  if (r.enforced.empty()) absl::StrAppend(&t, "  nothing\n");
   for (const std::string& s : r.enforced) absl::StrAppend(&t, "  - ", s, "\n");
   absl::StrAppend(&t, "It does not enforce\n");
   for (const std::string& s : r.not_enforced) absl::StrAppend(&t, "  - ", s, "\n");

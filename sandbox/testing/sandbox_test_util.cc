@@ -5,14 +5,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <sstream>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "referee/base/testing/fresh_test_dir.h"
 
 namespace cardref::sandbox::testing {
 namespace {
@@ -43,8 +46,15 @@ std::string WhyNotHere() {
   return "";
 }
 
-SandboxFixture::SandboxFixture(int bot_slots, double reserved_cores)
-    : root_(testing_util::FreshTestDir("sandbox_")) {
+SandboxFixture::SandboxFixture(int bot_slots, double reserved_cores) {
+  // Under /tmp, not the test's temporary folder: every folder on the way
+  // to a bot's must be open to the bot's uid.
+  std::string root = "/tmp/cardref-sandbox-test.XXXXXX";
+  if (mkdtemp(root.data()) == nullptr) {
+    ADD_FAILURE() << "mkdtemp: " << std::strerror(errno);
+    return;
+  }
+  root_ = root;
   std::filesystem::permissions(root_, std::filesystem::perms(0755));
   // 2 uids per test process, from 201000 up: parallel tests stay apart.
   first_uid_ = 201000 + static_cast<uid_t>(getpid() % 20000) * 2;
@@ -67,7 +77,16 @@ SandboxFixture::SandboxFixture(int bot_slots, double reserved_cores)
   host_ = *std::move(host);
 }
 
-SandboxFixture::~SandboxFixture() { host_.reset(); }
+SandboxFixture::~SandboxFixture() {
+  host_.reset();
+  if (root_.empty()) return;
+  // Kept for a look when the test failed.
+  if (::testing::Test::HasFailure()) {
+    std::cerr << "the test's folder: " << root_ << "\n";
+  } else {
+    std::filesystem::remove_all(root_);
+  }
+}
 
 uid_t SandboxFixture::Uid(int i) const { return first_uid_ + static_cast<uid_t>(i); }
 

@@ -20,8 +20,9 @@ namespace cardref::sandbox::testing {
 // Why the suite cannot run here (not root), or empty.
 std::string WhyNotHere();
 
-// A fresh folder for the test: bots/<name>/ with the hostile programs
-// copied in (readable and executable by anyone), and a host.
+// A fresh folder for the test under /tmp (removed unless the test failed):
+// bots/<name>/ with the hostile programs copied in (readable and
+// executable by anyone), and a host.
 class SandboxFixture {
  public:
   // `bot_slots` bots at once; `reserved_cores` as HostOptions.
