@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -244,7 +245,10 @@ absl::StatusOr<std::unique_ptr<CgroupParent>> CgroupParent::Create(
         "cgroup v1 controller and no cgroup v2 memory and pids controllers "
         "under this process's cgroup)");
   }
-  const std::string name = absl::StrCat(prefix, ".", getpid());
+  // Several parents of one process (a test's hosts) stay apart.
+  static std::atomic<int> parents{0};
+  const std::string name =
+      absl::StrCat(prefix, ".", getpid(), ".", parents.fetch_add(1));
   std::set<std::string> own_dirs;
   for (const auto& [controller, dir] : layout.own_dirs) own_dirs.insert(dir);
 
@@ -252,9 +256,12 @@ absl::StatusOr<std::unique_ptr<CgroupParent>> CgroupParent::Create(
   for (const std::string& own : own_dirs) {
     for (const std::string& sub : SubfoldersOf(own)) {
       if (!absl::StartsWith(sub, absl::StrCat(prefix, "."))) continue;
+      // <prefix>.<pid>.<n>: the pid of the runner that made it.
+      const absl::string_view rest =
+          absl::string_view(sub).substr(prefix.size() + 1);
       int pid = 0;
-      if (!absl::SimpleAtoi(sub.substr(prefix.size() + 1), &pid)) continue;
-      if (pid == getpid() || (kill(pid, 0) != 0 && errno == ESRCH)) {
+      if (!absl::SimpleAtoi(rest.substr(0, rest.find('.')), &pid)) continue;
+      if (pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH) {
         RemoveTree(absl::StrCat(own, "/", sub));
       }
     }

@@ -88,15 +88,15 @@ class CgroupBox {
 
 class CgroupParent {
  public:
-  // Makes `<own cgroup>/<name>` in every hierarchy of `layout`, after
-  // removing what a dead runner left there (folders `<prefix>.<pid>` of a
-  // pid that no longer runs, killing their processes). v1: the cpuset
+  // Makes `<own cgroup>/<prefix>.<pid>.<n>` in every hierarchy of
+  // `layout` (n counts the parents of this process), after removing what a
+  // dead runner left there (folders `<prefix>.<pid>.*` of a pid that no
+  // longer runs, killing their processes). v1: the cpuset
   // folder gets its parent's cores and memory nodes. v2: the memory, pids,
   // cpu and cpuset controllers are enabled down to the boxes; when the
   // runner's own cgroup holds processes, which v2 forbids for a cgroup
   // that delegates controllers, they are moved to a leaf
   // `<own cgroup>/cardref-runner` first.
-  // `name` is `<prefix>.<pid of this process>`.
   [[nodiscard]] static absl::StatusOr<std::unique_ptr<CgroupParent>> Create(
       const CgroupLayout& layout, absl::string_view prefix);
   // Kills what is left in its boxes and removes the folders.

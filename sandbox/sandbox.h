@@ -62,7 +62,7 @@ struct HostOptions {
   // Where the bots' sockets are made, a folder per bot; empty: a fresh
   // folder under /run (or /tmp), removed at the end.
   std::string work_dir;
-  // The runner's cgroups are `<own cgroup>/<prefix>.<pid>`.
+  // The runner's cgroups are `<own cgroup>/<prefix>.<pid>.<n>`.
   std::string cgroup_prefix = "cardref-sandbox";
 };
 

@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -19,6 +20,7 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "sandbox/cgroup_layout.h"
 #include "sandbox/testing/sandbox_test_util.h"
 
 namespace cardref::sandbox::testing {
@@ -319,6 +321,54 @@ TEST_F(HostileTest, TwoBotsAtOnceTakeBothSlotsAndNoMore) {
   first->reset();  // gives its slot back
   absl::StatusOr<std::unique_ptr<Sandbox>> third = fixture_->host().Start(c);
   EXPECT_TRUE(third.ok()) << third.status();
+}
+
+// A runner killed outright leaves its cgroups and whatever ran in them;
+// the next runner's host removes them.
+TEST(LeftoversTest, ADeadRunnersCgroupsAndProcessesAreCleared) {
+  const std::string why = WhyNotHere();
+  if (!why.empty()) GTEST_SKIP() << why;
+  absl::StatusOr<CgroupLayout> layout = DetectCgroupLayout();
+  ASSERT_TRUE(layout.ok()) << layout.status();
+  ASSERT_TRUE(layout->Has(Controller::kPids));
+  // A pid that no longer runs: a child that exited.
+  const pid_t dead = fork();
+  if (dead == 0) _exit(0);
+  waitpid(dead, nullptr, 0);
+  const std::string prefix = absl::StrCat("cardref-leftover-test-", getpid());
+  const std::string box = absl::StrCat(layout->DirOf(Controller::kPids), "/", prefix,
+                                       ".", dead, ".0/3-alice");
+  ASSERT_TRUE(std::filesystem::create_directories(box));
+  const pid_t orphan = fork();
+  if (orphan == 0) {
+    while (true) pause();
+  }
+  std::ofstream(box + "/cgroup.procs") << orphan;
+  {
+    HostOptions options;
+    options.cgroup_prefix = prefix;
+    absl::StatusOr<std::unique_ptr<SandboxHost>> host = SandboxHost::Create(options);
+    ASSERT_TRUE(host.ok()) << host.status();
+    // Killed by the host's start; reaped here, its parent.
+    int status = 0;
+    pid_t reaped = 0;
+    for (int i = 0; i < 500 && reaped == 0; ++i) {
+      reaped = waitpid(orphan, &status, WNOHANG);
+      if (reaped == 0) absl::SleepFor(absl::Milliseconds(10));
+    }
+    if (reaped != orphan) {
+      kill(orphan, SIGKILL);
+      waitpid(orphan, &status, 0);
+      FAIL() << "the leftover process was not killed";
+    }
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    EXPECT_FALSE(std::filesystem::exists(box));
+  }
+  for (const auto& [controller, dir] : layout->own_dirs) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      EXPECT_THAT(entry.path().filename().string(), Not(HasSubstr(prefix)));
+    }
+  }
 }
 
 }  // namespace
