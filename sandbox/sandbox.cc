@@ -225,7 +225,8 @@ absl::StatusOr<std::unique_ptr<Sandbox>> SandboxHost::Start(
   sandbox->cpu_ = cpu;
 
   if (spec.referee.has_value()) {
-    sandbox->socket_dir_ = absl::StrCat(work_dir_, "/", name);
+    // By number only: a Unix socket's path has at most 107 bytes.
+    sandbox->socket_dir_ = absl::StrCat(work_dir_, "/", number);
     if (mkdir(sandbox->socket_dir_.c_str(), 0700) != 0 ||
         chown(sandbox->socket_dir_.c_str(), spec.uid, spec.gid) != 0) {
       return Errno(absl::StrCat("cannot make ", sandbox->socket_dir_));
