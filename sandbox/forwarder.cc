@@ -115,7 +115,24 @@ absl::StatusOr<std::unique_ptr<SocketForwarder>> SocketForwarder::Start(
   auto forwarder = std::unique_ptr<SocketForwarder>(new SocketForwarder(options));
   forwarder->target_address_.assign(reinterpret_cast<const char*>(found->ai_addr),
                                     found->ai_addrlen);
+  const int family = found->ai_family;
   freeaddrinfo(found);
+  if (!options.source_address.empty()) {
+    addrinfo source_hints{};
+    source_hints.ai_family = family;
+    source_hints.ai_socktype = SOCK_STREAM;
+    source_hints.ai_flags = AI_NUMERICHOST;
+    addrinfo* source = nullptr;
+    if (getaddrinfo(options.source_address.c_str(), "0", &source_hints, &source) != 0 ||
+        source == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the forwarder's source address '", options.source_address,
+          "' is not a numeric address of the referee's family"));
+    }
+    forwarder->source_address_.assign(reinterpret_cast<const char*>(source->ai_addr),
+                                      source->ai_addrlen);
+    freeaddrinfo(source);
+  }
 
   struct stat st;
   if (lstat(options.socket_path.c_str(), &st) == 0) {
@@ -268,7 +285,12 @@ void SocketForwarder::Run() {
       accepted_.fetch_add(1);
       const int upstream = socket(target->sa_family,
                                   SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-      if (upstream < 0 ||
+      const bool bound =
+          upstream >= 0 &&
+          (source_address_.empty() ||
+           bind(upstream, reinterpret_cast<const sockaddr*>(source_address_.data()),
+                static_cast<socklen_t>(source_address_.size())) == 0);
+      if (!bound ||
           (connect(upstream, target, target_size) != 0 && errno != EINPROGRESS)) {
         failed_.fetch_add(1);
         if (upstream >= 0) close(upstream);

@@ -31,6 +31,11 @@ struct ForwarderOptions {
   std::string socket_path;
   std::string target_host = "127.0.0.1";  // a name or an address
   int target_port = 0;
+  // The address the forwarded connections come from (bound before
+  // connecting), e.g. "127.0.0.2": a referee can then tell bots'
+  // connections by their peer address. Empty: the kernel's choice. Of the
+  // target's family.
+  std::string source_address;
   int max_connections = 8;
   size_t buffer_bytes = 64 << 10;
   // Who may connect: the socket's owner and mode (a bot's uid, 0600).
@@ -69,6 +74,7 @@ class SocketForwarder {
   int listen_fd_ = -1;
   int wake_fd_ = -1;  // an eventfd: Stop
   std::string target_address_;  // a struct sockaddr_storage's bytes
+  std::string source_address_;  // the same, or empty
   std::thread thread_;
   std::atomic<int64_t> accepted_{0};
   std::atomic<int64_t> refused_{0};

@@ -43,9 +43,15 @@ class EchoServer {
     port_ = ntohs(a.sin_port);
     accept_thread_ = std::thread([this] {
       while (true) {
-        const int c = accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
+        sockaddr_in peer{};
+        socklen_t peer_size = sizeof(peer);
+        const int c = accept4(fd_, reinterpret_cast<sockaddr*>(&peer), &peer_size,
+                              SOCK_CLOEXEC);
         if (c < 0) return;
         absl::MutexLock lock(&mu_);
+        char text[INET_ADDRSTRLEN] = "";
+        inet_ntop(AF_INET, &peer.sin_addr, text, sizeof(text));
+        last_peer_ = text;
         clients_.push_back(c);
         echo_threads_.emplace_back([c] {
           char buffer[65536];
@@ -73,6 +79,10 @@ class EchoServer {
     for (int c : clients_) close(c);
   }
   int port() const { return port_; }
+  std::string last_peer() {
+    absl::MutexLock lock(&mu_);
+    return last_peer_;
+  }
 
  private:
   int fd_ = -1;
@@ -80,6 +90,7 @@ class EchoServer {
   std::thread accept_thread_;
   absl::Mutex mu_;
   std::vector<int> clients_ ABSL_GUARDED_BY(mu_);
+  std::string last_peer_ ABSL_GUARDED_BY(mu_);
   std::vector<std::thread> echo_threads_ ABSL_GUARDED_BY(mu_);
 };
 
@@ -131,6 +142,22 @@ TEST_F(ForwarderTest, EchoesBothWays) {
   EXPECT_EQ(ReadN(fd, 4), "ping");
   close(fd);
   EXPECT_EQ((*f)->accepted(), 1);
+}
+
+TEST_F(ForwarderTest, ConnectionsComeFromTheSourceAddress) {
+  EchoServer server;
+  ForwarderOptions o = Options(server.port());
+  o.source_address = "127.0.0.2";  // all of 127/8 is loopback on Linux
+  absl::StatusOr<std::unique_ptr<SocketForwarder>> f = SocketForwarder::Start(o);
+  ASSERT_TRUE(f.ok()) << f.status();
+  const int fd = ConnectUnix((*f)->socket_path());
+  ASSERT_EQ(write(fd, "a", 1), 1);
+  ASSERT_EQ(ReadN(fd, 1), "a");
+  close(fd);
+  EXPECT_EQ(server.last_peer(), "127.0.0.2");
+  o.source_address = "::1";  // not the referee's family
+  EXPECT_EQ(SocketForwarder::Start(o).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST_F(ForwarderTest, FourMegabytesThroughSmallBuffers) {

@@ -235,6 +235,7 @@ absl::StatusOr<std::unique_ptr<Sandbox>> SandboxHost::Start(
     forward.socket_path = sandbox->socket_dir_ + "/referee.sock";
     forward.target_host = spec.referee->host;
     forward.target_port = spec.referee->port;
+    forward.source_address = spec.referee->source_address;
     forward.owner_uid = spec.uid;
     forward.owner_gid = spec.gid;
     absl::StatusOr<std::unique_ptr<SocketForwarder>> forwarder =

@@ -69,6 +69,10 @@ struct HostOptions {
 struct RefereeAddress {
   std::string host;  // "127.0.0.1", "localhost", ...
   int port = 0;
+  // Where the forwarded connections come from ("127.0.0.2"), so that the
+  // referee can tell a bot's connection by its peer address; empty: the
+  // kernel's choice (forwarder.h).
+  std::string source_address;
 };
 
 struct SandboxSpec {
