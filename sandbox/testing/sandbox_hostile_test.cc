@@ -172,7 +172,8 @@ TEST_F(HostileTest, NoNetworkButItsReferee) {
 
   SandboxSpec unix_socket = fixture_->Spec(
       "alice", 0, "hostile_network", {"unix", kRefereeSocketInside, "hello-referee"});
-  unix_socket.referee = RefereeAddress{"127.0.0.1", referee.port()};
+  // From an address of its own, as a referee would tell bots apart.
+  unix_socket.referee = RefereeAddress{"127.0.0.1", referee.port(), "127.0.0.2"};
   outcome = fixture_->Run(unix_socket);
   out = SandboxFixture::Output(unix_socket);
   EXPECT_EQ(outcome.reason, EndReason::kExited) << outcome.Describe();
@@ -180,7 +181,7 @@ TEST_F(HostileTest, NoNetworkButItsReferee) {
   EXPECT_EQ(referee.connections(), 1);
 
   SandboxSpec env = fixture_->Spec("alice", 0, "hostile_network", {"env", "CARDREF_REFEREE"});
-  env.referee = RefereeAddress{"127.0.0.1", referee.port()};
+  env.referee = RefereeAddress{"127.0.0.1", referee.port(), ""};
   fixture_->Run(env);
   EXPECT_THAT(SandboxFixture::Output(env),
               HasSubstr(absl::StrCat("env CARDREF_REFEREE=", kRefereeAddressInside)));
