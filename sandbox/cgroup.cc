@@ -157,6 +157,8 @@ CgroupCounters CgroupBox::ReadCounters() const {
   CgroupCounters c;
   if (version_ == CgroupVersion::kV1) {
     c.cpu_ns = ReadCounter(ControlFile(Controller::kCpuacct, "cpuacct.usage"));
+    c.cpu_throttled_ns =
+        ReadKeyed(ControlFile(Controller::kCpu, "cpu.stat"), "throttled_time");
     c.memory_peak_bytes = ReadCounter(
         ControlFile(Controller::kMemory, "memory.max_usage_in_bytes"));
     c.oom_kills = ReadKeyed(ControlFile(Controller::kMemory, "memory.oom_control"),
@@ -167,6 +169,9 @@ CgroupCounters CgroupBox::ReadCounters() const {
     const std::optional<int64_t> usec =
         ReadKeyed(ControlFile(Controller::kCpuacct, "cpu.stat"), "usage_usec");
     if (usec.has_value()) c.cpu_ns = *usec * 1000;
+    const std::optional<int64_t> throttled_usec =
+        ReadKeyed(ControlFile(Controller::kCpu, "cpu.stat"), "throttled_usec");
+    if (throttled_usec.has_value()) c.cpu_throttled_ns = *throttled_usec * 1000;
     c.memory_peak_bytes =
         ReadCounter(ControlFile(Controller::kMemory, "memory.peak"));
     c.oom_kills =

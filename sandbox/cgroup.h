@@ -40,6 +40,8 @@ struct CgroupLimits {
 // count it.
 struct CgroupCounters {
   std::optional<int64_t> cpu_ns;             // CPU time of all its tasks
+  // Time its tasks waited, runnable, for its CPU quota's next period.
+  std::optional<int64_t> cpu_throttled_ns;
   std::optional<int64_t> memory_peak_bytes;  // the most it held at once
   std::optional<int64_t> oom_kills;          // tasks the OOM killer ended
   // Times its memory reached the limit (reclaim was needed; not always

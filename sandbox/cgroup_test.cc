@@ -29,6 +29,8 @@ TEST(CgroupBox, ReadsV1Counters) {
     dirs[c] = (root / std::string(ControllerName(c)) / "box").string();
   }
   Write(root / "cpuacct/box/cpuacct.usage", "2500000000\n");
+  Write(root / "cpu/box/cpu.stat",
+        "nr_periods 40\nnr_throttled 3\nthrottled_time 7000000\n");
   Write(root / "memory/box/memory.max_usage_in_bytes", "67108864\n");
   Write(root / "memory/box/memory.oom_control",
         "oom_kill_disable 0\nunder_oom 0\noom_kill 2\n");
@@ -40,6 +42,7 @@ TEST(CgroupBox, ReadsV1Counters) {
   CgroupBox box(CgroupVersion::kV1, dirs);
   const CgroupCounters c = box.ReadCounters();
   EXPECT_EQ(c.cpu_ns, 2500000000);
+  EXPECT_EQ(c.cpu_throttled_ns, 7000000);
   EXPECT_EQ(c.memory_peak_bytes, 67108864);
   EXPECT_EQ(c.oom_kills, 2);
   EXPECT_EQ(c.memory_limit_hits, 40);
@@ -53,7 +56,8 @@ TEST(CgroupBox, ReadsV2Counters) {
   const std::filesystem::path root = testing_util::FreshTestDir("cgroup_v2_");
   std::map<Controller, std::string> dirs;
   for (Controller c : kAllControllers) dirs[c] = (root / "box").string();
-  Write(root / "box/cpu.stat", "usage_usec 1500000\nuser_usec 1000000\n");
+  Write(root / "box/cpu.stat",
+        "usage_usec 1500000\nuser_usec 1000000\nnr_throttled 2\nthrottled_usec 4000\n");
   Write(root / "box/memory.peak", "1048576\n");
   Write(root / "box/memory.events", "low 0\nhigh 0\nmax 9\noom 1\noom_kill 1\n");
   Write(root / "box/pids.events", "max 0\n");
@@ -61,6 +65,7 @@ TEST(CgroupBox, ReadsV2Counters) {
   CgroupBox box(CgroupVersion::kV2, dirs);
   const CgroupCounters c = box.ReadCounters();
   EXPECT_EQ(c.cpu_ns, 1500000000);
+  EXPECT_EQ(c.cpu_throttled_ns, 4000000);
   EXPECT_EQ(c.memory_peak_bytes, 1048576);
   EXPECT_EQ(c.oom_kills, 1);
   EXPECT_EQ(c.memory_limit_hits, 9);

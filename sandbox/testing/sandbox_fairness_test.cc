@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iostream>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -81,6 +82,8 @@ class FairnessTest : public ::testing::Test {
         {"steps", absl::StrCat(rounds), absl::StrCat(kSteps), absl::StrCat(kWaitMs)});
     const SandboxOutcome outcome = fixture_->Run(honest);
     EXPECT_EQ(outcome.reason, EndReason::kExited) << outcome.Describe();
+    throttled_ms_[neighbour_mode] +=
+        outcome.usage.counters.cpu_throttled_ns.value_or(0) / 1000000;
     EXPECT_FALSE((*other)->Poll()) << "the neighbour ended early: "
                                    << (*other)->outcome()->Describe();
     (*other)->Stop();
@@ -90,6 +93,8 @@ class FairnessTest : public ::testing::Test {
   }
 
   std::unique_ptr<SandboxFixture> fixture_;
+  // The honest bot's time waiting for its quota, beside each neighbour.
+  std::map<std::string, int64_t> throttled_ms_;
 };
 
 TEST_F(FairnessTest, ABusyNeighbourDoesNotSlowAnHonestBot) {
@@ -123,7 +128,9 @@ TEST_F(FairnessTest, ABusyNeighbourDoesNotSlowAnHonestBot) {
             << busy / 1000.0 << " ms beside one busy on every core (ratio "
             << static_cast<double>(busy) / std::max<int64_t>(idle, 1)
             << "); its CPU time per step: " << Median(idle_steps, &Step::cpu) / 1000.0
-            << " ms and " << Median(busy_steps, &Step::cpu) / 1000.0 << " ms\n";
+            << " ms and " << Median(busy_steps, &Step::cpu) / 1000.0
+            << " ms; held by its quota " << throttled_ms_["idle"] << " ms and "
+            << throttled_ms_["busy"] << " ms in all\n";
   ASSERT_GT(idle, 0);
   EXPECT_LE(busy, idle * 3 / 2);
 }
