@@ -241,9 +241,12 @@ TEST_F(HostileTest, CrashesAndExitsAreNotLimits) {
   EXPECT_EQ(outcome.signal, SIGSEGV);
 
   SandboxSpec exit3 = fixture_->Spec("alice", 0, "hostile_bombs", {"exit", "3"});
-  outcome = fixture_->Run(exit3);
+  absl::StatusOr<std::unique_ptr<Sandbox>> bot = fixture_->host().Start(exit3);
+  ASSERT_TRUE(bot.ok()) << bot.status();
+  outcome = (*bot)->Wait();
   EXPECT_EQ(outcome.reason, EndReason::kExited) << outcome.Describe();
   EXPECT_EQ(outcome.exit_code, 3);
+  EXPECT_THAT((*bot)->Pids(), IsEmpty());  // its cgroup is gone
 
   SandboxSpec missing = fixture_->Spec("alice", 0, "hostile_bombs", {});
   missing.argv[0] = (fixture_->BotFolder("alice") / "hostile_bombs").string();
