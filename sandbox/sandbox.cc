@@ -1,16 +1,12 @@
 #include "sandbox/sandbox.h"
 
 #include <fcntl.h>
-#include <grp.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <csignal>
 #include <cstdlib>
 #include <cstring>
 
@@ -21,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "sandbox/cgroup_files.h"
+#include "sandbox/spawn.h"
 #include "sandbox/syscall_filter.h"
 
 namespace cardref::sandbox {
@@ -69,6 +66,24 @@ absl::StatusOr<int> MemoryFile(const char* name, const std::string& text) {
   return fd;
 }
 
+// Built, not inherited: the runner's environment may hold secrets.
+std::vector<std::string> BotEnvironment(const SandboxSpec& spec,
+                                        bool with_referee) {
+  std::vector<std::string> env = {
+      absl::StrCat("PATH=", kSandboxPath),
+      absl::StrCat("HOME=", kScratchInside),
+      absl::StrCat("TMPDIR=", kScratchInside),
+      "LANG=C.UTF-8",
+      "USER=bot"};
+  if (with_referee) {
+    env.push_back(absl::StrCat("CARDREF_REFEREE=", kRefereeAddressInside));
+  }
+  for (const auto& [key, value] : spec.env) {
+    env.push_back(absl::StrCat(key, "=", value));
+  }
+  return env;
+}
+
 std::string CgroupName(absl::string_view name) {
   std::string out;
   for (char c : name) {
@@ -78,10 +93,6 @@ std::string CgroupName(absl::string_view name) {
     }
   }
   return out.substr(0, 64);
-}
-
-void WriteToFd(int fd, const char* message) {
-  (void)!write(fd, message, std::strlen(message));
 }
 
 }  // namespace
@@ -304,83 +315,21 @@ absl::StatusOr<std::unique_ptr<Sandbox>> SandboxHost::Start(
   plan.passwd_fd = passwd_fd.get();
   plan.group_fd = group_fd.get();
   plan.argv = sandbox->folder_.argv;
-  const std::vector<std::string> args = BwrapArgs(plan);
 
-  std::vector<std::string> env = {
-      absl::StrCat("PATH=", kSandboxPath),
-      absl::StrCat("HOME=", kScratchInside),
-      absl::StrCat("TMPDIR=", kScratchInside),
-      "LANG=C.UTF-8",
-      "USER=bot"};
-  if (sandbox->forwarder_ != nullptr) {
-    env.push_back(absl::StrCat("CARDREF_REFEREE=", kRefereeAddressInside));
-  }
-  for (const auto& [key, value] : spec.env) {
-    env.push_back(absl::StrCat(key, "=", value));
-  }
-  std::vector<char*> argv_c;
-  argv_c.reserve(args.size() + 1);
-  for (const std::string& a : args) argv_c.push_back(const_cast<char*>(a.c_str()));
-  argv_c.push_back(nullptr);
-  std::vector<char*> env_c;
-  env_c.reserve(env.size() + 1);
-  for (const std::string& e : env) env_c.push_back(const_cast<char*>(e.c_str()));
-  env_c.push_back(nullptr);
-  const int keep_fds[] = {filter_fd.get(), status_write.get(), passwd_fd.get(),
-                          group_fd.get()};
-  const rlimit output_limit = {static_cast<rlim_t>(spec.limits.max_output_bytes),
-                               static_cast<rlim_t>(spec.limits.max_output_bytes)};
-  const uid_t uid = spec.uid;
-  const gid_t gid = spec.gid;
-  const pid_t parent = getpid();
-  sigset_t all_signals;
-  sigemptyset(&all_signals);
-  struct sigaction default_action {};
-  default_action.sa_handler = SIG_DFL;
-  sigemptyset(&default_action.sa_mask);
-
-  const pid_t pid = fork();
-  if (pid < 0) return Errno("fork");
-  if (pid == 0) {
-    // The child: async-signal-safe calls only.
-    const int out = out_fd.get();
-    for (const FdCloser& fd : join_fds) {
-      if (write(fd.get(), "0", 1) != 1) {
-        WriteToFd(out, "sandbox: cannot join the bot's cgroup\n");
-        _exit(125);
-      }
-    }
-    if (dup2(out, 1) < 0 || dup2(out, 2) < 0 ||
-        (null_fd.get() >= 0 && dup2(null_fd.get(), 0) < 0)) {
-      _exit(125);
-    }
-    setpgid(0, 0);
-    // No descriptor of the runner's reaches the bot but those bwrap needs.
-    close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
-    for (int fd : keep_fds) {
-      if (fd >= 0) fcntl(fd, F_SETFD, 0);
-    }
-    // Signals the runner ignores or blocks would stay so in the bot.
-    for (int sig = 1; sig < NSIG; ++sig) {
-      if (sig != SIGKILL && sig != SIGSTOP) sigaction(sig, &default_action, nullptr);
-    }
-    sigprocmask(SIG_SETMASK, &all_signals, nullptr);
-    if (output_limit.rlim_cur > 0 && setrlimit(RLIMIT_FSIZE, &output_limit) != 0) {
-      WriteToFd(2, "sandbox: cannot limit the bot's output\n");
-      _exit(125);
-    }
-    if (setgroups(0, nullptr) != 0 || setgid(gid) != 0 || setuid(uid) != 0) {
-      WriteToFd(2, "sandbox: cannot switch to the bot's uid\n");
-      _exit(125);
-    }
-    // After setuid, which clears it.
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(125);
-    execve(argv_c[0], argv_c.data(), env_c.data());
-    WriteToFd(2, "sandbox: cannot execute bwrap\n");
-    _exit(125);
-  }
-  sandbox->pid_ = pid;
+  SpawnPlan spawn;
+  spawn.argv = BwrapArgs(plan);
+  spawn.env = BotEnvironment(spec, sandbox->forwarder_ != nullptr);
+  for (const FdCloser& fd : join_fds) spawn.join_fds.push_back(fd.get());
+  spawn.keep_fds = {filter_fd.get(), status_write.get(), passwd_fd.get(),
+                    group_fd.get()};
+  spawn.output_fd = out_fd.get();
+  spawn.stdin_fd = null_fd.get();
+  spawn.max_output_bytes = spec.limits.max_output_bytes;
+  spawn.uid = spec.uid;
+  spawn.gid = spec.gid;
+  absl::StatusOr<pid_t> pid = Spawn(spawn);
+  if (!pid.ok()) return pid.status();
+  sandbox->pid_ = *pid;
   sandbox->start_ = absl::Now();
   return sandbox;
 }

@@ -1,18 +1,22 @@
 // A hostile bot that leaves a daemon behind: it double-forks (a new
 // session, its parent gone, so nothing but the sandbox can find it), the
-// daemon runs on as `hostile_daemon loop MARKER.daemon` (for the test to
-// look for) and says so; then the bot exits (`exit MARKER`) or stays
-// (`stay MARKER`).
+// daemon runs on as `hostile_daemon loop MARKER.daemon FD` (for the test to
+// look for) and says so through FD once it runs as that; then the bot
+// exits (`exit MARKER`) or stays (`stay MARKER`).
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   const std::string mode = argc > 2 ? argv[1] : "";
-  if (mode == "loop") {
+  if (mode == "loop" && argc > 3) {
+    const int ready = std::atoi(argv[3]);
+    (void)!write(ready, "r", 1);
+    close(ready);
     while (true) pause();
   }
   if (mode != "exit" && mode != "stay") {
@@ -26,10 +30,10 @@ int main(int argc, char** argv) {
     setsid();
     if (fork() == 0) {
       close(ready[0]);
-      // Tell the bot, then become the daemon; the pipe closes at exec.
-      (void)!write(ready[1], "r", 1);
+      // Become the daemon, which tells the bot.
       const std::string name = std::string(argv[2]) + ".daemon";
-      execl("/proc/self/exe", argv[0], "loop", name.c_str(), nullptr);
+      const std::string fd = std::to_string(ready[1]);
+      execl("/proc/self/exe", argv[0], "loop", name.c_str(), fd.c_str(), nullptr);
       _exit(1);
     }
     _exit(0);  // the daemon's parent goes: it is adopted

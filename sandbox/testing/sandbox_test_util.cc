@@ -159,7 +159,9 @@ std::vector<pid_t> ProcessesWithMarker(const std::string& marker) {
   return found;
 }
 
-std::vector<pid_t> ProcessesOfUid(uid_t uid) {
+namespace {
+
+std::vector<pid_t> LiveProcessesOfUid(uid_t uid) {
   std::vector<pid_t> found;
   for (pid_t pid : AllPids()) {
     struct stat st;
@@ -177,6 +179,18 @@ std::vector<pid_t> ProcessesOfUid(uid_t uid) {
       continue;
     }
     found.push_back(pid);
+  }
+  return found;
+}
+
+}  // namespace
+
+std::vector<pid_t> ProcessesOfUid(uid_t uid, absl::Duration grace) {
+  const absl::Time give_up = absl::Now() + grace;
+  std::vector<pid_t> found = LiveProcessesOfUid(uid);
+  while (!found.empty() && absl::Now() < give_up) {
+    absl::SleepFor(absl::Milliseconds(10));
+    found = LiveProcessesOfUid(uid);
   }
   return found;
 }

@@ -55,8 +55,10 @@ class SandboxFixture {
 
 // Host pids of processes whose command line contains `marker`.
 std::vector<pid_t> ProcessesWithMarker(const std::string& marker);
-// Host pids of live (not zombie) processes running as `uid`.
-std::vector<pid_t> ProcessesOfUid(uid_t uid);
+// Host pids of live (not zombie) processes running as `uid`, once none is
+// left or after `grace` (a killed process may still be on its way out).
+std::vector<pid_t> ProcessesOfUid(uid_t uid,
+                                  absl::Duration grace = absl::Seconds(2));
 
 }  // namespace cardref::sandbox::testing
 
