@@ -113,8 +113,8 @@ absl::StatusOr<std::unique_ptr<SocketForwarder>> SocketForwarder::Start(
                      "': ", gai_strerror(gai)));
   }
   auto forwarder = std::unique_ptr<SocketForwarder>(new SocketForwarder(options));
-  forwarder->target_address_.assign(reinterpret_cast<const char*>(found->ai_addr),
-                                    found->ai_addrlen);
+  std::memcpy(&forwarder->target_, found->ai_addr, found->ai_addrlen);
+  forwarder->target_size_ = found->ai_addrlen;
   const int family = found->ai_family;
   freeaddrinfo(found);
   if (!options.source_address.empty()) {
@@ -129,8 +129,8 @@ absl::StatusOr<std::unique_ptr<SocketForwarder>> SocketForwarder::Start(
           "the forwarder's source address '", options.source_address,
           "' is not a numeric address of the referee's family"));
     }
-    forwarder->source_address_.assign(reinterpret_cast<const char*>(source->ai_addr),
-                                      source->ai_addrlen);
+    std::memcpy(&forwarder->source_, source->ai_addr, source->ai_addrlen);
+    forwarder->source_size_ = source->ai_addrlen;
     freeaddrinfo(source);
   }
 
@@ -188,8 +188,7 @@ SocketForwarder::~SocketForwarder() {
 void SocketForwarder::Run() {
   std::vector<std::unique_ptr<Connection>> connections;
   std::vector<pollfd> fds;
-  const auto* target = reinterpret_cast<const sockaddr*>(target_address_.data());
-  const socklen_t target_size = static_cast<socklen_t>(target_address_.size());
+  const auto* target = reinterpret_cast<const sockaddr*>(&target_);
   while (true) {
     fds.clear();
     fds.push_back({wake_fd_, POLLIN, 0});
@@ -287,11 +286,10 @@ void SocketForwarder::Run() {
                                   SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
       const bool bound =
           upstream >= 0 &&
-          (source_address_.empty() ||
-           bind(upstream, reinterpret_cast<const sockaddr*>(source_address_.data()),
-                static_cast<socklen_t>(source_address_.size())) == 0);
+          (source_size_ == 0 ||
+           bind(upstream, reinterpret_cast<const sockaddr*>(&source_), source_size_) == 0);
       if (!bound ||
-          (connect(upstream, target, target_size) != 0 && errno != EINPROGRESS)) {
+          (connect(upstream, target, target_size_) != 0 && errno != EINPROGRESS)) {
         failed_.fetch_add(1);
         if (upstream >= 0) close(upstream);
         close(client);

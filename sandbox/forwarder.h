@@ -12,6 +12,7 @@
 #ifndef CARDREF_SANDBOX_FORWARDER_H_
 #define CARDREF_SANDBOX_FORWARDER_H_
 
+#include <sys/socket.h>
 #include <sys/types.h>
 
 #include <atomic>
@@ -73,8 +74,10 @@ class SocketForwarder {
   ForwarderOptions options_;
   int listen_fd_ = -1;
   int wake_fd_ = -1;  // an eventfd: Stop
-  std::string target_address_;  // a struct sockaddr_storage's bytes
-  std::string source_address_;  // the same, or empty
+  sockaddr_storage target_{};
+  socklen_t target_size_ = 0;
+  sockaddr_storage source_{};
+  socklen_t source_size_ = 0;  // 0: no source address
   std::thread thread_;
   std::atomic<int64_t> accepted_{0};
   std::atomic<int64_t> refused_{0};
