@@ -107,7 +107,7 @@ absl::StatusOr<std::unique_ptr<SandboxHost>> SandboxHost::Create(
   if (access(options.bwrap.c_str(), X_OK) != 0) {
     return absl::FailedPreconditionError(absl::StrCat(
         "bubblewrap is not at ", options.bwrap,
-        ": apt-get install bubblewrap (tools/install_deps.sh)"));
+        ": apt-get install bubblewrap (scripts/install_deps.sh)"));
   }
   absl::StatusOr<CgroupLayout> layout = DetectCgroupLayout();
   if (!layout.ok()) return layout.status();

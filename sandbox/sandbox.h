@@ -9,7 +9,7 @@
 // One SandboxHost per runner (needs root): it owns the runner's cgroups,
 // the plan of who runs on which cores (cpu_plan.h) and a folder for the
 // sockets; every bot is Start()ed through it and runs as a host uid of its
-// own (the caller's: tools/tournament/uid_pool.h), unprivileged.
+// own (the caller's: tournament/uid_pool.h), unprivileged.
 //
 // Typical use:
 //   HostOptions options;
