@@ -14,6 +14,7 @@ PACKAGES=(
   prometheus-cpp-dev
   libsqlite3-dev
   nodejs
+  bubblewrap libseccomp-dev
 )
 
 missing=()
