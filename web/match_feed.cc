@@ -9,6 +9,7 @@
 #include "analyzer/render.h"
 #include "google/protobuf/util/json_util.h"
 #include "nlohmann/json.hpp"
+#include "referee/codec/logged_actions.h"
 #include "referee/record/game_log.h"
 #include "referee/service/match_events.h"
 
@@ -95,6 +96,7 @@ absl::StatusOr<std::shared_ptr<MatchFeed>> MatchFeed::FromLog(
     const std::string& log_path, const GameRegistry& registry) {
   absl::StatusOr<record::GameLog> log = record::ReadGameLog(log_path);
   if (!log.ok()) return log.status();
+  codec::DeriveTypedActions(&*log, registry);  // format 3: the notation
   std::shared_ptr<MatchFeed> feed(
       new MatchFeed(&registry, nullptr, absl::ZeroDuration()));
   feed->self_ = feed;
@@ -109,8 +111,8 @@ absl::StatusOr<std::shared_ptr<MatchFeed>> MatchFeed::FromLog(
       feed->AddRecord(i + 1, record, &built);
     }
     feed->Finish(&built);
+    feed->Publish(std::move(built), /*over=*/true, status);
   }
-  feed->Publish(std::move(built), /*over=*/true, status);
   return feed;
 }
 
@@ -118,6 +120,7 @@ std::shared_ptr<MatchFeed> MatchFeed::Empty(const std::string& status) {
   std::shared_ptr<MatchFeed> feed(
       new MatchFeed(nullptr, nullptr, absl::ZeroDuration()));
   feed->self_ = feed;
+  absl::MutexLock lock(&feed->build_mu_);
   feed->Publish(Built{}, /*over=*/true, status);
   return feed;
 }
@@ -140,29 +143,29 @@ void MatchFeed::RequestRefresh() {
 
 void MatchFeed::Refresh() {
   if (match_ == nullptr) return;
+  // Built and published under build_mu_: two refreshes publish in the order
+  // they read.
+  absl::MutexLock lock(&build_mu_);
+  // Cleared first: a change from now on asks for another refresh.
+  refresh_pending_.store(false);
+  next_refresh_ns_.store(absl::ToUnixNanos(absl::Now() + refresh_interval_));
   Built built;
   bool over = false;
   std::string status;
-  {
-    absl::MutexLock lock(&build_mu_);
-    // Cleared first: a change from now on asks for another refresh.
-    refresh_pending_.store(false);
-    next_refresh_ns_.store(absl::ToUnixNanos(absl::Now() + refresh_interval_));
-    for (;;) {
-      service::EventBatch batch = match_->EventsAfter(
-          read_, service::Audience::kOrganiser, 0, kReadBatch);
-      for (const v1::MatchEvent& event : batch.events) {
-        AddRecord(event.index(), event.record(), &built);
-        read_ = event.index();
-      }
-      if (batch.complete) {
-        over = true;
-        status = StatusWord(match_->status());
-        Finish(&built);
-        break;
-      }
-      if (batch.events.size() < kReadBatch) break;
+  for (;;) {
+    service::EventBatch batch = match_->EventsAfter(
+        read_, service::Audience::kOrganiser, 0, kReadBatch);
+    for (const v1::MatchEvent& event : batch.events) {
+      AddRecord(event.index(), event.record(), &built);
+      read_ = event.index();
     }
+    if (batch.complete) {
+      over = true;
+      status = StatusWord(match_->status());
+      Finish(&built);
+      break;
+    }
+    if (batch.events.size() < kReadBatch) break;
   }
   if (!built.events.empty() || over) {
     Publish(std::move(built), over, status);

@@ -113,7 +113,8 @@ class MatchFeed : public std::enable_shared_from_this<MatchFeed> {
   // `built` with what the end event tells.
   void Finish(Built* built) ABSL_EXCLUSIVE_LOCKS_REQUIRED(build_mu_);
   void Publish(Built built, bool over, const std::string& end_status)
-      ABSL_LOCKS_EXCLUDED(mu_, notify_mu_);
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(build_mu_)
+          ABSL_LOCKS_EXCLUDED(mu_, notify_mu_);
 
   const GameRegistry* const registry_;
   Scheduler* const scheduler_;

@@ -14,6 +14,7 @@
 #include "absl/strings/strip.h"
 #include "analyzer/log_tools/playback.h"
 #include "nlohmann/json.hpp"
+#include "referee/codec/logged_actions.h"
 #include "referee/record/game_log.h"
 #include "referee/service/text_limits.h"
 #include "web/assets.h"
@@ -249,6 +250,7 @@ HttpAnswer WebRoutes::Page(const std::string& match_id) {
         own.ok() ? record::ReadGameLog(own->log_path())
                  : absl::StatusOr<record::GameLog>(own.status());
     if (log.ok()) {
+      codec::DeriveTypedActions(&*log, c_.manager->registry());
       absl::StatusOr<log_tools::Playback> playback =
           log_tools::BuildPlayback(*log, c_.manager->registry(), -1);
       if (playback.ok()) return Html(200, ReplayPage(*playback));

@@ -22,6 +22,8 @@
 #include "referee/grpc/refusal_tarpit.h"
 #include "referee/service/match_manager.h"
 #include "referee/service/shutdown.h"
+#include "web/public_match_view.h"
+#include "web/web_front.h"
 
 namespace cardref::grpc_service {
 
@@ -45,11 +47,18 @@ struct ServerOptions {
   // port); -1: no metrics (docs/operations.md).
   int metrics_port = -1;
   std::string metrics_host = "127.0.0.1";
+  // The web front (docs/web.md) on web->host:web->port; unset: none. It
+  // serves HTTPS with the TLS certificate and key when the server has them.
+  std::optional<web::WebOptions> web;
+  // Asked by the web front before it shows a match's events; null: every
+  // match is public.
+  std::shared_ptr<const web::PublicMatchView> public_view;
 };
 
 // What Start refuses before it touches anything: FAILED_PRECONDITION, without
-// an organiser token, for a host or (with metrics) a metrics_host that does
-// not resolve to loopback addresses only (CheckListenHost, loopback_host.h);
+// an organiser token, for a host, (with metrics) a metrics_host or (with the
+// web front) a web host that does not resolve to loopback addresses only
+// (CheckListenHost, loopback_host.h);
 // INVALID_ARGUMENT for half a TLS configuration. Files are not read; names
 // are resolved.
 [[nodiscard]] absl::Status CheckServerOptions(const ServerOptions& options);
@@ -71,6 +80,8 @@ class RefereeServer {
   const HealthService& health() const { return *health_; }
   // -1 without metrics.
   int metrics_port() const { return metrics_ ? metrics_->port() : -1; }
+  // The web front; null without one.
+  const web::WebFront* web() const { return web_.get(); }
   // Stops the listener; in-flight calls get `grace` to end.
   void Shutdown(absl::Duration grace);
   // SIGTERM/SIGINT (service/shutdown.h): health checks say NOT_SERVING; no
@@ -86,6 +97,8 @@ class RefereeServer {
   int port_ = 0;
   std::unique_ptr<PrometheusMetrics> metrics_;  // outlives manager_
   std::unique_ptr<service::MatchManager> manager_;
+  std::shared_ptr<const web::PublicMatchView> public_view_;
+  std::unique_ptr<web::WebFront> web_;  // destroyed before manager_
   std::unique_ptr<OrganiserAuth> auth_;
   // Hands connections_' connections to server_ (with its credentials);
   // declared first, so it outlives the limiter's accept thread.
