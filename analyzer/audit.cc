@@ -259,7 +259,7 @@ namespace {
 // (parsed into *record), else what is wrong with it.
 // Each record is parsed onto an arena, dropped before the next: a reused
 // heap LogRecord was cleared twice per record (once by the parse) and
-// allocated its sub-messages anew each time (issue 12).
+// allocated its sub-messages anew each time.
 using RecordArena = codec::ArenaMessage<v1::LogRecord>;
 
 std::string ParsePayload(absl::string_view payload, bool first,

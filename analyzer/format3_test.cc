@@ -35,7 +35,7 @@ uint64_t FileSize(const std::string& path) {
   return static_cast<uint64_t>(st.st_size);
 }
 
-// Issue 12's target: at most 32 bytes per decision, averaged over whole
+// The target: at most 32 bytes per decision, averaged over whole
 // games of each game's default parameters (header, deals, results and
 // signature included). The bots here answer in microseconds; bots over
 // gRPC take milliseconds, a byte more per time field (BENCHMARKS.md has

@@ -267,7 +267,7 @@ void IntegrityChecker::CheckSignature(absl::string_view payload,
     return;
   }
   // The same key verifies the same signature the same way: a second check
-  // would double the audit's costliest step per log (issue 12). Another key
+  // would double the audit's costliest step per log. Another key
   // is checked, though a mismatch was reported at the header: a crafted key
   // can share valid signatures with another.
   const std::string& trusted = options_.trusted_public_key;

@@ -13,7 +13,7 @@ namespace cardref::analyzer {
 
 struct FieldDifference {
   // Dotted path with repeated indices, prefixed:
-  // "round_result.craits.scores[1]".
+  // "round_result.<game>.scores[1]".
   std::string path;
   std::string recorded;    // the value in the log; "(absent)" if missing
   std::string recomputed;  // the engine's value; "(absent)" if missing

@@ -65,13 +65,13 @@ struct Discrepancy {
   uint64_t byte_offset = 0;  // of the record's framing
   std::string record_kind;   // "action", "round_result", ...
   // The differing field, as a path from the LogRecord
-  // ("round_result.craits.scores[1]"); empty when `explanation` says it all.
+  // ("round_result.<game>.scores[1]"); empty when `explanation` says it all.
   std::string field;
   std::string recorded;
   std::string recomputed;
   std::string explanation;  // one sentence; may be empty when `field` is set
 
-  // "record 57 at byte 4821 (round_result): round_result.craits.scores[1]:
+  // "record 57 at byte 4821 (round_result): round_result.<game>.scores[1]:
   // recorded 12, recomputed 15".
   std::string ToString() const;
 };

@@ -48,8 +48,8 @@ class RunningStat {
 using Metrics = std::map<std::string, RunningStat>;
 
 // An extra table of one game, printed after its player table, for
-// breakdowns a player row cannot hold (Kraken: per team, per trump mode and
-// rule set). Rows are labelled by the hook; `count_metric`'s count is shown
+// breakdowns a player row cannot hold (per team, per variant). Rows are
+// labelled by the hook; `count_metric`'s count is shown
 // as the column `count_title` (e.g. the games or rounds a row covers).
 struct ExtraTableSpec {
   std::string title;      // "teams"
@@ -81,8 +81,7 @@ class GameStatsHook {
   virtual void OnAction(const v1::Observation& /*before*/,
                         const v1::ActionEvent& /*action*/,
                         Metrics& /*out*/) const {}
-  // For metrics that span several records (Krass Kariert: who leaves a
-  // round first): state kept for one log, created once per log. A hook
+  // For metrics that span several records (who leaves a round first): state kept for one log, created once per log. A hook
   // with one gets OnView for every action (the acting seat's view before
   // it) and every round result (seat 0's view right after the round),
   // with every seat's metrics.

@@ -13,6 +13,10 @@ void RegisterAllGames(GameRegistry& registry);
 // Thread-safe.
 const GameRegistry& AllGames();
 
+// The games a referee serves: AllGames() without the test-only ones
+// (GameTraits::test_only) unless `with_test_games`.
+const GameRegistry& ServedGames(bool with_test_games);
+
 // The traits of the game `id` in AllGames(); empty traits (no
 // partnerships) for an id it does not know, e.g. from another build's log.
 const GameTraits& TraitsOf(absl::string_view id);

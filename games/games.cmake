@@ -6,5 +6,5 @@ set(CARDREF_GAMES
   craits
   kraken
   krass_kariert
-#  testing/tiny_tricks  # test-only: served only with --serve_test_games
+  testing/tiny_tricks  # test-only: served only with --serve_test_games
 )

@@ -73,8 +73,12 @@ struct Attacker::Idle {
   std::unique_ptr<grpc::ClientReader<v1::MatchEvent>> events;
 };
 
-Attacker::Attacker(AttackKind kind, std::string address, std::string token)
-    : kind_(kind), address_(std::move(address)), token_(std::move(token)) {}
+Attacker::Attacker(AttackKind kind, std::string address, std::string token,
+                   std::string game)
+    : kind_(kind),
+      address_(std::move(address)),
+      token_(std::move(token)),
+      game_(std::move(game)) {}
 
 Attacker::~Attacker() { Stop(); }
 
@@ -102,7 +106,7 @@ absl::Status Attacker::Start() {
   channel_ = grpc::CreateChannel(address_, grpc::InsecureChannelCredentials());
   stub_ = v1::Referee::NewStub(channel_);
   v1::CreateMatchRequest create;
-  create.set_game("craits");
+  create.set_game(game_);
   if (!token_.empty()) create.set_open(true);
   v1::CreateMatchResponse created;
   grpc::Status s = Call(token_, [&](grpc::ClientContext* c) {

@@ -1,5 +1,5 @@
 // cardref_load --attack: a hostile client run against the referee while the
-// healthy matches play (issue 13), so their latency under attack can be set
+// healthy matches play, so their latency under attack can be set
 // against the same run without it. One kind at a time:
 //   rejections   one client floods an attacker's match with submissions
 //                the referee must refuse (an illegal notation), from four
@@ -47,7 +47,9 @@ class Attacker {
  public:
   // `address` is HOST:PORT of the referee; `token` the organiser's bearer
   // token (empty on a loopback referee without one).
-  Attacker(AttackKind kind, std::string address, std::string token);
+  // Attacks through matches of `game` (its default parameters).
+  Attacker(AttackKind kind, std::string address, std::string token,
+           std::string game);
   ~Attacker();  // stops the attack
 
   // Sets the attack up (its match, its streams) and starts it.
@@ -68,6 +70,7 @@ class Attacker {
   const AttackKind kind_;
   const std::string address_;
   const std::string token_;
+  const std::string game_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::Referee::Stub> stub_;
   std::string match_id_;

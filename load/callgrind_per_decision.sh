@@ -2,7 +2,7 @@
 # Instructions per decision of the referee and of the echo under callgrind,
 # from two cardref_load runs of different length (10 s and 20 s): the
 # difference of their totals over the difference of their decisions, so
-# start-up and idle costs cancel (BENCHMARKS.md, issue 12).
+# start-up and idle costs cancel (BENCHMARKS.md).
 # Usage: load/callgrind_per_decision.sh [cardref_load flags...]
 # Needs valgrind; takes about 2 minutes. Build dir: $BUILD_DIR (build).
 set -euo pipefail

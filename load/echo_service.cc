@@ -9,6 +9,8 @@
 #include "referee/base/rng.h"
 #include "referee/codec/codec.h"
 #include "games/all_games.h"
+#include "referee/grpc/grpc_status.h"
+#include "referee/grpc/stream_writer.h"
 #include "referee/service/match_manager.h"
 
 namespace cardref::load {
@@ -106,7 +108,7 @@ grpc::Status NoSuchMatch() {
 
 // Writes the seat's observation each time it is to act, and once at the
 // end (the referee's ObservationWriter, without the referee).
-class EchoWriter : public grpc::ServerWriteReactor<v1::Observation> {
+class EchoWriter final : public grpc_service::StreamWriter<v1::Observation> {
  public:
   EchoWriter(const EchoService* echo, std::shared_ptr<EchoService::Match> match,
              int seat)
@@ -114,26 +116,9 @@ class EchoWriter : public grpc::ServerWriteReactor<v1::Observation> {
     {
       absl::MutexLock lock(&match_->watch_mu);
       watcher_ = match_->next_watcher++;
-      match_->watchers[watcher_] = [this] { MaybeWrite(); };
+      match_->watchers[watcher_] = [this] { Poke(); };
     }
-    MaybeWrite();
-  }
-
-  void OnWriteDone(bool ok) override {
-    absl::MutexLock lock(&mu_);
-    writing_ = false;
-    if (!ok || final_sent_) {
-      FinishLocked(ok ? grpc::Status::OK
-                      : grpc::Status(grpc::StatusCode::UNAVAILABLE, "broken"));
-      return;
-    }
-    WriteIfDueLocked();
-  }
-
-  void OnCancel() override {
-    absl::MutexLock lock(&mu_);
-    if (!writing_) FinishLocked(grpc::Status::CANCELLED);
-    cancelled_ = true;
+    Poke();
   }
 
   void OnDone() override {
@@ -145,17 +130,7 @@ class EchoWriter : public grpc::ServerWriteReactor<v1::Observation> {
   }
 
  private:
-  void MaybeWrite() {
-    absl::MutexLock lock(&mu_);
-    WriteIfDueLocked();
-  }
-
-  void WriteIfDueLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    if (writing_ || finished_) return;
-    if (cancelled_) {
-      FinishLocked(grpc::Status::CANCELLED);
-      return;
-    }
+  Next NextLocked() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     size_t step;
     {
       absl::MutexLock lock(&match_->mu);
@@ -163,38 +138,20 @@ class EchoWriter : public grpc::ServerWriteReactor<v1::Observation> {
     }
     const bool over = step >= echo_->steps();
     if (!(over || echo_->SeatAt(step) == seat_) || step + 1 == last_version_) {
-      return;
+      return Nothing();
     }
     echo_->ObservationAt(*match_, step, &pending_);
     last_version_ = step + 1;
-    final_sent_ = over;
-    writing_ = true;
-    StartWrite(&pending_);
-  }
-
-  void FinishLocked(grpc::Status status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    if (finished_) return;
-    finished_ = true;
-    Finish(std::move(status));
+    return over ? WriteThenFinish(&pending_, grpc::Status::OK)
+                : Write(&pending_);
   }
 
   const EchoService* const echo_;
   const std::shared_ptr<EchoService::Match> match_;
   const int seat_;
   int watcher_ = -1;
-  absl::Mutex mu_;
   v1::Observation pending_ ABSL_GUARDED_BY(mu_);
   uint64_t last_version_ ABSL_GUARDED_BY(mu_) = 0;
-  bool writing_ ABSL_GUARDED_BY(mu_) = false;
-  bool final_sent_ ABSL_GUARDED_BY(mu_) = false;
-  bool finished_ ABSL_GUARDED_BY(mu_) = false;
-  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
-};
-
-class ErrorWriter : public grpc::ServerWriteReactor<v1::Observation> {
- public:
-  explicit ErrorWriter(grpc::Status status) { Finish(std::move(status)); }
-  void OnDone() override { delete this; }
 };
 
 }  // namespace
@@ -207,7 +164,8 @@ grpc::ServerUnaryReactor* EchoService::CreateMatch(
   // bytes.
   const int64_t serial = next_id_++;
   const std::string id = service::FormatMatchId(
-      game_id_, absl::Now(), serial, static_cast<uint32_t>(serial * 40503));
+      game_id_, absl::Now(), serial,
+      std::string(service::kMatchIdRandomBytes, static_cast<char>(serial)));
   auto match = std::make_shared<Match>();
   match->id = id;
   match->limit_ms = request->decision_time_limit_millis();
@@ -275,7 +233,10 @@ grpc::ServerUnaryReactor* EchoService::SubmitAction(
 grpc::ServerWriteReactor<v1::Observation>* EchoService::WatchObservations(
     grpc::CallbackServerContext*, const v1::SeatRequest* request) {
   std::shared_ptr<Match> match = Find(request->match_id());
-  if (match == nullptr) return new ErrorWriter(NoSuchMatch());
+  if (match == nullptr) {
+    return new grpc_service::ErrorWriter<v1::Observation>(
+        absl::NotFoundError("no such match"));
+  }
   return new EchoWriter(this, std::move(match), request->seat());
 }
 

@@ -29,7 +29,7 @@ struct Tally {
   int64_t timeouts = 0;  // submissions refused with DEADLINE_EXCEEDED
   // Of those, the submissions that left the player before the deadline its
   // observation told it: a timeout charged to a bot that answered in time
-  // (issue 12's target is none). The told deadline is never later than the
+  // (the target is none). The told deadline is never later than the
   // real one (DecisionClock::DeadlineIfSeen), so every one counted here was
   // lost after the player's call: in its gRPC and kernel (on one machine,
   // sharing the CPU with the referee), the network or the referee. (Both

@@ -1,4 +1,4 @@
-// The hostile-client suite (issue 13, docs/testing.md): a real referee on
+// The hostile-client suite (docs/testing.md): a real referee on
 // loopback against clients written to break it. Undecodable bytes and
 // unknown fields on every unary method, unknown enum numbers, huge repeated
 // and map fields, strings with control characters, NUL, invalid UTF-8 or

@@ -823,6 +823,143 @@ void GrpcLimitsTest::FloodThenServe() {
   EXPECT_EQ(limiter->open_connections(), 1);
 }
 
+// HTTP/2's client preface and an empty SETTINGS frame: a connection that
+// finished its handshake, then says nothing.
+void SendPreface(int fd) {
+  static constexpr char kPreface[] = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+  static constexpr char kSettings[] = {0, 0, 0, 4, 0, 0, 0, 0, 0};
+  ASSERT_EQ(send(fd, kPreface, sizeof(kPreface) - 1, MSG_NOSIGNAL),
+            static_cast<ssize_t>(sizeof(kPreface) - 1));
+  ASSERT_EQ(send(fd, kSettings, sizeof(kSettings), MSG_NOSIGNAL),
+            static_cast<ssize_t>(sizeof(kSettings)));
+}
+
+// At the default flags, one local client that opens 300 connections, each
+// with HTTP/2's preface and SETTINGS and then silent, holds at most its
+// share (--max_connections_per_address, half the places): a new client and
+// the organiser are still served.
+TEST_F(GrpcLimitsTest, AtTheDefaultsAConnectionFloodLeavesOthersServed) {
+  StartServer();
+  grpc_service::ConnectionLimiter* limiter = server_->connections();
+  ASSERT_NE(limiter, nullptr);
+  const int share = service::Limits().max_connections_per_address;
+  ASSERT_GT(share, 0);
+  ASSERT_LT(share, limiter->max_connections());
+  std::vector<int> flood;
+  for (int i = 0; i < share + 44; ++i) {
+    const int fd = ConnectRaw(server_->port(), "127.0.0.2");
+    ASSERT_GE(fd, 0);
+    SendPreface(fd);
+    flood.push_back(fd);
+  }
+  for (int i = 0; i < 1000 && limiter->refused_per_address() < 44; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(limiter->refused_per_address(), 44);
+  EXPECT_EQ(limiter->refused(), 0);
+  // Another client (this process, 127.0.0.1), which is also the organiser
+  // of this referee without a credential, is served at once.
+  v1::ListGamesResponse games;
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::seconds(5));
+  grpc::Status s = stub_->ListGames(&context, {}, &games);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  EXPECT_NO_FATAL_FAILURE(Start());  // CreateMatch: the organiser's call
+  for (int fd : flood) close(fd);
+}
+
+// A connection with no byte either way for --max_connection_idle_ms is shut
+// down by the referee's listener, though it finished its handshake.
+TEST_F(GrpcLimitsTest, AnIdleHandshakenConnectionIsShutDownByTheListener) {
+  options_.manager.limits.max_connection_idle_ms = 1500;
+  StartServer();
+  const int fd = ConnectRaw(server_->port());
+  ASSERT_GE(fd, 0);
+  SendPreface(fd);
+  EXPECT_FALSE(ClosedWithin(fd, absl::Milliseconds(500)));  // not yet
+  EXPECT_TRUE(ClosedWithin(fd, absl::Seconds(10)));
+  close(fd);
+  EXPECT_GE(server_->connections()->closed_idle(), 1);
+}
+
+// One client holds at most --max_event_streams_per_client spectators'
+// streams; the organiser's WatchMatchFull is served still.
+TEST_F(GrpcLimitsTest, OneClientCannotHoardTheEventStreams) {
+  StartServer();
+  const Seats m = Start();
+  const int cap = service::Limits().max_event_streams_per_client;
+  ASSERT_GT(cap, 0);
+  struct Open {
+    grpc::ClientContext context;
+    std::unique_ptr<grpc::ClientReader<v1::MatchEvent>> reader;
+  };
+  std::vector<std::unique_ptr<Open>> held;
+  v1::WatchMatchRequest watch;
+  watch.set_match_id(m.match_id);
+  v1::MatchEvent event;
+  for (int i = 0; i < cap; ++i) {
+    auto o = std::make_unique<Open>();
+    o->reader = stub_->WatchMatch(&o->context, watch);
+    ASSERT_TRUE(o->reader->Read(&event)) << "stream " << i;  // the header
+    held.push_back(std::move(o));
+  }
+  grpc::ClientContext one_more;
+  auto refused = stub_->WatchMatch(&one_more, watch);
+  EXPECT_FALSE(refused->Read(&event));
+  grpc::Status s = refused->Finish();
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(s.error_message(), HasSubstr("this client's WatchMatch"));
+  grpc::ClientContext organiser;
+  auto full = stub_->WatchMatchFull(&organiser, watch);
+  EXPECT_TRUE(full->Read(&event));
+  organiser.TryCancel();
+  full->Finish().IgnoreError();
+  for (auto& o : held) {
+    o->context.TryCancel();
+    o->reader->Finish().IgnoreError();
+  }
+}
+
+// Spectators together hold at most what --organiser_event_streams leaves of
+// --max_event_streams: the organiser's stream gets in when they are full.
+TEST_F(GrpcLimitsTest, TheOrganisersShareOfEventStreamsIsKept) {
+  options_.manager.limits.max_event_streams = 6;
+  options_.manager.limits.organiser_event_streams = 2;
+  StartServer();
+  const Seats m = Start();
+  struct Open {
+    grpc::ClientContext context;
+    std::unique_ptr<grpc::ClientReader<v1::MatchEvent>> reader;
+  };
+  std::vector<std::unique_ptr<Open>> held;
+  v1::WatchMatchRequest watch;
+  watch.set_match_id(m.match_id);
+  v1::MatchEvent event;
+  for (int i = 0; i < 4; ++i) {
+    auto o = std::make_unique<Open>();
+    o->reader = stub_->WatchMatch(&o->context, watch);
+    ASSERT_TRUE(o->reader->Read(&event));
+    held.push_back(std::move(o));
+  }
+  grpc::ClientContext fifth;
+  auto refused = stub_->WatchMatch(&fifth, watch);
+  EXPECT_FALSE(refused->Read(&event));
+  grpc::Status s = refused->Finish();
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(s.error_message(), HasSubstr("spectators' WatchMatch"));
+  for (int i = 0; i < 2; ++i) {
+    auto o = std::make_unique<Open>();
+    o->reader = stub_->WatchMatchFull(&o->context, watch);
+    EXPECT_TRUE(o->reader->Read(&event)) << "organiser stream " << i;
+    held.push_back(std::move(o));
+  }
+  for (auto& o : held) {
+    o->context.TryCancel();
+    o->reader->Finish().IgnoreError();
+  }
+}
+
 TEST_F(GrpcLimitsTest, AfterAConnectionFloodANewClientIsServed) {
   FloodThenServe();
 }

@@ -129,7 +129,7 @@ void ServeUntilClosed(int control, int port_pipe, bool echo,
                       const std::string& game, int64_t limit_ms,
                       int held_matches, const std::string& log_dir) {
   // As cardref_referee runs: Debian's Abseil checks every lock for deadlock
-  // cycles otherwise (issue 12: 11% of the referee's instructions).
+  // cycles otherwise (11% of the referee's instructions).
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   std::unique_ptr<grpc::Server> echo_server;
   std::unique_ptr<EchoService> echo_service;
@@ -784,7 +784,7 @@ int Main(int argc, char** argv) {
   }
   const Figures ref = MedianFigures(ref_rounds);
   const Figures bare = MedianFigures(bare_rounds);
-  // The same load again beside matches that wait (issue 12: what holding
+  // The same load again beside matches that wait (what holding
   // matches costs everyone).
   Figures held;
   int held_created = 0;
@@ -825,7 +825,8 @@ int Main(int argc, char** argv) {
   int64_t attack_count = 0;
   std::string attack_unit;
   if (*attack != AttackKind::kNone) {
-    Attacker attacker(*attack, referee_address, token);
+    Attacker attacker(*attack, referee_address, token,
+                      absl::GetFlag(FLAGS_game));
     if (absl::Status st = attacker.Start(); !st.ok()) {
       std::cerr << "cardref_load: " << st.message() << "\n";
       StopChild(referee);

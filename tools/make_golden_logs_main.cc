@@ -14,9 +14,14 @@
 
 #include "absl/flags/flag.h"
 #include "analyzer/testing/test_logs.h"
+#include "games/all_games.h"
 #include "tools/cli_flags.h"
 
 ABSL_FLAG(std::string, out_dir, "", "Directory for the golden logs");
+ABSL_FLAG(bool, every_game, false,
+          "Instead: one log of every registered game (the test-only ones "
+          "included) with its default parameters and fewest seats, named "
+          "<game>.cardlog, for the suites that must cover every game");
 
 namespace {
 
@@ -29,6 +34,7 @@ struct Golden {
   std::string game = "craits";
   // Besides num_players (Craits: game_length=SHORT); empty: defaults.
   std::vector<std::pair<std::string, cardref::v1::ParamValue>> params;
+  std::string file_name = "";  // when `file` is empty
 };
 
 cardref::v1::ParamValue Int(int64_t v) {
@@ -54,7 +60,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "--out_dir is required\n");
     return 2;
   }
-  const std::vector<Golden> goldens = {
+  std::vector<Golden> goldens = {
       {"craits_2p_short.cardlog", 2, 1001, 11, {"alice", "bob"}, "craits", {}},
       {"craits_3p_short.cardlog",
        3,
@@ -89,13 +95,27 @@ int main(int argc, char** argv) {
         {"rounds", Int(2)},
         {"last_trick_bonus", Int(10)}}},
   };
+  if (absl::GetFlag(FLAGS_every_game)) {
+    goldens.clear();
+    for (const std::string& id : cardref::AllGames().Ids()) {
+      const cardref::GameInfo* info = *cardref::AllGames().Find(id);
+      Golden g{"", info->min_seats, 4001, 41, {}, id, {}, id + ".cardlog"};
+      for (const cardref::ParamSpec& spec : info->params) {
+        if (spec.name == "num_players") {
+          g.params.push_back({"num_players", Int(info->min_seats)});
+        }
+      }
+      goldens.push_back(std::move(g));
+    }
+  }
   namespace fs = std::filesystem;
   const fs::path scratch = fs::temp_directory_path() /
                            ("cardref_golden_" + std::to_string(getpid()));
   fs::create_directories(scratch);
   int failures = 0;
   for (const Golden& g : goldens) {
-    const fs::path target = fs::path(out_dir) / g.file;
+    const std::string name = g.file[0] != '\0' ? g.file : g.file_name;
+    const fs::path target = fs::path(out_dir) / name;
     if (fs::exists(target)) {
       std::fprintf(stderr, "%s exists: not overwriting it\n", target.c_str());
       ++failures;
@@ -103,7 +123,7 @@ int main(int argc, char** argv) {
     }
     cardref::analyzer::testlogs::RandomMatchOptions options;
     options.game = g.game;
-    if (g.game == "craits") {
+    if (g.game == "craits" && g.file[0] != '\0') {
       options.params =
           cardref::analyzer::testlogs::CraitsParams(g.players, true);
     } else if (g.game == "krass_kariert") {
@@ -122,7 +142,7 @@ int main(int argc, char** argv) {
     absl::StatusOr<std::string> path =
         cardref::analyzer::testlogs::PlayRandomMatch(scratch.string(), options);
     if (!path.ok()) {
-      std::fprintf(stderr, "%s: %s\n", g.file,
+      std::fprintf(stderr, "%s: %s\n", name.c_str(),
                    std::string(path.status().message()).c_str());
       ++failures;
       continue;

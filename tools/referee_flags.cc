@@ -45,6 +45,9 @@ ABSL_FLAG(int64_t, max_join_deadline_ms, 0,
 ABSL_FLAG(std::string, fault_action, "substitute",
           "Default fault policy action at a limit: substitute, forfeit or "
           "abort");
+ABSL_FLAG(bool, serve_test_games, false,
+          "Also serve the test-only games (games/testing/): "
+          "for the test suites, never for a real competition");
 ABSL_FLAG(bool, disconnect_is_timeout, false,
           "Default fault policy: a seat whose last observation stream closed "
           "times out (after --disconnect_grace_ms)");
@@ -87,6 +90,14 @@ ABSL_FLAG(int32_t, max_action_bytes,
 ABSL_FLAG(int32_t, max_streams_per_seat,
           cardref::service::Limits().max_streams_per_seat,
           "Open WatchObservations streams per seat; 0 = no cap");
+ABSL_FLAG(int32_t, organiser_event_streams,
+          cardref::service::Limits().organiser_event_streams,
+          "Of --max_event_streams, those kept for the organiser's "
+          "WatchMatchFull (spectators share the rest)");
+ABSL_FLAG(int32_t, max_event_streams_per_client,
+          cardref::service::Limits().max_event_streams_per_client,
+          "WatchMatch streams one client (an address; on this machine, a "
+          "user at it) may hold at once; 0 = no such cap");
 ABSL_FLAG(int32_t, max_event_streams, cardref::service::Limits().max_event_streams,
           "Open WatchMatch/WatchMatchFull streams in all; 0 = no cap");
 ABSL_FLAG(int32_t, max_streams_per_connection,
@@ -151,9 +162,9 @@ ABSL_FLAG(int32_t, handshake_timeout_ms,
           "this long after it was accepted is closed; 1 to 600000");
 ABSL_FLAG(int32_t, max_connection_idle_ms,
           cardref::service::Limits().max_connection_idle_ms,
-          "A connection without a call in progress this long is closed "
-          "(clients reconnect at their next call); 0 = never (costs about "
-          "5% of the referee's CPU per decision when set)");
+          "A connection with no byte either way this long is shut down "
+          "(clients reconnect at their next call; a call in progress is "
+          "kept alive by pings); 0 = never");
 ABSL_FLAG(int32_t, keepalive_ms, cardref::service::Limits().keepalive_ms,
           "A connection with a call in progress is pinged this often, and "
           "closed if a ping is not answered within --keepalive_timeout_ms "
@@ -287,6 +298,10 @@ absl::StatusOr<service::Limits> LimitsFromFlags() {
                    InRange(FLAGS_max_streams_per_seat, 0, kMaxInt32));
   ASSIGN_OR_RETURN(limits.max_event_streams,
                    InRange(FLAGS_max_event_streams, 0, kMaxInt32));
+  ASSIGN_OR_RETURN(limits.organiser_event_streams,
+                   InRange(FLAGS_organiser_event_streams, 0, kMaxInt32));
+  ASSIGN_OR_RETURN(limits.max_event_streams_per_client,
+                   InRange(FLAGS_max_event_streams_per_client, 0, kMaxInt32));
   ASSIGN_OR_RETURN(limits.max_streams_per_connection,
                    InRange(FLAGS_max_streams_per_connection, 0, kMaxInt32));
   // A streaming bot holds its observation stream and a call at once, a
@@ -346,6 +361,7 @@ absl::StatusOr<RefereeConfig> RefereeConfigFromFlags() {
   ASSIGN_OR_RETURN(server.port, InRange(FLAGS_port, 0, 65535));
   ASSIGN_OR_RETURN(server.metrics_port, InRange(FLAGS_metrics_port, -1, 65535));
   server.metrics_host = absl::GetFlag(FLAGS_metrics_host);
+  server.serve_test_games = absl::GetFlag(FLAGS_serve_test_games);
   server.tls.cert_file = absl::GetFlag(FLAGS_tls_cert);
   server.tls.key_file = absl::GetFlag(FLAGS_tls_key);
   server.tls.client_ca_file = absl::GetFlag(FLAGS_tls_client_ca);

@@ -35,7 +35,7 @@
 
 int main(int argc, char** argv) {
   // Debian's Abseil checks every lock for deadlock cycles (a debug aid):
-  // 11% of the referee's instructions per decision (issue 12).
+  // 11% of the referee's instructions per decision.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   cardref::cli::ParseFlagsWithoutArgsOrExit(
       argc, argv, "cardref_referee",

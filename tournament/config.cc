@@ -33,7 +33,8 @@ absl::StatusOr<GameSpec> ParseGameSpec(const std::string& text) {
       (parts.size() == 2 &&
        (!absl::SimpleAtoi(parts[1], &game.players) || game.players < 1))) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "a game is id or id:players, e.g. craits:3 or kraken; got '", text,
+        "a game is id or id:players (a game id from ListGames, alone or "
+        "with a player count after a colon); got '", text,
         "'"));
   }
   return game;

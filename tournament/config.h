@@ -21,7 +21,7 @@ namespace cardref::tournament {
 [[nodiscard]] absl::Status ApplyConfig(const v1::TournamentConfig& config,
                                        EventOptions* options);
 
-// "craits" or "craits:3"; INVALID_ARGUMENT otherwise.
+// "<game>" or "<game>:<players>"; INVALID_ARGUMENT otherwise.
 [[nodiscard]] absl::StatusOr<GameSpec> ParseGameSpec(const std::string& text);
 
 }  // namespace cardref::tournament

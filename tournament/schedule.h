@@ -40,8 +40,8 @@ struct ScheduleConfig {
 // One match of the schedule. `key` names it in the event folder; matches of
 // one deal set share `deal_set` and are dealt from the same seed.
 struct ScheduledMatch {
-  std::string key;         // "craits3-g001-d00-s0"
-  std::string deal_set;    // "craits3-g001-d00"
+  std::string key;         // "<game><seats>-g001-d00-s0"
+  std::string deal_set;    // "<game><seats>-g001-d00"
   int game = 0;            // index into ScheduleConfig::games
   std::vector<int> seats;  // bot index per seat
 };

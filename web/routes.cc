@@ -72,6 +72,7 @@ int HttpStatusOf(const absl::Status& status) {
     case absl::StatusCode::kOutOfRange:
       return 400;
     case absl::StatusCode::kPermissionDenied:
+    case absl::StatusCode::kFailedPrecondition:  // not public yet
       return 403;
     case absl::StatusCode::kResourceExhausted:
       return 429;
@@ -158,6 +159,12 @@ bool Over(v1::MatchStatus status) {
 
 }  // namespace
 
+bool WebRoutes::IsPublic(const v1::MatchInfo& info) const {
+  // An info the twin rule cut to its id and status names no game: it stays
+  // so even if the view has said yes since it was read.
+  return !info.game().empty() && c_.view->CheckPublic(info.match_id()).ok();
+}
+
 bool IsMatchIdShaped(const std::string& id) {
   if (id.empty() || id.size() > service::kMaxIdChars) return false;
   for (char c : id) {
@@ -219,7 +226,7 @@ HttpAnswer WebRoutes::Index(const HttpRequest& request) {
   }
   std::vector<IndexEntry> entries;
   for (const v1::MatchInfo& info : found->matches()) {
-    entries.push_back({info, c_.view->EventsArePublic(info.match_id())});
+    entries.push_back({info, IsPublic(info)});
   }
   return Html(200, IndexPage(entries, found->next_page_token(),
                              c_.manager->registry()));
@@ -236,11 +243,12 @@ HttpAnswer WebRoutes::Page(const std::string& match_id) {
                                         : std::string(info.status().message())));
   }
   const std::string status = StatusName(info->status());
-  if (!c_.view->EventsArePublic(match_id)) {
+  if (!IsPublic(*info)) {
     return Html(200, MessagePage(
                          absl::StrCat("Match ", match_id, ": ", status),
-                         "This match's events are not public yet: they will "
-                         "be once every match of its deal set is over."));
+                         "This match's events are not public yet: it is "
+                         "dealt like other matches of its deal set, and "
+                         "they are shown once every one of them is over."));
   }
   if (ReplayKind(*info, true) == "full") {
     // The log's location is the organiser's: asked for here, never shown.
@@ -295,8 +303,8 @@ HttpAnswer WebRoutes::ApiList(const HttpRequest& request) {
   }
   json matches = json::array();
   for (const v1::MatchInfo& info : found->matches()) {
-    matches.push_back(MatchJson(info, c_.view->EventsArePublic(info.match_id()),
-                                c_.manager->registry()));
+    matches.push_back(
+        MatchJson(info, IsPublic(info), c_.manager->registry()));
   }
   json out = {{"matches", matches}};
   if (!found->next_page_token().empty()) {
@@ -311,8 +319,8 @@ HttpAnswer WebRoutes::ApiMatch(const std::string& match_id) {
   if (!info.ok()) {
     return JsonError(HttpStatusOf(info.status()), info.status().message());
   }
-  return Json(200, MatchJson(*info, c_.view->EventsArePublic(match_id),
-                             c_.manager->registry()));
+  return Json(200,
+              MatchJson(*info, IsPublic(*info), c_.manager->registry()));
 }
 
 HttpAnswer WebRoutes::Events(const std::string& match_id,
@@ -334,13 +342,10 @@ HttpAnswer WebRoutes::Events(const std::string& match_id,
   absl::StatusOr<uint32_t> delay = NumberParam<uint32_t>(
       *query, "delay", c_.delay_decisions, kMaxDelayDecisions);
   if (!delay.ok()) return JsonError(400, delay.status().message());
-  if (!c_.view->EventsArePublic(match_id)) {
-    // The match's existence and status are public; its events are not yet.
-    absl::StatusOr<v1::MatchInfo> info = c_.manager->Info(match_id, false);
-    if (!info.ok()) return JsonError(404, info.status().message());
-    return JsonError(403,
-                     "this match's events are not public until every match "
-                     "of its deal set is over");
+  if (absl::Status open = c_.view->CheckPublic(match_id); !open.ok()) {
+    // The match's existence and status are public; its events are not yet
+    // (FAILED_PRECONDITION: 403, saying why).
+    return JsonError(HttpStatusOf(open), open.message());
   }
   // Refused before the feed is made: a refusal costs nothing.
   absl::StatusOr<SseSlot> slot = c_.slots->Acquire(request.client);

@@ -44,6 +44,9 @@ class WebRoutes : public HttpHandler {
   HttpAnswer ApiMatch(const std::string& match_id);
   HttpAnswer Events(const std::string& match_id, const HttpRequest& request);
   HttpAnswer AssetFile(const std::string& name);
+  // Whether the public may see the events of the match `info` (as the
+  // manager shows it to the public) tells of.
+  bool IsPublic(const v1::MatchInfo& info) const;
 
   RoutesContext c_;
 };

@@ -21,6 +21,7 @@
 #include "nlohmann/json.hpp"
 #include "referee/base/testing/fresh_test_dir.h"
 #include "referee/service/match_manager.h"
+#include "web/manager_public_view.h"
 #include "web/pages.h"
 #include "web/testing/http_client.h"
 
@@ -33,23 +34,6 @@ using testing::Connection;
 using testing::Event;
 using testing::Fetch;
 using testing::Reply;
-
-// Says no for the ids it holds (a twin still played, say).
-class HidingView : public PublicMatchView {
- public:
-  void Hide(const std::string& id) {
-    absl::MutexLock lock(&mu_);
-    hidden_.insert(id);
-  }
-  bool EventsArePublic(const std::string& id) const override {
-    absl::MutexLock lock(&mu_);
-    return hidden_.count(id) == 0;
-  }
-
- private:
-  mutable absl::Mutex mu_;
-  std::set<std::string> hidden_;
-};
 
 class WebFrontTest : public ::testing::Test {
  protected:
@@ -66,19 +50,24 @@ class WebFrontTest : public ::testing::Test {
     options.port = 0;
     options.refresh_interval = absl::Milliseconds(5);
     options.http.event_interval = absl::Milliseconds(5);
+    view_ = std::make_unique<ManagerPublicView>(manager_.get());
     absl::StatusOr<std::unique_ptr<WebFront>> front =
-        WebFront::Start(options, manager_.get(), &view_);
+        WebFront::Start(options, manager_.get(), view_.get());
     ASSERT_TRUE(front.ok()) << front.status();
     front_ = *std::move(front);
   }
 
   void TearDown() override {
     front_.reset();
+    view_.reset();
     manager_.reset();
   }
 
-  // A short two-seat Craits match, both seats joined under `names`.
-  std::string NewMatch(const std::vector<std::string>& names = {"ann", "bo"}) {
+  // A short two-seat Craits match, both seats joined under `names`; with a
+  // deal set, one of `deal_set_size` matches dealt alike.
+  std::string NewMatch(const std::vector<std::string>& names = {"ann", "bo"},
+                       const std::string& deal_set = "",
+                       uint32_t deal_set_size = 0) {
     v1::CreateMatchRequest create;
     create.set_game("craits");
     (*create.mutable_params()->mutable_values())["num_players"].set_int_value(2);
@@ -86,6 +75,8 @@ class WebFrontTest : public ::testing::Test {
         "SHORT");
     create.set_open(true);
     create.set_dealing_seed(7);
+  create.set_deal_set_id(deal_set);
+  create.set_deal_set_size(deal_set_size);
     absl::StatusOr<v1::CreateMatchResponse> created =
         manager_->CreateMatch(create);
     EXPECT_TRUE(created.ok()) << created.status();
@@ -155,8 +146,8 @@ class WebFrontTest : public ::testing::Test {
     return events;
   }
 
-  HidingView view_;
   std::unique_ptr<service::MatchManager> manager_;
+  std::unique_ptr<ManagerPublicView> view_;
   std::unique_ptr<WebFront> front_;
   std::map<std::string, std::vector<std::string>> tokens_;
   uint64_t decisions_ = 0;
@@ -415,28 +406,83 @@ TEST_F(WebFrontTest, TheWholeFrontCapRefusesWith503) {
   EXPECT_THAT(second.body, HasSubstr("the web front has 1 streams open"));
 }
 
-TEST_F(WebFrontTest, AMatchNotPublicShowsItsIdAndStatusOnly) {
+TEST_F(WebFrontTest, ATwinShowsItsIdAndStatusOnlyUntilItsDealSetIsOver) {
   StartFront();
-  const std::string id = NewMatch({"secret-ann", "secret-bo"});
+  const std::string id = NewMatch({"secret-ann", "secret-bo"}, "set-1", 2);
   for (int i = 0; i < 4; ++i) Step(id);
-  view_.Hide(id);
-  const Reply api = Fetch(port(), "/api/matches/" + id);
-  EXPECT_EQ(api.status, 200);
-  const nlohmann::json m = nlohmann::json::parse(api.body);
-  EXPECT_EQ(m, nlohmann::json({{"id", id},
-                               {"status", "in_progress"},
-                               {"public", false},
-                               {"replay", "none"}}));
-  const Reply events = Fetch(port(), "/api/matches/" + id + "/events");
-  EXPECT_EQ(events.status, 403);
-  for (const std::string& target :
-       {std::string("/"), std::string("/api/matches"), "/matches/" + id}) {
-    const Reply r = Fetch(port(), target);
-    EXPECT_EQ(r.status, 200) << target;
-    EXPECT_THAT(r.body, Not(HasSubstr("secret-"))) << target;
-    EXPECT_THAT(r.body, HasSubstr(id)) << target;
+  // Its twin is not even created yet: nothing but the id and status.
+  const auto check_hidden = [&](const std::string& status) {
+    const Reply api = Fetch(port(), "/api/matches/" + id);
+    EXPECT_EQ(api.status, 200);
+    EXPECT_EQ(nlohmann::json::parse(api.body),
+              nlohmann::json({{"id", id},
+                              {"status", status},
+                              {"public", false},
+                              {"replay", "none"}}));
+    Reply events = Fetch(port(), "/api/matches/" + id + "/events");
+    EXPECT_EQ(events.status, 403);
+    EXPECT_THAT(events.body, HasSubstr("deal set"));
+    EXPECT_EQ(events.headers["content-security-policy"], kContentSecurityPolicy);
+    for (const std::string& target :
+         {std::string("/"), std::string("/api/matches"), "/matches/" + id}) {
+      const Reply r = Fetch(port(), target);
+      EXPECT_EQ(r.status, 200) << target;
+      EXPECT_THAT(r.body, Not(HasSubstr("secret-"))) << target;
+      // The game's name (its id is in the match's id).
+      EXPECT_THAT(r.body, Not(HasSubstr("Craits"))) << target;
+      EXPECT_THAT(r.body, Not(HasSubstr("\"game\""))) << target;
+      EXPECT_THAT(r.body, HasSubstr(id)) << target;
+    }
+    EXPECT_THAT(Fetch(port(), "/matches/" + id).body, HasSubstr("not public"));
+  };
+  check_hidden("in_progress");
+  // Over, while its twin is played: still hidden.
+  PlayOut(id);
+  const std::string twin = NewMatch({"secret-cy", "secret-di"}, "set-1", 2);
+  check_hidden("finished");
+  for (int i = 0; i < 3; ++i) Step(twin);
+  EXPECT_EQ(Fetch(port(), "/api/matches/" + twin + "/events").status, 403);
+  // Both over: everything, the whole stream and the full replay.
+  PlayOut(twin);
+  for (const std::string& m : {id, twin}) {
+    const nlohmann::json info =
+        nlohmann::json::parse(Fetch(port(), "/api/matches/" + m).body);
+    EXPECT_EQ(info["public"], true) << m;
+    EXPECT_EQ(info["deal_set_id"], "set-1") << m;
+    EXPECT_EQ(info["replay"], "full") << m;
+    const std::vector<Event> all = ReadAll("/api/matches/" + m + "/events");
+    ASSERT_FALSE(all.empty());
+    EXPECT_EQ(all.back().name, "end");
   }
-  EXPECT_THAT(Fetch(port(), "/matches/" + id).body, HasSubstr("not public"));
+}
+
+TEST_F(WebFrontTest, ATwinOutOfMemoryStaysHiddenUntilItsDealSetIsOver) {
+  StartFront({}, /*evict_after=*/absl::ZeroDuration());
+  const std::string id = NewMatch({"secret-ann", "secret-bo"}, "set-2", 2);
+  PlayOut(id);
+  for (int i = 0; i < 200 && manager_->Find(id).ok(); ++i) {
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  ASSERT_EQ(manager_->Find(id).status().code(),
+            absl::StatusCode::kFailedPrecondition)
+      << "the match is still in memory";
+  Reply events = Fetch(port(), "/api/matches/" + id + "/events");
+  EXPECT_EQ(events.status, 403);
+  EXPECT_THAT(events.body, HasSubstr("deal set"));
+  EXPECT_EQ(nlohmann::json::parse(Fetch(port(), "/api/matches/" + id).body)
+                ["public"],
+            false);
+  EXPECT_THAT(Fetch(port(), "/matches/" + id).body, Not(HasSubstr("secret-")));
+  const std::string twin = NewMatch({"cy", "di"}, "set-2", 2);
+  PlayOut(twin);
+  const nlohmann::json info =
+      nlohmann::json::parse(Fetch(port(), "/api/matches/" + id).body);
+  EXPECT_EQ(info["public"], true);
+  EXPECT_EQ(info["seats"][0]["name"], "secret-ann");
+  const std::vector<Event> all = ReadAll("/api/matches/" + id + "/events");
+  ASSERT_FALSE(all.empty());
+  EXPECT_EQ(all.back().name, "end");
+  EXPECT_EQ(Data(all.back())["status"], "finished");
 }
 
 TEST_F(WebFrontTest, AMatchOutOfMemoryIsReadFromItsLog) {

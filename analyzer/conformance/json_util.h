@@ -1,7 +1,7 @@
 // Reading the fields of a conformance action object
 // (../shared/conformance/README.md), shared by the per-game JSON adapters:
 // errors name the game and the field, e.g.
-// "craits action field 'card': must be in 0..51, got 52".
+// "<game> action field 'card': must be in 0..51, got 52".
 #ifndef CARDREF_ANALYZER_CONFORMANCE_JSON_UTIL_H_
 #define CARDREF_ANALYZER_CONFORMANCE_JSON_UTIL_H_
 

@@ -19,8 +19,7 @@ namespace {
 
 using nlohmann::json;
 
-// Reports stay readable: a Krass Kariert decision can list hundreds of
-// actions, and a whole transcript event is long.
+// Reports stay readable: one decision can list hundreds of actions, and a whole transcript event is long.
 constexpr int kMaxListed = 12;
 constexpr size_t kMaxJsonText = 400;
 

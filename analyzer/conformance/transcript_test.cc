@@ -97,6 +97,9 @@ class PileState : public State {
   int rounds_completed() const override { return IsTerminal() ? 1 : 0; }
   int Winner() const { return misere_ ? 1 - last_taker_ : last_taker_; }
   const std::vector<Card>& taken(int seat) const { return taken_[seat]; }
+  void VisibleCards(int /*seat*/, std::vector<Card>* out) const override {
+    out->clear();
+  }
   GameOutcome Outcome() const override {
     GameOutcome o;
     o.scores = {Winner() == 0 ? 1 : 0, Winner() == 1 ? 1 : 0};

@@ -33,7 +33,7 @@ RatingFit FitRatings(int players,
 
 // offset + PointsPerTheta() * sum_i weights[i] theta_i, with its percentile
 // interval. A player's rating: weights e_i, offset 1500; a difference:
-// e_a - e_b, offset 0; a Kraken team: e_a + e_b, offset 1500.
+// e_a - e_b, offset 0; a partnership: e_a + e_b, offset 1500.
 Estimate RatingContrast(const RatingFit& fit, const std::vector<double>& weights,
                         double offset, const IntervalOptions& options);
 

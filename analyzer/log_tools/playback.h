@@ -54,7 +54,7 @@ struct Step {
 
 struct Playback {
   v1::LogHeader header;
-  std::string game_name;  // "Craits"
+  std::string game_name;  // GameInfo::display_name
   int viewer = -1;        // -1: every seat's cards
   std::vector<std::string> seat_names;
   std::vector<Step> steps;

@@ -168,6 +168,14 @@ class State {
   // Precondition: IsTerminal().
   virtual GameOutcome Outcome() const = 0;
 
+  // The cards `seat` may see now (-1: what every seat and a spectator may
+  // see), in any order. No view the game's codec builds for the seat shows
+  // a card outside it: the generic hidden-information walk checks every
+  // card field of every observation against it. A game whose decks share
+  // card ids lists the ids of both, so the walk is a necessary condition
+  // there and the game's own tests tell the decks apart.
+  virtual void VisibleCards(int seat, std::vector<Card>* out) const = 0;
+
   virtual std::unique_ptr<State> Clone() const = 0;
 
   // Human-readable notation of an action, parsed back by ParseAction (same

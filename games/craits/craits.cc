@@ -348,6 +348,25 @@ void CraitsState::ResolveStarter() {
   Resume();
 }
 
+void CraitsState::VisibleCards(int seat, std::vector<Card>* out) const {
+  out->clear();
+  for (Card c : discard_pile()) out->push_back(c);
+  const int n = params_.num_players;
+  if (seat >= 0 && seat < n) {
+    for (CardMask m = hand(seat); m; m &= m - 1) {
+      out->push_back(static_cast<Card>(__builtin_ctzll(m)));
+    }
+  }
+  if (rounds_completed_ > 0) {
+    const CraitsRoundResult& last = results_[rounds_completed_ - 1];
+    for (int s = 0; s < n; ++s) {
+      for (CardMask m = last.hands[s]; m; m &= m - 1) {
+        out->push_back(static_cast<Card>(__builtin_ctzll(m)));
+      }
+    }
+  }
+}
+
 int CraitsState::SubstitutePreference(Action action) const {
   absl::StatusOr<CraitsMove> move = CraitsMove::Decode(action);
   if (!move.ok()) return 1;

@@ -225,6 +225,9 @@ class CraitsState final : public State {
   int round() const override { return round_; }
   int rounds_completed() const override { return rounds_completed_; }
   GameOutcome Outcome() const override;
+  // CR-15: the discard pile, the seat's own hand and, once a round is over,
+  // every hand of it (revealed for scoring).
+  void VisibleCards(int seat, std::vector<Card>* out) const override;
   std::unique_ptr<State> Clone() const override;
   std::string ActionToString(Action action) const override;
   absl::StatusOr<Action> ParseAction(absl::string_view text) const override;

@@ -1,6 +1,8 @@
 // Craits <-> proto/cardref/v1/craits.proto.
 #include "absl/strings/str_cat.h"
-#include "games/craits/craits_codec.h"
+#include "games/craits/craits_entry_points.h"
+
+#include "referee/codec/game_codec.h"
 #include "referee/codec/codec_util.h"
 #include "games/craits/craits.h"
 #include "games/craits/craits_action.h"
@@ -135,7 +137,7 @@ void RoundToProto(const craits::CraitsRoundResult& result, int num_players,
 // Straight from the state's public accessors, as CraitsState::Observe
 // would fill them: that struct also lists the legal actions, every
 // completed round and last round's hands as vectors, which the view does
-// not send (issue 12: it was two thirds of building an observation).
+// not send (it was two thirds of building an observation).
 void Codec::FillGameView(const State& state, int seat,
                          v1::Observation* out) const {
   const craits::CraitsState& s = AsCraits(state);

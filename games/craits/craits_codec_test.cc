@@ -1,4 +1,4 @@
-#include "games/craits/craits_codec.h"
+#include "games/craits/craits_entry_points.h"
 
 #include "referee/codec/codec.h"
 
@@ -88,7 +88,7 @@ TEST(CodecTest, CraitsObservationsNeverShowAHiddenCard) {
 }
 
 // CR-15.1, CR-15.2: the codec builds the Craits view from the state's
-// accessors, not from CraitsState::Observe (issue 12); every field must
+// accessors, not from CraitsState::Observe; every field must
 // still be what Observe shows that seat, at every decision of random games
 // with 2 to 5 players, for every seat and for a spectator (no hand).
 TEST(CodecTest, CraitsViewIsWhatTheEngineObserves) {

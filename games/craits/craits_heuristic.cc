@@ -1,4 +1,6 @@
-#include "games/craits/craits_heuristic.h"
+#include "games/craits/craits_entry_points.h"
+
+#include "cardref/v1/game.pb.h"
 
 #include <string>
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "games/craits/craits_json.h"
+#include "games/craits/craits_entry_points.h"
 #include "analyzer/conformance/json_adapter.h"
 #include "analyzer/conformance/json_util.h"
 #include "games/craits/craits.h"

@@ -1,6 +1,6 @@
 #include <string>
 
-#include "games/craits/craits_json.h"
+#include "games/craits/craits_entry_points.h"
 #include "analyzer/conformance/json_adapter.h"
 #include "analyzer/conformance/json_adapter_testing.h"
 #include "gmock/gmock.h"

@@ -1,4 +1,6 @@
-#include "games/craits/craits_stats.h"
+#include "games/craits/craits_entry_points.h"
+
+#include "analyzer/stats_hook.h"
 
 #include <algorithm>
 #include <array>

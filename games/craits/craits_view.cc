@@ -5,7 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "games/craits/craits_view.h"
+#include "games/craits/craits_entry_points.h"
+
+#include "analyzer/log_tools/game_view.h"
 #include "games/craits/craits_cards.h"
 
 namespace cardref::log_tools {

@@ -347,6 +347,23 @@ void KrakenState::LegalActions(ActionList& out) const {
   }
 }
 
+void KrakenState::VisibleCards(int seat, std::vector<Card>* out) const {
+  out->clear();
+  auto add_mask = [out](CardMask m) {
+    for (; m; m &= m - 1) out->push_back(static_cast<Card>(__builtin_ctz(m)));
+  };
+  if (seat >= 0 && seat < kNumSeats) add_mask(hands_[seat]);
+  for (const KrakenTrick& t : tricks_) {
+    for (int i = 0; i < t.size; ++i) out->push_back(t.cards[i]);
+  }
+  for (int s = 0; s < kNumSeats; ++s) {
+    if (!((declared_mask_ >> s) & 1)) continue;
+    const Declaration d = DecodeDeclaration(declarations_[s]);
+    for (int i = 0; i < d.size; ++i) add_mask(d.combos[i].cards);
+  }
+  for (int i = 0; i < num_turned_; ++i) out->push_back(trump_deck_[i]);
+}
+
 int KrakenState::SubstitutePreference(Action action) const {
   switch (KindOf(action)) {
     case ActionKind::kPassTrump:
@@ -693,7 +710,7 @@ KrakenObservation KrakenState::Observe(int seat) const {
   o.eldest = eldest();
   o.phase = phase_;
   o.seat_to_act = current_seat();
-  o.hand = hands_[seat];
+  o.hand = seat >= 0 && seat < kNumSeats ? hands_[seat] : 0;  // spectator: none
   for (int s = 0; s < kNumSeats; ++s) o.hand_sizes[s] = CountCards(hands_[s]);
   if (o.seat_to_act == seat) {
     ActionList legal;

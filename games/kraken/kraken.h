@@ -243,6 +243,10 @@ class KrakenState final : public State {
   int round() const override { return round_index_ + 1; }
   int rounds_completed() const override { return rounds_completed_; }
   GameOutcome Outcome() const override;
+  // KR-16: the seat's own hand, the cards played and declared this round and
+  // the turned trump-deck cards (a second deck whose ids overlap the first:
+  // kraken_codec_test tells them apart).
+  void VisibleCards(int seat, std::vector<Card>* out) const override;
   std::unique_ptr<State> Clone() const override;
   std::string ActionToString(Action action) const override;
   absl::StatusOr<Action> ParseAction(absl::string_view text) const override;

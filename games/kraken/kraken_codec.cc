@@ -2,7 +2,9 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "games/kraken/kraken_codec.h"
+#include "games/kraken/kraken_entry_points.h"
+
+#include "referee/codec/game_codec.h"
 #include "referee/codec/codec_util.h"
 #include "games/kraken/kraken.h"
 #include "games/kraken/kraken_action.h"
@@ -314,8 +316,10 @@ void Codec::FillGameView(const State& state, int seat,
   const kr::KrakenState& ks = AsKraken(state);
   const kr::KrakenObservation o = ks.Observe(seat);
   v1::KrakenObservation* view = out->mutable_kraken();
-  view->set_team(kr::TeamOf(seat));
-  view->set_partner(kr::PartnerOf(seat));
+  if (seat >= 0) {  // a spectator has neither
+    view->set_team(kr::TeamOf(seat));
+    view->set_partner(kr::PartnerOf(seat));
+  }
   view->set_dealer(o.dealer);
   view->set_eldest(o.eldest);
   view->set_phase(PhaseToProto(o.phase));

@@ -1,4 +1,6 @@
-#include "games/kraken/kraken_heuristic.h"
+#include "games/kraken/kraken_entry_points.h"
+
+#include "cardref/v1/game.pb.h"
 
 #include <string>
 

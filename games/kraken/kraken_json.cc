@@ -10,7 +10,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "games/kraken/kraken_json.h"
+#include "games/kraken/kraken_entry_points.h"
 #include "analyzer/conformance/json_adapter.h"
 #include "analyzer/conformance/json_util.h"
 #include "games/kraken/kraken.h"

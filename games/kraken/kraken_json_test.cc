@@ -4,7 +4,7 @@
 // themselves run as the ctest conformance_kraken.)
 #include <memory>
 
-#include "games/kraken/kraken_json.h"
+#include "games/kraken/kraken_entry_points.h"
 #include "analyzer/conformance/json_adapter_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

@@ -1,4 +1,6 @@
-#include "games/kraken/kraken_stats.h"
+#include "games/kraken/kraken_entry_points.h"
+
+#include "analyzer/stats_hook.h"
 
 #include <algorithm>
 #include <array>

@@ -6,7 +6,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
-#include "games/kraken/kraken_view.h"
+#include "games/kraken/kraken_entry_points.h"
+
+#include "analyzer/log_tools/game_view.h"
 #include "games/kraken/kraken_action.h"
 
 namespace cardref::log_tools {

@@ -636,6 +636,23 @@ absl::Status KrassKariertState::ExplainPlay(const KrassKariertAction& a) const {
 
 // ------------------------------------------------------- Views
 
+void KrassKariertState::VisibleCards(int seat, std::vector<Card>* out) const {
+  out->clear();
+  const int n = static_cast<int>(game().num_seats());
+  if (seat >= 0 && seat < n) {
+    for (Card c : hand(seat)) out->push_back(c);
+    if (current_seat() == seat) {
+      for (Card c : pending_drawn()) out->push_back(c);
+    }
+  }
+  for (int p = 0; p < n; ++p) {
+    for (int r = 0; r < kReserveSlots; ++r) {
+      if (reserve(p, r) != kNoCard) out->push_back(reserve(p, r));
+    }
+  }
+  for (Card c : discards()) out->push_back(c);
+}
+
 GameOutcome KrassKariertState::Outcome() const {
   return MakeOutcome(chips_, config_.num_players, losers_);
 }
@@ -691,9 +708,11 @@ KrassKariertObservation KrassKariertState::Observe(int seat) const {
                 o.own_pending.begin());
     }
   }
-  o.hand_length = hand_len_[seat];
-  std::copy(hands_[seat].begin(), hands_[seat].begin() + hand_len_[seat],
-            o.hand.begin());
+  if (seat >= 0 && seat < config_.num_players) {  // a spectator has no hand
+    o.hand_length = hand_len_[seat];
+    std::copy(hands_[seat].begin(), hands_[seat].begin() + hand_len_[seat],
+              o.hand.begin());
+  }
   o.rounds_completed = rounds_completed_;
   o.round_losses = round_losses_;
   o.game_over = phase_ == Phase::kGameOver;

@@ -186,6 +186,9 @@ class KrassKariertState : public State {
   int round() const override { return round_; }
   int rounds_completed() const override { return rounds_completed_; }
   GameOutcome Outcome() const override;
+  // KK-15: the seat's own hand and, while it places them, the cards it drew;
+  // every reserve and the discard pile (which holds the trick in play).
+  void VisibleCards(int seat, std::vector<Card>* out) const override;
   std::unique_ptr<State> Clone() const override;
   std::string ActionToString(Action action) const override;
   absl::StatusOr<Action> ParseAction(absl::string_view text) const override;

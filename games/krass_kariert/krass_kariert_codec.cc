@@ -4,7 +4,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "games/krass_kariert/krass_kariert_codec.h"
+#include "games/krass_kariert/krass_kariert_entry_points.h"
+
+#include "referee/codec/game_codec.h"
 #include "referee/codec/codec_util.h"
 #include "games/krass_kariert/krass_kariert.h"
 #include "games/krass_kariert/krass_kariert_action.h"

@@ -1,4 +1,6 @@
-#include "games/krass_kariert/krass_kariert_heuristic.h"
+#include "games/krass_kariert/krass_kariert_entry_points.h"
+
+#include "cardref/v1/game.pb.h"
 
 #include <algorithm>
 #include <vector>

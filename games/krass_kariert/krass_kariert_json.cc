@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "games/krass_kariert/krass_kariert_json.h"
+#include "games/krass_kariert/krass_kariert_entry_points.h"
 #include "analyzer/conformance/json_adapter.h"
 #include "analyzer/conformance/json_util.h"
 #include "games/krass_kariert/krass_kariert.h"

@@ -3,7 +3,7 @@
 // (The transcripts themselves run as the ctest conformance_krass_kariert.)
 #include <memory>
 
-#include "games/krass_kariert/krass_kariert_json.h"
+#include "games/krass_kariert/krass_kariert_entry_points.h"
 #include "analyzer/conformance/json_adapter_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

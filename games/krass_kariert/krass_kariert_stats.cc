@@ -1,4 +1,6 @@
-#include "games/krass_kariert/krass_kariert_stats.h"
+#include "games/krass_kariert/krass_kariert_entry_points.h"
+
+#include "analyzer/stats_hook.h"
 
 #include <algorithm>
 #include <array>

@@ -5,7 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "games/krass_kariert/krass_kariert_view.h"
+#include "games/krass_kariert/krass_kariert_entry_points.h"
+
+#include "analyzer/log_tools/game_view.h"
 #include "games/krass_kariert/krass_kariert_cards.h"
 
 namespace cardref::log_tools {

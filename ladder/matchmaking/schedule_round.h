@@ -21,7 +21,7 @@ using SeedSource = std::function<absl::StatusOr<std::string>()>;
 
 struct ScheduledRound {
   int64_t round = 0;
-  std::string deal_set;           // e.g. "craits3-r000042"
+  std::string deal_set;           // e.g. "<game><players>-r000042"
   MatchmakingRound picked;
   std::vector<int64_t> match_ids; // one per seating
 };

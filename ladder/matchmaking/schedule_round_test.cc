@@ -12,7 +12,7 @@
 #include "gtest/gtest.h"
 #include "ladder/rating/rate_result.h"
 #include "ladder/store/sqlite_store.h"
-#include "ladder/store/store_testing.h"
+#include "ladder/store/testing/store_testing.h"
 #include "ladder/testing/simulate.h"
 
 namespace cardref::ladder {

@@ -6,7 +6,7 @@
 #include "gtest/gtest.h"
 #include "ladder/rating/plackett_luce.h"
 #include "ladder/store/sqlite_store.h"
-#include "ladder/store/store_testing.h"
+#include "ladder/store/testing/store_testing.h"
 
 namespace cardref::ladder {
 namespace {

@@ -16,7 +16,7 @@
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "ladder/store/sqlite_store.h"
-#include "ladder/store/store_testing.h"
+#include "ladder/store/testing/store_testing.h"
 
 namespace cardref::ladder {
 namespace {

@@ -11,7 +11,7 @@
 #include "ladder/store/schema.h"
 #include "ladder/store/sqlite_db.h"
 #include "ladder/store/sqlite_store.h"
-#include "ladder/store/store_testing.h"
+#include "ladder/store/testing/store_testing.h"
 
 namespace cardref::ladder {
 namespace {

@@ -7,7 +7,7 @@
 #include "absl/strings/match.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "ladder/store/store_testing.h"
+#include "ladder/store/testing/store_testing.h"
 
 namespace cardref::ladder {
 namespace {

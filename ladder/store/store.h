@@ -60,8 +60,8 @@ struct LadderGame {
   int64_t id = 0;  // assigned by the store
   std::string game;
   int players = 0;
-  // The team of each seat (Kraken: {0, 1, 0, 1}); empty when every seat
-  // plays for itself. Partners share their rank and are rated as one side.
+  // The team of each seat ({0, 1, 0, 1} for two partnerships of two);
+  // empty when every seat plays for itself. Partners share their rank and are rated as one side.
   std::vector<int> teams;
   std::string params;  // "name=value,..." as cardref_tournament --params
 };

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "ladder/store/store_testing.h"
+#include "ladder/store/testing/store_testing.h"
 
 namespace cardref::ladder {
 namespace {

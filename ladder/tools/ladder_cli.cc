@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "games/all_games.h"
@@ -39,7 +40,8 @@ absl::StatusOr<std::vector<LadderGame>> ParseGames(const InitOptions& options) {
     game.game = std::string(absl::StripAsciiWhitespace(parts[0]));
     if (parts.size() != 2 || !absl::SimpleAtoi(parts[1], &game.players)) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "--games: '", spec, "' is not id:players (e.g. craits:3)"));
+          "--games: '", spec, "' is not GAME:PLAYERS (e.g. ",
+          ServedGames(false).Ids().front(), ":3)"));
     }
     absl::StatusOr<const GameInfo*> info = AllGames().Find(game.game);
     if (!info.ok()) {
@@ -61,7 +63,8 @@ absl::StatusOr<std::vector<LadderGame>> ParseGames(const InitOptions& options) {
   }
   if (games.empty()) {
     return absl::InvalidArgumentError(
-        "--games is required: id:players,... (e.g. craits:3,kraken:4)");
+        absl::StrCat("--games is required: GAME:PLAYERS,... (this build knows ",
+                     absl::StrJoin(ServedGames(false).Ids(), ", "), ")"));
   }
   return games;
 }

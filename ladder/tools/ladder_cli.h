@@ -15,7 +15,7 @@ namespace cardref::ladder::cli {
 struct InitOptions {
   std::string store;
   std::string name;
-  // "craits:3,krass_kariert:4,kraken:4": games this build knows, each
+  // "GAME:PLAYERS,...": games this build knows, each
   // with its partnerships as the game declares them (GameTraits::teams).
   std::string games;
   std::string params;        // "name=value,..." for every game

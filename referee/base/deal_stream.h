@@ -57,7 +57,7 @@ class DealStream {
 
   std::string prefix_;  // the hash input before the counter
   uint64_t counter_ = 0;
-  // One context for every block (issue 12: a context made, fetched and
+  // One context for every block (a context made, fetched and
   // freed per block, and two strings, were most of re-deriving a deal).
   crypto::Sha256Hasher hasher_;
   unsigned char block_[crypto::kSha256Size];

@@ -15,7 +15,7 @@ void CheckOk(int ok) {
 
 // Fetched once: Sha256Md() makes every EVP_DigestInit_ex fetch the
 // implementation from the provider again, which cost more than hashing a
-// log record (issue 12).
+// log record.
 const EVP_MD* Sha256Md() {
   static const EVP_MD* const md = [] {
     EVP_MD* fetched = EVP_MD_fetch(nullptr, "SHA256", nullptr);

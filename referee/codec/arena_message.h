@@ -1,7 +1,7 @@
 // One protobuf message at a time on an arena whose first block is inline:
 // Fresh() drops the previous message (and any blocks it grew) and returns
 // an empty one, so building or parsing a small message allocates nothing.
-// For a hot loop that handles one message after another (issue 12).
+// For a hot loop that handles one message after another.
 #ifndef CARDREF_REFEREE_CODEC_ARENA_MESSAGE_H_
 #define CARDREF_REFEREE_CODEC_ARENA_MESSAGE_H_
 

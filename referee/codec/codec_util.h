@@ -24,7 +24,7 @@ bool IsSuit(v1::Suit suit);
 void AddCards(uint64_t mask, google::protobuf::RepeatedField<uint32_t>* out);
 
 // The codecs' shape error: INVALID_ARGUMENT "<game>.<field> <why>", e.g.
-// "kraken.play.card 32 is not a card id (0..31, KR-1.1)".
+// "<game>.play.card 32 is not a card id (0..31, <rule>)".
 absl::Status MalformedField(absl::string_view game, absl::string_view field,
                             absl::string_view why);
 

@@ -27,7 +27,8 @@ class GameCodec {
   // Fills the typed message (not the notation).
   virtual void ActionToProto(Action action, v1::Action* out) const = 0;
 
-  // Fills out's game_view with what `seat` may see.
+  // Fills out's game_view with what `seat` may see; seat -1: what a
+  // spectator may see (no hand).
   virtual void FillGameView(const State& state, int seat,
                             v1::Observation* out) const = 0;
   // Fills out's game-specific part for round `round` (1-based,

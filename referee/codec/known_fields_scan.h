@@ -2,7 +2,7 @@
 //
 // codec::FindUnknownField walks a parsed message with reflection, which cost
 // a quarter of the audit's instructions and a few percent of the referee's
-// per request (issue 12). The audit scans every record with this, the
+// per request. The audit scans every record with this, the
 // service every unary request. This scan reads the
 // serialized bytes once instead: every tag must be a field of the schema
 // with a wire type the parser stores in that field (not in the unknown

@@ -15,8 +15,8 @@
 
 namespace cardref::codec {
 
-// The path of the first unknown field, e.g. "action.craits.play.#7" (field
-// number 7 inside action.craits.play), searching set fields recursively; or
+// The path of the first unknown field, e.g. "action.<game>.play.#7" (field
+// number 7 inside action.<game>.play), searching set fields recursively; or
 // nullopt if there is none.
 std::optional<std::string> FindUnknownField(
     const google::protobuf::Message& message);

@@ -1,5 +1,7 @@
 #include "referee/grpc/call_gate.h"
 
+#include <algorithm>
+
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -26,6 +28,12 @@ CallGate::CallGate(const service::Limits& limits, const service::Clock* clock)
                 service::kMaxTrackedCallers),
       seat_streams_(limits.max_streams_per_seat),
       event_streams_(limits.max_event_streams),
+      spectator_streams_(
+          limits.max_event_streams > 0
+              ? std::max(1, limits.max_event_streams -
+                                std::max(0, limits.organiser_event_streams))
+              : 0),
+      client_event_streams_(limits.max_event_streams_per_client),
       service_streams_(limits.max_service_streams_per_connection) {}
 
 std::string CallGate::PeerKey(const grpc::ServerContextBase& context) const {
@@ -76,10 +84,36 @@ absl::StatusOr<service::StreamSlot> CallGate::OpenSeatStream(
                                absl::StrCat(match_id, "/", seat));
 }
 
-absl::StatusOr<service::StreamSlot> CallGate::OpenEventStream() {
-  return event_streams_.Acquire("this referee (all WatchMatch and "
-                                "WatchMatchFull streams)",
-                                "");
+absl::StatusOr<std::vector<service::StreamSlot>> CallGate::OpenEventStream(
+    const grpc::ServerContextBase& context, bool organiser) {
+  std::vector<service::StreamSlot> slots;
+  if (!organiser) {
+    absl::StatusOr<service::StreamSlot> client = client_event_streams_.Acquire(
+        "this client's WatchMatch streams (one address, or one user on the "
+        "referee's machine)",
+        ClientKey(context));
+    if (!client.ok()) return client.status();
+    slots.push_back(*std::move(client));
+    absl::StatusOr<service::StreamSlot> shared = spectator_streams_.Acquire(
+        "the spectators' WatchMatch streams (what --organiser_event_streams "
+        "leaves of --max_event_streams)",
+        "");
+    if (!shared.ok()) return shared.status();
+    slots.push_back(*std::move(shared));
+  }
+  absl::StatusOr<service::StreamSlot> total = event_streams_.Acquire(
+      "this referee (all WatchMatch and WatchMatchFull streams)", "");
+  if (!total.ok()) return total.status();
+  slots.push_back(*std::move(total));
+  return slots;
+}
+
+std::string CallGate::ClientKey(const grpc::ServerContextBase& context) const {
+  if (client_of_) {
+    std::string key = client_of_(context.peer());
+    if (!key.empty()) return absl::StrCat("client:", key);
+  }
+  return AddressKey(context);
 }
 
 absl::StatusOr<service::StreamSlot> CallGate::OpenServiceStream(

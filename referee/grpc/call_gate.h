@@ -6,7 +6,9 @@
 #ifndef CARDREF_REFEREE_GRPC_CALL_GATE_H_
 #define CARDREF_REFEREE_GRPC_CALL_GATE_H_
 
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -29,10 +31,15 @@ class CallGate {
   absl::Status Admit(const grpc::ServerContextBase& context,
                      absl::string_view token);
 
-  // A slot for one observation stream of a seat, and for one event stream.
+  // A slot for one observation stream of a seat.
   absl::StatusOr<service::StreamSlot> OpenSeatStream(
       const std::string& match_id, int seat);
-  absl::StatusOr<service::StreamSlot> OpenEventStream();
+  // The slots one event stream holds: one of the process's
+  // max_event_streams, and unless it is the `organiser`'s, one of the
+  // spectators' share (what organiser_event_streams leaves) and one of its
+  // client's (max_event_streams_per_client).
+  absl::StatusOr<std::vector<service::StreamSlot>> OpenEventStream(
+      const grpc::ServerContextBase& context, bool organiser);
   // Admits the call (as Admit, with no token), then takes a slot for one
   // Health/Watch or ServerReflectionInfo stream on `context`'s connection.
   absl::StatusOr<service::StreamSlot> OpenServiceStream(
@@ -46,6 +53,13 @@ class CallGate {
                         absl::string_view token) const;
   // The caller by its address alone, a key apart from every token's.
   std::string AddressKey(const grpc::ServerContextBase& context) const;
+  // The client of `context`: its address, and on this machine the user
+  // whose process connected, when `client_of` (set at start, before any
+  // call) can tell (the connection limiter's key); else AddressKey.
+  std::string ClientKey(const grpc::ServerContextBase& context) const;
+  void set_client_of(std::function<std::string(const std::string& peer)> f) {
+    client_of_ = std::move(f);
+  }
 
  private:
   // "seat:" + `token`, else "bearer:" + the organiser's bearer token, else "".
@@ -56,6 +70,9 @@ class CallGate {
   service::RateLimiter per_peer_;
   service::StreamBudget seat_streams_;
   service::StreamBudget event_streams_;
+  service::StreamBudget spectator_streams_;  // the spectators' share
+  service::StreamBudget client_event_streams_;  // per client
+  std::function<std::string(const std::string& peer)> client_of_;
   service::StreamBudget service_streams_;  // per connection
 };
 

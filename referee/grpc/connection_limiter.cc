@@ -9,7 +9,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -46,6 +48,17 @@ std::string AddressKey(const sockaddr_storage& addr) {
     return absl::StrCat("ipv6:[", text, "]");
   }
   return "unknown";
+}
+
+// gRPC's name of a peer: "ipv4:127.0.0.1:51234", "ipv6:[::1]:51234".
+std::string PeerName(const sockaddr_storage& addr) {
+  int port = 0;
+  if (addr.ss_family == AF_INET) {
+    port = ntohs(reinterpret_cast<const sockaddr_in*>(&addr)->sin_port);
+  } else if (addr.ss_family == AF_INET6) {
+    port = ntohs(reinterpret_cast<const sockaddr_in6*>(&addr)->sin6_port);
+  }
+  return absl::StrCat(AddressKey(addr), ":", port);
 }
 
 // Whose connection it is, for --max_connections_per_address: its address,
@@ -104,7 +117,7 @@ void SetPort(sockaddr* addr, int port) {
 
 absl::StatusOr<std::unique_ptr<ConnectionLimiter>> ConnectionLimiter::Listen(
     const std::string& host, int port, int max_connections,
-    int max_per_address) {
+    int max_per_address, int max_idle_ms) {
   std::string name = host;
   if (absl::StartsWith(name, "[") && absl::EndsWith(name, "]")) {
     name = name.substr(1, name.size() - 2);
@@ -123,6 +136,7 @@ absl::StatusOr<std::unique_ptr<ConnectionLimiter>> ConnectionLimiter::Listen(
   std::unique_ptr<ConnectionLimiter> limiter(new ConnectionLimiter);
   limiter->max_connections_ = max_connections;
   limiter->max_per_address_ = max_per_address;
+  limiter->max_idle_ms_ = max_idle_ms;
   limiter->port_ = port;
   std::string last_error = "no address";
   for (addrinfo* ai = found; ai != nullptr; ai = ai->ai_next) {
@@ -186,14 +200,24 @@ void ConnectionLimiter::AcceptLoop() {
   std::vector<pollfd> polled;
   for (int fd : listeners_) polled.push_back({fd, POLLIN, 0});
   polled.push_back({wake_[0], POLLIN, 0});
+  // Every second: the idle sweep (and the recount it starts with).
+  constexpr int kSweepMs = 1000;
+  auto next_sweep = std::chrono::steady_clock::now();
   while (!stopped_.load()) {
-    if (poll(polled.data(), polled.size(), -1) < 0) {
-      if (errno == EINTR) continue;
-      return;
-    }
+    const int rc = poll(polled.data(), polled.size(), kSweepMs);
+    if (rc < 0 && errno != EINTR) return;
     if (stopped_.load()) return;
-    for (size_t i = 0; i + 1 < polled.size(); ++i) {
-      if (polled[i].revents & POLLIN) AcceptOne(polled[i].fd);
+    if (rc > 0) {
+      for (size_t i = 0; i + 1 < polled.size(); ++i) {
+        if (polled[i].revents & POLLIN) AcceptOne(polled[i].fd);
+      }
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (max_idle_ms_ > 0 && now >= next_sweep) {
+      next_sweep = now + std::chrono::milliseconds(kSweepMs);
+      absl::MutexLock lock(&mu_);
+      RecountLocked();
+      CloseIdleLocked();
     }
   }
 }
@@ -214,7 +238,8 @@ void ConnectionLimiter::AcceptOne(int listener) {
   }
   // Asked of the kernel before the lock is taken.
   const ino_t inode = SocketInode(fd);
-  std::string address = max_per_address_ > 0 ? ClientKey(fd, addr) : "";
+  std::string client = ClientKey(fd, addr);
+  std::string peer = PeerName(addr);
   {
     absl::MutexLock lock(&mu_);
     RecountLocked();
@@ -224,16 +249,15 @@ void ConnectionLimiter::AcceptOne(int listener) {
       close(fd);
       return;
     }
-    if (!address.empty()) {
-      int& held = per_address_[address];
-      if (held >= max_per_address_) {
-        refused_per_address_.fetch_add(1);
-        close(fd);
-        return;
-      }
-      ++held;
+    int& held = per_address_[client];
+    if (max_per_address_ > 0 && held >= max_per_address_) {
+      refused_per_address_.fetch_add(1);
+      close(fd);
+      return;
     }
-    open_[fd] = Connection{inode, std::move(address)};
+    ++held;
+    client_of_peer_[peer] = client;
+    open_[fd] = Connection{inode, std::move(client), std::move(peer)};
   }
   const int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
@@ -244,17 +268,41 @@ void ConnectionLimiter::AcceptOne(int listener) {
   acceptor_->HandleNewConnection(&handed);
 }
 
+void ConnectionLimiter::CloseIdleLocked() {
+  const uint32_t idle_ms = static_cast<uint32_t>(max_idle_ms_);
+  for (const auto& [fd, connection] : open_) {
+    tcp_info info{};
+    socklen_t len = sizeof(info);
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) != 0) continue;
+    if (std::min(info.tcpi_last_data_recv, info.tcpi_last_data_sent) <
+        idle_ms) {
+      continue;
+    }
+    // The number is gRPC's: shut the socket down only if it is still the
+    // one accepted (RecountLocked just dropped the closed ones; this
+    // narrows the window in which gRPC could close and reuse it).
+    if (SocketInode(fd) != connection.ino) continue;
+    shutdown(fd, SHUT_RDWR);
+    closed_idle_.fetch_add(1);
+  }
+}
+
+std::string ConnectionLimiter::ClientOf(const std::string& peer) {
+  absl::MutexLock lock(&mu_);
+  auto it = client_of_peer_.find(peer);
+  return it == client_of_peer_.end() ? "" : it->second;
+}
+
 void ConnectionLimiter::RecountLocked() {
   for (auto it = open_.begin(); it != open_.end();) {
     auto here = it++;
     if (SocketInode(here->first) != here->second.ino) {
       // gRPC closed it (its number may be reused).
-      if (!here->second.address.empty()) {
-        auto held = per_address_.find(here->second.address);
-        if (held != per_address_.end() && --held->second == 0) {
-          per_address_.erase(held);
-        }
+      auto held = per_address_.find(here->second.client);
+      if (held != per_address_.end() && --held->second == 0) {
+        per_address_.erase(held);
       }
+      client_of_peer_.erase(here->second.peer);
       open_.erase(here);
     }
   }

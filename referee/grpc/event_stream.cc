@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/synchronization/mutex.h"
+#include "referee/grpc/stream_writer.h"
 
 namespace cardref::grpc_service {
 
@@ -12,37 +13,21 @@ namespace {
 // Events fetched from the match per request: bounds the reactor's buffer.
 constexpr size_t kBatch = 64;
 
-class EventWriter : public grpc::ServerWriteReactor<v1::MatchEvent> {
+class EventWriter final : public StreamWriter<v1::MatchEvent> {
  public:
   EventWriter(std::shared_ptr<service::Match> match, service::Audience audience,
               uint64_t after_index, uint32_t delay_decisions,
-              service::StreamSlot slot, service::MetricsSink* metrics)
-      : slot_(std::move(slot)),
+              std::vector<service::StreamSlot> slots,
+              service::MetricsSink* metrics)
+      : slots_(std::move(slots)),
         match_(std::move(match)),
         metrics_(metrics),
         audience_(audience),
         delay_decisions_(delay_decisions),
         last_index_(after_index) {
     metrics_->StreamOpened("events");
-    watcher_ = match_->AddWatcher([this] { MaybeWrite(); });
-    MaybeWrite();
-  }
-
-  void OnWriteDone(bool ok) override {
-    absl::MutexLock lock(&mu_);
-    writing_ = false;
-    if (!ok) {
-      FinishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                                "the stream broke while writing"));
-      return;
-    }
-    WriteNextLocked();
-  }
-
-  void OnCancel() override {
-    absl::MutexLock lock(&mu_);
-    cancelled_ = true;
-    if (!writing_) FinishLocked(grpc::Status::CANCELLED);
+    watcher_ = match_->AddWatcher([this] { Poke(); });
+    Poke();
   }
 
   void OnDone() override {
@@ -52,17 +37,7 @@ class EventWriter : public grpc::ServerWriteReactor<v1::MatchEvent> {
   }
 
  private:
-  void MaybeWrite() {
-    absl::MutexLock lock(&mu_);
-    WriteNextLocked();
-  }
-
-  void WriteNextLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    if (writing_ || finished_) return;
-    if (cancelled_) {
-      FinishLocked(grpc::Status::CANCELLED);
-      return;
-    }
+  Next NextLocked() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     if (queue_.empty()) {
       service::EventBatch batch =
           match_->EventsAfter(last_index_, audience_, delay_decisions_, kBatch);
@@ -71,46 +46,34 @@ class EventWriter : public grpc::ServerWriteReactor<v1::MatchEvent> {
       complete_ = batch.complete;
     }
     if (queue_.empty()) {
-      if (complete_) FinishLocked(grpc::Status::OK);
-      return;
+      return complete_ ? FinishWith(grpc::Status::OK) : Nothing();
     }
     pending_ = std::move(queue_.front());
     queue_.pop_front();
     last_index_ = pending_.index();
-    writing_ = true;
-    StartWrite(&pending_);
+    return Write(&pending_);
   }
 
-  void FinishLocked(grpc::Status status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    if (finished_) return;
-    finished_ = true;
-    Finish(std::move(status));
-  }
-
-  service::StreamSlot slot_;  // given back when the stream is done
+  std::vector<service::StreamSlot> slots_;  // given back when done
   const std::shared_ptr<service::Match> match_;
   service::MetricsSink* const metrics_;  // not owned
   const service::Audience audience_;
   const uint32_t delay_decisions_;
   int watcher_ = -1;
-  absl::Mutex mu_;
   uint64_t last_index_ ABSL_GUARDED_BY(mu_);
   std::deque<v1::MatchEvent> queue_ ABSL_GUARDED_BY(mu_);
   v1::MatchEvent pending_ ABSL_GUARDED_BY(mu_);
   bool complete_ ABSL_GUARDED_BY(mu_) = false;
-  bool writing_ ABSL_GUARDED_BY(mu_) = false;
-  bool finished_ ABSL_GUARDED_BY(mu_) = false;
-  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace
 
 grpc::ServerWriteReactor<v1::MatchEvent>* NewEventStream(
     std::shared_ptr<service::Match> match, service::Audience audience,
-    uint64_t after_index, uint32_t delay_decisions, service::StreamSlot slot,
-    service::MetricsSink* metrics) {
+    uint64_t after_index, uint32_t delay_decisions,
+    std::vector<service::StreamSlot> slots, service::MetricsSink* metrics) {
   return new EventWriter(std::move(match), audience, after_index,
-                         delay_decisions, std::move(slot), metrics);
+                         delay_decisions, std::move(slots), metrics);
 }
 
 }  // namespace cardref::grpc_service

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "cardref/v1/referee.pb.h"
 #include "grpcpp/grpcpp.h"
@@ -16,11 +17,11 @@
 namespace cardref::grpc_service {
 
 // Starts streaming `match`'s events with index > after_index to `audience`;
-// the stream holds `slot` (call_gate.h) until it is done.
+// the stream holds `slots` (call_gate.h) until it is done.
 grpc::ServerWriteReactor<v1::MatchEvent>* NewEventStream(
     std::shared_ptr<service::Match> match, service::Audience audience,
     uint64_t after_index, uint32_t delay_decisions,
-    service::StreamSlot slot = {},
+    std::vector<service::StreamSlot> slots = {},
     service::MetricsSink* metrics = service::NoMetrics());
 
 }  // namespace cardref::grpc_service

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "cardref/v1/referee.grpc.pb.h"
 #include "referee/grpc/grpc_status.h"
+#include "referee/grpc/stream_writer.h"
 #include "referee/service/text_limits.h"
 
 namespace cardref::grpc_service {
@@ -16,7 +17,7 @@ using ::grpc::health::v1::HealthCheckResponse;
 // One Watch stream: the status now, then each change. Writes one message at
 // a time; a change made while a write is in flight is sent after it (only
 // the latest), so a client that never reads holds one message.
-class HealthWatcher : public grpc::ServerWriteReactor<HealthCheckResponse> {
+class HealthWatcher final : public StreamWriter<HealthCheckResponse> {
  public:
   // `known`: the service asked about is one the referee reports on.
   HealthWatcher(HealthService* service, bool known, service::StreamSlot slot)
@@ -28,33 +29,20 @@ class HealthWatcher : public grpc::ServerWriteReactor<HealthCheckResponse> {
 
   // Sends `status` unless it is the last one sent.
   void Tell(HealthService::ServingStatus status) {
-    absl::MutexLock lock(&mu_);
-    wanted_ = status;
-    WriteIfDueLocked();
+    {
+      absl::MutexLock lock(&mu_);
+      wanted_ = status;
+    }
+    Poke();
   }
 
   // Ends the stream once what it was told is written.
   void End() {
-    absl::MutexLock lock(&mu_);
-    ending_ = true;
-    WriteIfDueLocked();
-  }
-
-  void OnWriteDone(bool ok) override {
-    absl::MutexLock lock(&mu_);
-    writing_ = false;
-    if (!ok) {
-      FinishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                                "the stream broke while writing"));
-      return;
+    {
+      absl::MutexLock lock(&mu_);
+      ending_ = true;
     }
-    WriteIfDueLocked();
-  }
-
-  void OnCancel() override {
-    absl::MutexLock lock(&mu_);
-    cancelled_ = true;
-    if (!writing_) FinishLocked(grpc::Status::CANCELLED);
+    Poke();
   }
 
   void OnDone() override {
@@ -64,41 +52,23 @@ class HealthWatcher : public grpc::ServerWriteReactor<HealthCheckResponse> {
   }
 
  private:
-  void WriteIfDueLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    if (writing_ || finished_) return;
-    if (cancelled_) {
-      FinishLocked(grpc::Status::CANCELLED);
-      return;
-    }
+  Next NextLocked() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     if (wanted_ == sent_) {
-      if (ending_) {
-        FinishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                                  "the referee is shutting down"));
-      }
-      return;
+      return ending_ ? FinishWith(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                                               "the referee is shutting down"))
+                     : Nothing();
     }
     response_.set_status(static_cast<HealthService::ServingStatus>(wanted_));
     sent_ = wanted_;
-    writing_ = true;
-    StartWrite(&response_);
-  }
-
-  void FinishLocked(grpc::Status status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    if (finished_) return;
-    finished_ = true;
-    Finish(std::move(status));
+    return Write(&response_);
   }
 
   HealthService* const service_;
   const bool known_;
   service::StreamSlot slot_;  // given back when the stream is done
-  absl::Mutex mu_;
   HealthCheckResponse response_ ABSL_GUARDED_BY(mu_);
   int wanted_ ABSL_GUARDED_BY(mu_) = -1;
   int sent_ ABSL_GUARDED_BY(mu_) = -1;  // nothing yet
-  bool writing_ ABSL_GUARDED_BY(mu_) = false;
-  bool finished_ ABSL_GUARDED_BY(mu_) = false;
-  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
   bool ending_ ABSL_GUARDED_BY(mu_) = false;
 };
 

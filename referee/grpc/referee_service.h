@@ -9,18 +9,16 @@
 #include "referee/grpc/call_gate.h"
 #include "referee/grpc/grpc_status.h"
 #include "referee/grpc/organiser_auth.h"
+#include "referee/grpc/raw_methods.h"
 #include "referee/grpc/refusal_tarpit.h"
 #include "referee/service/match_manager.h"
 
 namespace cardref::grpc_service {
 
-// Every unary method is registered raw and parses its request itself, so
-// bytes that do not decode get INVALID_ARGUMENT naming the expected message
-// (raw_request.h); gRPC 1.51's own parse would answer UNIMPLEMENTED with no
-// message. The constructor replaces each unary method's handler (not the
-// generated WithRawCallbackMethod_* mixins, whose raw overloads hide the
-// typed ones: -Woverloaded-virtual). The streaming methods stay typed.
-class RefereeService final : public v1::Referee::CallbackService {
+// The unary methods are registered raw (raw_methods.h): each handler below
+// gets a parsed request that has passed the call gate and the unknown-field
+// check.
+class RefereeService final : public RawMethods {
  public:
   // None is owned; all outlive the service. Without a gate no call is
   // rate-limited and no stream is capped; without a tarpit every refusal is
@@ -40,17 +38,8 @@ class RefereeService final : public v1::Referee::CallbackService {
 
  private:
   grpc::ServerWriteReactor<v1::MatchEvent>* StartEventStream(
+      const grpc::ServerContextBase& context,
       const v1::WatchMatchRequest* request, service::Audience audience);
-  // Registers `handler` (raw request bytes in, raw response bytes out) for
-  // unary method `name`.
-  template <typename Handler>
-  void MarkRaw(const char* name, Handler handler);
-  // Registers `handle` as the raw handler of unary method `name`.
-  template <typename Request, typename Response>
-  void ServeRaw(const char* name,
-                absl::Status (RefereeService::*handle)(
-                    const grpc::ServerContextBase&, const Request&, Response*));
-
   // SubmitAction, registered raw like the others, but answered when the
   // match says (Match::SubmitThen): after a round's sync, from the thread
   // that waited for the disk, not from one of gRPC's.
@@ -82,22 +71,14 @@ class RefereeService final : public v1::Referee::CallbackService {
   absl::Status DoAbortMatch(const grpc::ServerContextBase& context,
                             const v1::EndMatchRequest& request,
                             v1::MatchInfo* response);
+  absl::Status DoCloseDealSet(const grpc::ServerContextBase& context,
+                              const v1::CloseDealSetRequest& request,
+                              v1::CloseDealSetResponse* response);
   absl::Status DoGetRefereeKey(const grpc::ServerContextBase& context,
                                const v1::GetRefereeKeyRequest& request,
                                v1::RefereeKey* response);
-  // Finishes a unary call: a refusal through the tarpit, keyed by the
-  // caller (`token`: the request's seat token, if any).
-  void Answer(const grpc::ServerContextBase& context,
-              grpc::ServerUnaryReactor* reactor, grpc::Status status,
-              absl::string_view token);
-  // The call gate's verdict (OK without one).
-  absl::Status Admit(const grpc::ServerContextBase& context,
-                     absl::string_view token);
-
   service::MatchManager* manager_;
   const OrganiserAuth* auth_;
-  CallGate* gate_;
-  RefusalTarpit* tarpit_;
 };
 
 }  // namespace cardref::grpc_service

@@ -76,10 +76,6 @@ void AddConnectionLimits(const service::Limits& limits,
                          grpc::ServerBuilder& builder) {
   builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS,
                              limits.handshake_timeout_ms);
-  if (limits.max_connection_idle_ms > 0) {
-    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS,
-                               limits.max_connection_idle_ms);
-  }
   if (limits.keepalive_ms > 0) {
     builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS, limits.keepalive_ms);
     builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS,
@@ -142,13 +138,12 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
     s->metrics_ = *std::move(metrics);
     options.manager.metrics = s->metrics_.get();
   }
-  s->manager_ = std::make_unique<service::MatchManager>(&AllGames(),
+  s->manager_ = std::make_unique<service::MatchManager>(
+      &ServedGames(options.serve_test_games),
                                                         options.manager);
   if (options.web.has_value()) {
-    // The twin rule of duplicate play is the view to pass here.
-    s->public_view_ = options.public_view != nullptr
-                          ? options.public_view
-                          : std::make_shared<web::AllMatchesPublic>();
+    // What the public sees of a match: the twin rule of duplicate play.
+    s->public_view_ = std::make_unique<web::ManagerPublicView>(s->manager_.get());
     web::WebOptions web = *std::move(options.web);
     web.tls_cert_chain_pem = pem->cert_chain;
     web.tls_key_pem = pem->key;
@@ -168,7 +163,8 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   if (max_connections > 0) {
     absl::StatusOr<std::unique_ptr<ConnectionLimiter>> limiter =
         ConnectionLimiter::Listen(options.host, options.port, max_connections,
-                                  limits.max_connections_per_address);
+                                  limits.max_connections_per_address,
+                                  limits.max_connection_idle_ms);
     if (!limiter.ok()) return limiter.status();
     s->connections_ = *std::move(limiter);
     if (s->metrics_ != nullptr) {
@@ -177,6 +173,11 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   }
   ConnectionLimiter* connections = s->connections_.get();
   s->gate_ = std::make_unique<CallGate>(limits, options.manager.clock);
+  if (connections != nullptr) {
+    s->gate_->set_client_of([connections](const std::string& peer) {
+      return connections->ClientOf(peer);
+    });
+  }
   s->tarpit_ = std::make_shared<RefusalTarpit>(limits, options.manager.clock);
   if (s->metrics_ != nullptr) s->metrics_->set_refusal_tarpit(s->tarpit_);
   s->service_ = std::make_unique<RefereeService>(

@@ -22,7 +22,7 @@
 #include "referee/grpc/refusal_tarpit.h"
 #include "referee/service/match_manager.h"
 #include "referee/service/shutdown.h"
-#include "web/public_match_view.h"
+#include "web/manager_public_view.h"
 #include "web/web_front.h"
 
 namespace cardref::grpc_service {
@@ -50,9 +50,9 @@ struct ServerOptions {
   // The web front (docs/web.md) on web->host:web->port; unset: none. It
   // serves HTTPS with the TLS certificate and key when the server has them.
   std::optional<web::WebOptions> web;
-  // Asked by the web front before it shows a match's events; null: every
-  // match is public.
-  std::shared_ptr<const web::PublicMatchView> public_view;
+  // Also serve the test-only games (games/testing/: GameTraits::test_only),
+  // for the test suites; off for every real referee.
+  bool serve_test_games = false;
 };
 
 // What Start refuses before it touches anything: FAILED_PRECONDITION, without
@@ -97,7 +97,8 @@ class RefereeServer {
   int port_ = 0;
   std::unique_ptr<PrometheusMetrics> metrics_;  // outlives manager_
   std::unique_ptr<service::MatchManager> manager_;
-  std::shared_ptr<const web::PublicMatchView> public_view_;
+  // The twin rule, as the web front asks it.
+  std::unique_ptr<web::ManagerPublicView> public_view_;
   std::unique_ptr<web::WebFront> web_;  // destroyed before manager_
   std::unique_ptr<OrganiserAuth> auth_;
   // Hands connections_' connections to server_ (with its credentials);

@@ -30,7 +30,7 @@ inline constexpr int64_t kChainCheckpointInterval = 64;
 // Format 3's chain: SHA-256 over every earlier payload, each preceded by
 // its length as uint64le. Fed one payload at a time; hashed in blocks of
 // a few KiB, since one hash call per small record costs more than the
-// hashing (issue 12).
+// hashing.
 class LogChain {
  public:
   void Add(absl::string_view payload);
@@ -120,12 +120,14 @@ class GameLogWriter {
   uint64_t bytes_written() const { return writer_.bytes_written(); }
   // After a failed Write: RecordWriter::DropTornTail.
   [[nodiscard]] absl::Status DropTornTail() { return writer_.DropTornTail(); }
+  // The closing records come next: WritableSink::UseClosingReserve.
+  void UseClosingReserve() { sink_->UseClosingReserve(); }
 
   void set_sync_policy(SyncPolicy policy) { sync_policy_ = policy; }
   // While deferred, a sync the policy calls for (other than the last
   // record's seal) is left due instead of done in Write: the caller must
   // SyncDue before it tells anyone of the records (a referee thread that
-  // serves the network must not wait for the disk: issue 12).
+  // serves the network must not wait for the disk).
   void set_defer_syncs(bool defer) { defer_syncs_ = defer; }
   bool sync_due() const { return sync_due_; }
   // The due sync, if any (fdatasync).

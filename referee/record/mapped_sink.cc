@@ -2,7 +2,7 @@
 // through a shared memory map instead of one write(2) per record.
 //
 // Why: the write(2) of every record was the referee's largest cost beside
-// gRPC itself (issue 12: 8-9% of its CPU per decision on ext4, most of it
+// gRPC itself (8-9% of its CPU per decision on ext4, most of it
 // the filesystem's write path and the inode time update of every call). A
 // copy into a MAP_SHARED page puts the bytes in the page cache as the copy
 // returns, exactly where write(2) put them: a crash of the referee (kill -9)
@@ -59,8 +59,13 @@ class MappedAppendSink : public WritableSink {
   absl::Status Append(absl::string_view data) override {
     if (fd_ < 0) return Closed("append to");
     if (sealed_) return Sealed("append to");
-    if (data.size() > capacity_ - size_) {
-      if (absl::Status st = Reserve(size_ + data.size()); !st.ok()) return st;
+    // Until the log closes, records leave the closing reserve alone: a
+    // full disk fails them with room left for the seed and the abort.
+    const uint64_t keep = use_reserve_ ? 0 : kClosingReserve;
+    if (size_ + data.size() + keep > capacity_) {
+      if (absl::Status st = Reserve(size_ + data.size() + keep); !st.ok()) {
+        return st;
+      }
     }
     std::memcpy(map_ + size_, data.data(), data.size());
     size_ += data.size();
@@ -128,8 +133,11 @@ class MappedAppendSink : public WritableSink {
     return st;
   }
 
-  // Maps the file as it is (`size_` bytes of records) with room for more.
-  absl::Status Start() { return Reserve(size_); }
+  void UseClosingReserve() override { use_reserve_ = true; }
+
+  // Maps the file as it is (`size_` bytes of records) with room for more,
+  // the closing reserve included.
+  absl::Status Start() { return Reserve(size_ + kClosingReserve); }
 
  private:
   // Grows the reserved space and the map to hold at least `needed` bytes.
@@ -198,6 +206,7 @@ class MappedAppendSink : public WritableSink {
   // Chunks double from the first up to this: a long log maps and reserves
   // a few times, a short one (most) once.
   static constexpr uint64_t kMaxChunk = 1 << 20;
+  bool use_reserve_ = false;  // the closing records may use the reserve
 
   const std::string path_;
   int fd_;

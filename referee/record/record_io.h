@@ -63,7 +63,18 @@ class WritableSink {
   [[nodiscard]] virtual absl::Status Truncate(uint64_t /*size*/) {
     return absl::UnimplementedError("this sink cannot be truncated");
   }
+  // From now on the sink may use the space it keeps for a log's closing
+  // records (OpenAppendSink keeps kClosingReserve bytes that no other
+  // record may take), so that a match aborted by a full disk still ends
+  // with its seed and the abort's cause. A sink without such a reserve
+  // has nothing to do.
+  virtual void UseClosingReserve() {}
 };
+
+// What OpenAppendSink keeps for the closing records of a log (the seed
+// reveal and an abort notice with its reason, signed, with framing: well
+// under 1 KiB).
+inline constexpr uint64_t kClosingReserve = 4096;
 
 // Creates `path`; fails (ALREADY_EXISTS) rather than overwrite a log.
 // The sink is unbuffered: Append hands bytes to the OS with write(2)
@@ -83,7 +94,9 @@ class WritableSink {
 // nothing appended. Space is reserved ahead in chunks (the first
 // `first_chunk` bytes, doubling up to 1 MiB), so while the sink is open the
 // file ends in zeros that readers report as unwritten space
-// (Probe::kUnwritten); Close cuts them off. Its directory entry is taken as
+// (Probe::kUnwritten); Close cuts them off. The last kClosingReserve bytes
+// of the reserved space are kept for the closing records
+// (UseClosingReserve). Its directory entry is taken as
 // already synced (CreateEmptyFile did). Seal cuts the file, syncs it once
 // (Close then has nothing left to sync) and makes it read-only (mode
 // 0400): a finished log cannot be appended to by mistake, and recovery

@@ -27,7 +27,7 @@ absl::StatusOr<std::unique_ptr<RecordStream>> RecordStream::Open(
   auto stream = std::unique_ptr<RecordStream>(
       new RecordStream(fd, path, max_record_size));
   // A small file gets a small buffer: zeroing a whole chunk for a log of
-  // a few KiB cost more than reading it (issue 12). It still grows.
+  // a few KiB cost more than reading it. It still grows.
   struct stat st {};
   if (::fstat(fd, &st) == 0 && st.st_size >= 0) {
     stream->read_chunk_ = std::clamp<size_t>(

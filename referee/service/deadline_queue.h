@@ -1,11 +1,11 @@
 // The deadlines of a referee's matches, earliest first, so the clock
 // thread visits only the matches whose deadline has come instead of
-// scanning every match (issue 8).
+// scanning every match.
 //
 // An indexed min-heap: each match has exactly one entry, and the map from
 // match id to entry knows where it is, so moving a deadline (once per
 // decision) sifts the entry in place: no entry to allocate, none left
-// stale to drop later (issue 12: the stale-entry heap copied the match id
+// stale to drop later (the stale-entry heap copied the match id
 // and popped a dead entry for every decision).
 //
 // Thread-safe. Its lock is a leaf: matches call Set with their own lock

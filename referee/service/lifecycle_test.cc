@@ -224,7 +224,7 @@ class LifecycleTest : public ::testing::Test {
       join.set_match_id(id);
       join.set_player_name("p" + std::to_string(s));
       // As the example bots join: with a retry key (kept until eviction).
-      join.set_retry_key(absl::StrCat("retry-key-", id, "-", s));
+      join.set_retry_key(absl::StrCat("rk-", id.substr(id.size() - 24), "-", s));
       auto joined = manager_->JoinMatch(join);
       EXPECT_TRUE(joined.ok()) << joined.status();
       tokens.push_back(joined.ok() ? joined->token() : "");

@@ -28,8 +28,14 @@ struct Limits {
   // token identifies its bot; equal for now, kept apart so a later
   // per-player token can share one budget across seats).
   int max_streams_per_seat = 4;
-  // Open WatchMatch/WatchMatchFull streams of the whole process.
+  // Open WatchMatch/WatchMatchFull streams of the whole process; of these,
+  // `organiser_event_streams` are kept for the organiser's WatchMatchFull
+  // (spectators share the rest), and one client (an address, or one user
+  // on this machine) holds at most `max_event_streams_per_client` of the
+  // spectators' share. 0: no cap.
   int max_event_streams = 256;
+  int organiser_event_streams = 32;
+  int max_event_streams_per_client = 16;
   // Streams (calls of any method, unary ones included) one connection may
   // have open at once: HTTP/2's SETTINGS_MAX_CONCURRENT_STREAMS. A client
   // that respects it queues its further calls; gRPC refuses the streams of
@@ -69,21 +75,23 @@ struct Limits {
   int max_connections = 512;
   // Connections held at once from one client (an address; on this machine,
   // the user whose process connected); past it that client's new
-  // connections are closed at once. 0 = no such cap: a tournament's bots
-  // under one user, or a remote tournament runner's, connect as one client
-  // (docs/limits.md).
-  int max_connections_per_address = 0;
+  // connections are closed at once, so one client cannot lock out the
+  // others. Half of max_connections: a tournament's bots under one user
+  // (or a remote runner's) fit up to 256 connections, 50 matches of 5 at
+  // once (cardref_tournament's own referee raises it to fit its
+  // concurrency); 0 = no such cap (docs/limits.md).
+  int max_connections_per_address = 256;
   // A connection that has not finished its handshake (TLS, then HTTP/2's
   // opening SETTINGS) this long after it was accepted is closed, so silent
   // connections do not hold places under max_connections for gRPC's
   // default of two minutes. > 0.
   int handshake_timeout_ms = 10'000;
-  // A connection without a call in progress for this long is closed
-  // (GOAWAY; a client reconnects at its next call). 0 = never, the
-  // default: gRPC then runs a filter on every call, which cost 5% of the
-  // referee's CPU per decision in cardref_load (BENCHMARKS.md, ninth
-  // sitting), and a client defeats it with one call a minute.
-  int max_connection_idle_ms = 0;
+  // A connection with no byte either way for this long is shut down (the
+  // referee's own listener watches TCP_INFO once a second; a client
+  // reconnects at its next call). gRPC pings every connection with a call
+  // in progress (keepalive_ms), so only connections with nothing to do, or
+  // a dead peer, go this quiet. 0 = never (docs/limits.md).
+  int max_connection_idle_ms = 60'000;
   // A connection with a call in progress (a seat's observation stream) is
   // pinged after keepalive_ms without a ping and closed if the ping is not
   // answered within keepalive_timeout_ms: a bot whose machine died or whose

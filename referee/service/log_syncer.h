@@ -2,7 +2,7 @@
 // need not. gRPC 1.51 runs the referee's callbacks on a few threads of its
 // own (two "nexting_thread"s on a 2-core machine): one of two blocked in
 // fdatasync for a round's sync halved the referee's throughput for that
-// time (issue 12, 64 matches at --log_sync=round). A match hands a
+// time (64 matches at --log_sync=round). A match hands a
 // submission whose records must be synced before its answer (match.h,
 // SubmitThen) to an idle thread here; with none idle, it syncs on its own
 // thread as before.

@@ -63,9 +63,9 @@ absl::StatusOr<std::unique_ptr<Match>> Match::Create(
   {
     absl::MutexLock lock(&match->mu_);
     if (match->options_.listener != nullptr) {
-      match->options_.listener->StatusChanged(match->seed_commitment_,
-                                              v1::MATCH_STATUS_UNSPECIFIED,
-                                              match->status_);
+      match->options_.listener->StatusChanged(
+          match->seed_commitment_, match->options_.deal_set_id,
+          v1::MATCH_STATUS_UNSPECIFIED, match->status_);
     }
     const int64_t join_ms = match->options_.fault_policy.join_deadline_millis();
     if (join_ms > 0) {
@@ -164,7 +164,8 @@ void Match::SetStatusLocked(v1::MatchStatus status) {
   const v1::MatchStatus from = status_;
   status_ = status;
   if (options_.listener != nullptr && from != status) {
-    options_.listener->StatusChanged(seed_commitment_, from, status);
+    options_.listener->StatusChanged(seed_commitment_, options_.deal_set_id,
+                                     from, status);
   }
 }
 

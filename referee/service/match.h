@@ -69,11 +69,13 @@ class MatchListener {
   // synced and closed.
   virtual void Ended(const std::string& match_id) = 0;
   // The status of the match whose seed commitment (SHA-256 of its dealing
-  // seed, shared by duplicate-play twins) is `seed_commitment` went from
+  // seed, shared by duplicate-play twins) is `seed_commitment`, of deal set
+  // `deal_set_id` (may be empty), went from
   // `from` to `to` (`from` UNSPECIFIED: just created, waiting for players).
   // Exactly once per change, under the match's lock: leaf locks only. Lets
   // the manager count matches by status and by seed without visiting them.
   virtual void StatusChanged(const std::string& /*seed_commitment*/,
+                             const std::string& /*deal_set_id*/,
                              v1::MatchStatus /*from*/,
                              v1::MatchStatus /*to*/) {}
 };
@@ -147,6 +149,7 @@ class Match {
   // The seed itself, for the manager's duplicate-play check only: never
   // show it to anyone before the match is over.
   const std::string& secret_seed() const { return options_.seed; }
+  const std::string& deal_set_id() const { return options_.deal_set_id; }
 
   // Takes `seat` (or the lowest free seat; with a ticket, the ticket's
   // seat). The last join starts the game. An invited match needs the seat's

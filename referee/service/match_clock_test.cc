@@ -1,4 +1,4 @@
-// When a decision's clock starts (issue 12): when its seat is shown the
+// When a decision's clock starts: when its seat is shown the
 // decision (a stream's message once written, a unary answer once built),
 // not when it became pending. On a FakeClock: no sleeps.
 

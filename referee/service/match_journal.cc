@@ -1,10 +1,12 @@
 #include "referee/service/match_journal.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "referee/base/status_macros.h"
 #include "referee/service/match_events.h"
 
@@ -38,8 +40,11 @@ absl::Status MatchJournal::Write(v1::LogRecord record) {
   if (st.ok()) st = WriteOne(std::move(record));
   if (!st.ok()) {
     failed_ = true;
-    return absl::UnavailableError(
-        absl::StrCat("cannot write the match log: ", st.message()));
+    // The operator's line has the whole error; what the seats and
+    // GetMatch see names no path of the referee's machine.
+    reporter_->Problem("log_write_failed", std::string(st.message()));
+    return absl::UnavailableError(absl::StrCat(
+        "cannot write the match log: ", WithoutPaths(st)));
   }
   return absl::OkStatus();
 }
@@ -89,8 +94,21 @@ absl::Status MatchJournal::WriteOne(v1::LogRecord record) {
 absl::Status MatchJournal::SyncDue() {
   if (log_ == nullptr) return absl::OkStatus();
   absl::Status st = log_->SyncDue();
-  if (!st.ok()) failed_ = true;
+  if (!st.ok()) {
+    failed_ = true;
+    reporter_->Problem("log_sync_failed", std::string(st.message()));
+    return absl::Status(st.code(), WithoutPaths(st));
+  }
   return st;
+}
+
+std::string MatchJournal::WithoutPaths(const absl::Status& st) const {
+  const std::string dir =
+      std::filesystem::path(options_.log_path).parent_path().string();
+  std::string message = absl::StrReplaceAll(
+      st.message(), {{options_.log_path, "the log file"}});
+  if (!dir.empty()) message = absl::StrReplaceAll(message, {{dir, "the log folder"}});
+  return message;
 }
 
 absl::Status MatchJournal::Close() {
@@ -102,10 +120,11 @@ absl::Status MatchJournal::Close() {
 
 void MatchJournal::CloseAbandoned(std::vector<v1::LogRecord> records) {
   if (log_ == nullptr) return;
-  // Without the torn record a full disk may still take the short closing
-  // records; if not, the file at least ends cleanly after its last whole
-  // record.
+  // Without the torn record, and with the space kept for them, a full disk
+  // still takes the closing records; if not, the file at least ends
+  // cleanly after its last whole record.
   log_->DropTornTail().IgnoreError();
+  log_->UseClosingReserve();
   absl::Status st = absl::OkStatus();
   for (v1::LogRecord& record : records) {
     st = FlushUnloggedRejections();

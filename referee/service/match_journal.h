@@ -95,6 +95,9 @@ class MatchJournal {
 
  private:
   absl::Status WriteOne(v1::LogRecord record);
+  // An error's message for the seats and GetMatch: the log's path and
+  // folder replaced by words (the operator's line keeps them).
+  std::string WithoutPaths(const absl::Status& st) const;
   absl::Status FlushUnloggedRejections();
 
   // Per seat, since the last record of another kind.

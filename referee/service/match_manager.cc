@@ -17,6 +17,7 @@
 #include "referee/base/random_bytes.h"
 #include "referee/base/status_macros.h"
 #include "referee/base/deal_stream.h"
+#include "referee/base/hex.h"
 #include "referee/base/sha256.h"
 #include "referee/codec/codec.h"
 #include "referee/record/record_io.h"
@@ -28,16 +29,25 @@
 namespace cardref::service {
 
 std::string FormatMatchId(absl::string_view game, absl::Time created,
-                          int64_t serial, uint32_t random_bits) {
+                          int64_t serial, absl::string_view random_bytes) {
   return absl::StrFormat(
-      "%s-%s-%04d-%04x", game,
+      "%s-%s-%04d-%s", game,
       absl::FormatTime("%Y%m%d-%H%M%S", created, absl::UTCTimeZone()), serial,
-      random_bits & 0xffff);
+      ToHex(random_bytes));
 }
 
 namespace {
 
 constexpr int kDefaultPageSize = 100;
+
+// What anyone but the organiser sees of a match whose twins are not all
+// over (deal_sets.h).
+v1::MatchInfo IdAndStatusOnly(const v1::MatchInfo& info) {
+  v1::MatchInfo out;
+  out.set_match_id(info.match_id());
+  out.set_status(info.status());
+  return out;
+}
 constexpr int kMaxPageSize = 1000;
 
 absl::Status CheckKnownGame(const GameRegistry& registry,
@@ -153,11 +163,13 @@ void MatchManager::Listener::Ended(const std::string& match_id) {
 }
 
 void MatchManager::Listener::StatusChanged(const std::string& seed_commitment,
+                                           const std::string& deal_set_id,
                                            v1::MatchStatus from,
                                            v1::MatchStatus to) {
   manager_->caps_.StatusChanged(from, to);
   const bool was_live = IsLive(from), is_live = IsLive(to);
   if (was_live == is_live) return;
+  if (was_live && !deal_set_id.empty()) manager_->deal_sets_.Ended(deal_set_id);
   absl::MutexLock lock(&manager_->live_mu_);
   if (is_live) {
     ++manager_->live_by_seed_[seed_commitment];
@@ -165,6 +177,38 @@ void MatchManager::Listener::StatusChanged(const std::string& seed_commitment,
              it != manager_->live_by_seed_.end() && --it->second <= 0) {
     manager_->live_by_seed_.erase(it);
   }
+}
+
+bool MatchManager::IsSecret(const std::string& deal_set_id) {
+  return !deal_set_id.empty() && !deal_sets_.Done(deal_set_id);
+}
+
+bool MatchManager::WithholdSeed(const std::string& deal_set_id,
+                                const std::string& seed_commitment,
+                                bool self_live) {
+  return IsSecret(deal_set_id) ||
+         LiveWithSeed(seed_commitment) > (self_live ? 1 : 0);
+}
+
+absl::Status MatchManager::CheckPublic(const Match& match) {
+  if (!IsSecret(match.deal_set_id())) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat(
+      "match ", match.id(),
+      " is dealt like other matches of its deal set that are not all over: "
+      "its public events are shown once they are (docs/auth.md, \"Twins\")"));
+}
+
+absl::StatusOr<v1::CloseDealSetResponse> MatchManager::CloseDealSet(
+    const v1::CloseDealSetRequest& request) {
+  if (request.deal_set_id().empty()) {
+    return absl::InvalidArgumentError("'deal_set_id' is required");
+  }
+  RETURN_IF_ERROR(CheckText("deal_set_id", request.deal_set_id(), kMaxIdChars));
+  const auto [created, over] = deal_sets_.Close(request.deal_set_id());
+  v1::CloseDealSetResponse response;
+  response.set_matches(created);
+  response.set_over(over);
+  return response;
 }
 
 int MatchManager::LiveWithSeed(const std::string& seed_commitment) {
@@ -330,6 +374,10 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateNew(
   match_options.open = request.seat_assignments_size() == 0;
   match_options.decision_time_limit_millis = limit;
   match_options.deal_set_id = request.deal_set_id();
+  if (request.deal_set_size() > 0 && request.deal_set_id().empty()) {
+    return absl::InvalidArgumentError(
+        "deal_set_size needs a deal_set_id: the size of which deal set?");
+  }
   if (!request.seed().empty() && request.seed().size() != kDealSeedSize) {
     return absl::InvalidArgumentError(
         absl::StrCat("seed must be ", kDealSeedSize, " bytes (or empty to "
@@ -350,7 +398,16 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateNew(
   match_options.ops_log = options_.ops_log;
   // Last of the checks: the request itself is fine.
   RETURN_IF_ERROR(CheckDiskReserve(options_.log_dir, options_.min_free_disk_mb));
-  ASSIGN_OR_RETURN(match_options.match_id, ClaimMatchId(request.game()));
+  const std::string& deal_set = request.deal_set_id();
+  if (!deal_set.empty()) {
+    RETURN_IF_ERROR(deal_sets_.Add(deal_set, request.deal_set_size()));
+  }
+  absl::StatusOr<std::string> id = ClaimMatchId(request.game());
+  if (!id.ok()) {
+    if (!deal_set.empty()) deal_sets_.Remove(deal_set);
+    return id.status();
+  }
+  match_options.match_id = *std::move(id);
   match_options.log_path = LogPath(match_options.match_id);
   match_options.log_path_created = true;
   const GameParams params = (*game)->params();
@@ -359,6 +416,7 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateNew(
   if (!match.ok()) {
     std::error_code ignored;  // empty, and its id is given up
     std::filesystem::remove(match_options.log_path, ignored);
+    if (!deal_set.empty()) deal_sets_.Remove(deal_set);
     return match.status();
   }
   place.Keep();
@@ -398,18 +456,17 @@ absl::StatusOr<std::string> MatchManager::ClaimMatchId(
   constexpr int kAttempts = 16;
   absl::Status created;
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
-    // The id's random part keeps ids of referees started in the same
-    // second apart; from the OS generator, not std::random_device
-    // (random_bytes.h), which cost a device open per match (issue 12).
-    ASSIGN_OR_RETURN(const std::string nonce, crypto::RandomBytes(2));
-    const uint32_t random_bits =
-        static_cast<uint32_t>(static_cast<unsigned char>(nonce[0])) << 8 |
-        static_cast<unsigned char>(nonce[1]);
+    // The id's random part makes it unguessable; from the OS generator,
+    // not std::random_device (random_bytes.h), which cost a device open per
+    // match.
+    ASSIGN_OR_RETURN(const std::string nonce,
+                     options_.random_bytes
+                         ? options_.random_bytes(kMatchIdRandomBytes)
+                         : crypto::RandomBytes(kMatchIdRandomBytes));
     std::string id;
     {
       absl::MutexLock lock(&mu_);
-      id = FormatMatchId(game, options_.clock->Now(), next_serial_++,
-                         random_bits);
+      id = FormatMatchId(game, options_.clock->Now(), next_serial_++, nonce);
     }
     created = record::CreateEmptyFile(LogPath(id));
     if (created.ok()) return id;
@@ -466,9 +523,14 @@ absl::StatusOr<v1::MatchInfo> MatchManager::ArchivedInfo(
         absl::StrCat("no match with id '", QuotePrefix(match_id), "'"));
   }
   if (!info.ok()) return info.status();
-  // Duplicate play: a twin dealt from the same seed may still be in play
-  // (this one is over: it left memory).
-  if (LiveWithSeed(info->seed_commitment()) > 0) info->clear_seed();
+  // Duplicate play: a twin may still be in play (this one is over: it left
+  // memory), or not yet created.
+  if (!for_organiser && IsSecret(info->deal_set_id())) {
+    return IdAndStatusOnly(*info);
+  }
+  if (WithholdSeed(info->deal_set_id(), info->seed_commitment(), false)) {
+    info->clear_seed();
+  }
   return info;
 }
 
@@ -485,9 +547,13 @@ absl::StatusOr<v1::MatchInfo> MatchManager::Info(const std::string& match_id,
   // Its own status first: if it ends in between, it is still counted
   // below, and the seed is withheld once too often, never shown too soon.
   const bool self_live = IsLive((*match)->status());
-  const bool twin_in_play =
-      LiveWithSeed((*match)->seed_commitment()) > (self_live ? 1 : 0);
-  return (*match)->Info(for_organiser, /*withhold_seed=*/twin_in_play);
+  v1::MatchInfo info = (*match)->Info(
+      for_organiser, WithholdSeed((*match)->deal_set_id(),
+                                  (*match)->seed_commitment(), self_live));
+  if (!for_organiser && IsSecret((*match)->deal_set_id())) {
+    return IdAndStatusOnly(info);
+  }
+  return info;
 }
 
 namespace {

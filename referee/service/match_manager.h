@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -29,6 +30,7 @@
 #include "cardref/v1/referee.pb.h"
 #include "games/api/registry.h"
 #include "referee/service/limits.h"
+#include "referee/service/deal_sets.h"
 #include "referee/service/match_caps.h"
 #include "referee/service/deadline_queue.h"
 #include "referee/service/match.h"
@@ -38,9 +40,13 @@
 namespace cardref::service {
 
 // A match id: game, UTC time of creation, the referee's serial number of
-// the match and 16 random bits, e.g. "craits-20261202-123508-0053-c1e0".
+// the match and 96 random bits as 24 lowercase hex digits, e.g.
+// "<game>-20261202-123508-0053-3f0c9a1e5b7d2c4e8a6f0b1d". The random part
+// makes an id unguessable: duplicate play keeps twins secret from a bot
+// that would look one up (deal_sets.h).
+inline constexpr size_t kMatchIdRandomBytes = 12;
 std::string FormatMatchId(absl::string_view game, absl::Time created,
-                          int64_t serial, uint32_t random_bits);
+                          int64_t serial, absl::string_view random_bytes);
 
 struct ManagerOptions {
   std::string log_dir = ".";
@@ -84,6 +90,9 @@ struct ManagerOptions {
   absl::Duration evict_after = absl::Seconds(5);
   // Close out the log directory's interrupted matches at construction.
   bool recover_on_start = true;
+  // Draws the random part of match ids; unset: the OS generator. Tests
+  // rig it to make ids collide.
+  std::function<absl::StatusOr<std::string>(size_t)> random_bytes;
   // CreateMatch is refused (UNAVAILABLE) while log_dir has less free space
   // than this, in MiB (disk_reserve.h); 0 = no reserve.
   int64_t min_free_disk_mb = 0;
@@ -113,9 +122,16 @@ class MatchManager {
   absl::StatusOr<std::shared_ptr<Match>> Find(const std::string& match_id);
   // GetMatch: Match::Info, with the seed withheld while another match dealt
   // from the same seed (duplicate play) is not over, since it would show
-  // that match's deck orders.
+  // that match's deck orders. Not `for_organiser`, a match of a deal set
+  // not yet done (deal_sets.h) shows only its id and status.
   absl::StatusOr<v1::MatchInfo> Info(const std::string& match_id,
                                      bool for_organiser = true);
+  // OK if anyone may watch `match`'s public events now; FAILED_PRECONDITION
+  // saying why not while a twin of its deal set is not over.
+  absl::Status CheckPublic(const Match& match) ABSL_LOCKS_EXCLUDED(live_mu_);
+  // The organiser closes a deal set (CloseDealSet).
+  absl::StatusOr<v1::CloseDealSetResponse> CloseDealSet(
+      const v1::CloseDealSetRequest& request);
 
   // Empty when logs are not signed.
   std::string public_key() const {
@@ -153,7 +169,8 @@ class MatchManager {
                          absl::Time deadline) override;
     void Ended(const std::string& match_id) override;
     void StatusChanged(const std::string& seed_commitment,
-                       v1::MatchStatus from, v1::MatchStatus to) override;
+                       const std::string& deal_set_id, v1::MatchStatus from,
+                       v1::MatchStatus to) override;
 
    private:
     MatchManager* manager_;
@@ -194,10 +211,20 @@ class MatchManager {
   absl::flat_hash_map<std::string, int> live_by_seed_ ABSL_GUARDED_BY(live_mu_);
   int LiveWithSeed(const std::string& seed_commitment)
       ABSL_LOCKS_EXCLUDED(live_mu_);
+  // Duplicate play's deal sets (deal_sets.h): a leaf lock, as above.
+  DealSets deal_sets_;
+  // Whether nothing about a match of `deal_set_id` but its id and status
+  // may reach anyone but the organiser: its deal set is not done.
+  bool IsSecret(const std::string& deal_set_id);
+  // Whether its seed is withheld: secret, or another match dealt from the
+  // same seed (without a deal set, the older form of twins) is in play.
+  bool WithholdSeed(const std::string& deal_set_id,
+                    const std::string& seed_commitment, bool self_live)
+      ABSL_LOCKS_EXCLUDED(live_mu_);
 
   absl::Mutex mu_;
   // Hashed: every call for a match finds it here, and with 10,000 held the
-  // tree's string comparisons showed in each decision's cost (issue 12).
+  // tree's string comparisons showed in each decision's cost.
   absl::flat_hash_map<std::string, std::shared_ptr<Match>> matches_
       ABSL_GUARDED_BY(mu_);
   // Every match of this process and every recovered one, in order: the

@@ -360,7 +360,7 @@ v1::SubmitActionResponse Match::AnswerLocked(
   }
   mine.last_sequence = request.sequence();
   // Kept only for a retry, which needs a sequence number: copying every
-  // response cost each decision an observation's worth (issue 12).
+  // response cost each decision an observation's worth.
   if (request.sequence() != 0) {
     mine.last_response = response;
   } else {

@@ -525,44 +525,49 @@ TEST(MatchManagerClockTest, BanksAndPoliciesTakeDefaultsAndRespectMaxima) {
   EXPECT_EQ(info->fault_policy().disconnect_grace_millis(), 1500);
 }
 
-// A match id is its log's name. An id whose log the directory already
-// holds (a referee restarted within the same second numbers its matches
-// from 1 again; random bits alone collide 1 in 65,536) is passed over: the
-// match gets the next one, and the older log is left as it was. It used to
-// refuse the match ("cannot create the match log: ... File exists").
+// A match id is its log's name, with 96 random bits. An id whose log the
+// directory already holds (a referee restarted within the same second
+// numbers its matches from 1 again; the random bits make that a fluke) is
+// passed over: the match gets the next one, and the older log is left as
+// it was.
 TEST(MatchManagerIdTest, AnIdWhoseLogExistsIsPassedOver) {
   const std::filesystem::path dir =
       testing_util::FreshTestDir("match_id_test_");
   FakeClock clock;
-  // Every id the first match could draw (serial 1, any random bits) is
-  // taken, each by a log with a byte in it.
-  for (uint32_t bits = 0; bits <= 0xffff; ++bits) {
-    const std::string id = FormatMatchId("craits", clock.Now(), 1, bits);
-    std::ofstream(dir / (id + ".cardlog")) << 'x';
-  }
+  const std::string first(kMatchIdRandomBytes, '\x01');
+  const std::string second(kMatchIdRandomBytes, '\x02');
+  const std::string taken = FormatMatchId("craits", clock.Now(), 1, first);
+  std::ofstream(dir / (taken + ".cardlog")) << 'x';
   ManagerOptions options;
   options.log_dir = dir.string();
   options.referee_version = "test";
   options.clock = &clock;
   options.recover_on_start = false;  // not logs of a referee: left alone
+  int draws = 0;
+  options.random_bytes = [&](size_t n) -> absl::StatusOr<std::string> {
+    EXPECT_EQ(n, kMatchIdRandomBytes);
+    return ++draws == 1 ? first : second;
+  };
   MatchManager manager(&AllGames(), options);
   v1::CreateMatchRequest request;
   request.set_game("craits");
   absl::StatusOr<v1::CreateMatchResponse> created =
       manager.CreateMatch(request);
   ASSERT_TRUE(created.ok()) << created.status();
-  const std::string serial_2 = FormatMatchId("craits", clock.Now(), 2, 0);
-  EXPECT_THAT(created->match_id(),  // the random bits' 4 digits aside
-              StartsWith(serial_2.substr(0, serial_2.size() - 4)));
+  EXPECT_EQ(created->match_id(),
+            FormatMatchId("craits", clock.Now(), 2, second));
   EXPECT_EQ(std::filesystem::file_size(dir / (created->match_id() +
                                                ".cardlog")),
             0u);
-  for (uint32_t bits : {0u, 0x1234u, 0xffffu}) {
-    EXPECT_EQ(std::filesystem::file_size(
-                  dir / (FormatMatchId("craits", clock.Now(), 1, bits) +
-                         ".cardlog")),
-              1u);
-  }
+  EXPECT_EQ(std::filesystem::file_size(dir / (taken + ".cardlog")), 1u);
+}
+
+// Ids carry 96 random bits as 24 lowercase hex digits: unguessable.
+TEST(MatchManagerIdTest, IdsEndIn96RandomBitsOfHex) {
+  const std::string id =
+      FormatMatchId("craits", absl::UnixEpoch(), 7, std::string(12, '\xab'));
+  EXPECT_EQ(id, "craits-19700101-000000-0007-abababababababababababab");
+  EXPECT_THAT(id, ::testing::MatchesRegex(".*-[0-9a-f]{24}"));
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // Structured log lines for operators: one line per match start, end and
 // fault, as key=value pairs (docs/operations.md, "Structured log lines"),
 // e.g. (one line)
-//   ts=2026-12-01T12:00:00.123Z event=match_end match=craits-... game=craits
+//   ts=2026-12-01T12:00:00.123Z event=match_end match=<game>-... game=<game>
 //   status=ABORTED cause=ABORT_CAUSE_LOG_WRITE_FAILED reason="cannot ..."
 #ifndef CARDREF_REFEREE_SERVICE_OPS_LOG_H_
 #define CARDREF_REFEREE_SERVICE_OPS_LOG_H_

@@ -30,7 +30,7 @@ struct RecoveredLog {
   std::string path;
   Outcome outcome = Outcome::kAborted;
   // One line for the referee's start report, e.g.
-  // "craits-...: interrupted after 57 records (torn tail of 12 bytes cut);
+  // "<match id>: interrupted after 57 records (torn tail of 12 bytes cut);
   // logged as aborted".
   std::string description;
 };

@@ -190,7 +190,7 @@ void BM_Audit(benchmark::State& bench, const std::string& game) {
 }
 
 // What any audit of these logs must spend beyond framing plus parse,
-// measured in the same run as the parse (issue 12): the SHA-256 of every
+// measured in the same run as the parse: the SHA-256 of every
 // payload byte (the hash chain the signature covers), the Ed25519 check of
 // the last record's signature, re-deriving every deck order from the
 // revealed seed, and the engine applying every recorded chance event and

@@ -1,7 +1,7 @@
 // Helpers for the ladder store's tests: fresh file paths, a small ladder,
 // fake log hashes and a rating update that needs no model.
-#ifndef CARDREF_LADDER_STORE_STORE_TESTING_H_
-#define CARDREF_LADDER_STORE_STORE_TESTING_H_
+#ifndef CARDREF_LADDER_STORE_TESTING_STORE_TESTING_H_
+#define CARDREF_LADDER_STORE_TESTING_STORE_TESTING_H_
 
 #include <unistd.h>
 
@@ -73,4 +73,4 @@ inline MatchResult ResultInSeatOrder(const Match& match, uint64_t hash,
 
 }  // namespace cardref::ladder::testing
 
-#endif  // CARDREF_LADDER_STORE_STORE_TESTING_H_
+#endif  // CARDREF_LADDER_STORE_TESTING_STORE_TESTING_H_
