@@ -12,6 +12,7 @@
 #include "referee/base/status_macros.h"
 #include "referee/record/game_log.h"
 #include "referee/service/limits.h"
+#include "web/referee_front.h"
 #include "web/web_front.h"
 
 ABSL_FLAG(std::string, host, "localhost",
@@ -377,7 +378,7 @@ absl::StatusOr<RefereeConfig> RefereeConfigFromFlags() {
     ASSIGN_OR_RETURN(web.delay_decisions,
                      InRange(FLAGS_http_delay_decisions, uint32_t{0},
                              uint32_t{100000}));
-    server.web = std::move(web);
+    server.front_end = web::RefereeFrontEnd(std::move(web));
   }
 
   service::ManagerOptions& manager = server.manager;

@@ -139,9 +139,10 @@ int main(int argc, char** argv) {
                 options.metrics_host.c_str(), (*referee)->metrics_port());
     std::fflush(stdout);
   }
-  if (const cardref::web::WebFront* web = (*referee)->web(); web != nullptr) {
+  if (const cardref::grpc_service::FrontEnd* web = (*referee)->front_end();
+      web != nullptr) {
     std::printf("web: %s://%s:%d/\n", web->tls() ? "https" : "http",
-                options.web->host.c_str(), web->port());
+                options.front_end->host.c_str(), web->port());
     std::fflush(stdout);
   }
   if (const std::string& path = config->port_file; !path.empty()) {
@@ -151,7 +152,7 @@ int main(int argc, char** argv) {
     std::ofstream(path) << (*referee)->metrics_port() << "\n";
   }
   if (const std::string& path = config->http_port_file; !path.empty()) {
-    const cardref::web::WebFront* web = (*referee)->web();
+    const cardref::grpc_service::FrontEnd* web = (*referee)->front_end();
     std::ofstream(path) << (web != nullptr ? web->port() : -1) << "\n";
   }
 

@@ -23,6 +23,7 @@
 #include "referee/grpc/server.h"
 #include "tests/test_certificates.h"
 #include "web/pages.h"
+#include "web/referee_front.h"
 #include "web/testing/http_client.h"
 
 namespace cardref::web {
@@ -86,7 +87,7 @@ class RefereeWebTest : public ::testing::Test {
   void SetUp() override {
     dir_ = testing_util::FreshTestDir("referee_web_test_");
     options_.manager.log_dir = (dir_ / "logs").string();
-    options_.web = WebOptions();
+    options_.front_end = RefereeFrontEnd(WebOptions());
   }
 
   std::string WriteOwnerOnly(const std::string& name, const std::string& text) {
@@ -111,7 +112,7 @@ TEST_F(RefereeWebTest, ServesHttpsWithTheRefereesCertificate) {
   absl::StatusOr<std::unique_ptr<grpc_service::RefereeServer>> server =
       grpc_service::RefereeServer::Start(options_);
   ASSERT_TRUE(server.ok()) << server.status();
-  const WebFront* front = (*server)->web();
+  const grpc_service::FrontEnd* front = (*server)->front_end();
   ASSERT_NE(front, nullptr);
   EXPECT_TRUE(front->tls());
   const int port = front->port();
@@ -140,25 +141,29 @@ TEST_F(RefereeWebTest, PlaintextWithoutTls) {
   absl::StatusOr<std::unique_ptr<grpc_service::RefereeServer>> server =
       grpc_service::RefereeServer::Start(options_);
   ASSERT_TRUE(server.ok()) << server.status();
-  ASSERT_NE((*server)->web(), nullptr);
-  EXPECT_FALSE((*server)->web()->tls());
-  EXPECT_EQ(testing::Fetch((*server)->web()->port(), "/").status, 200);
-  options_.web.reset();
+  ASSERT_NE((*server)->front_end(), nullptr);
+  EXPECT_FALSE((*server)->front_end()->tls());
+  EXPECT_EQ(testing::Fetch((*server)->front_end()->port(), "/").status, 200);
+  options_.front_end.reset();
   absl::StatusOr<std::unique_ptr<grpc_service::RefereeServer>> without =
       grpc_service::RefereeServer::Start(options_);
   ASSERT_TRUE(without.ok()) << without.status();
-  EXPECT_EQ((*without)->web(), nullptr);
+  EXPECT_EQ((*without)->front_end(), nullptr);
 }
 
 TEST_F(RefereeWebTest, LoopbackOnlyWithoutAnOrganiserCredential) {
-  options_.web->host = "0.0.0.0";
+  options_.front_end = RefereeFrontEnd([] {
+    WebOptions web;
+    web.host = "0.0.0.0";
+    return web;
+  }());
   const absl::Status refused = grpc_service::CheckServerOptions(options_);
   EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(refused.message(), HasSubstr("--http_host"));
   EXPECT_FALSE(grpc_service::RefereeServer::Start(options_).ok());
   options_.organiser_token = std::string(32, 'k');
   EXPECT_TRUE(grpc_service::CheckServerOptions(options_).ok());
-  options_.web->host = "127.0.0.1";
+  options_.front_end->host = "127.0.0.1";
   options_.organiser_token.reset();
   EXPECT_TRUE(grpc_service::CheckServerOptions(options_).ok());
 }

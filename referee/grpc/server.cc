@@ -30,12 +30,7 @@ absl::StatusOr<std::string> ReadPem(const std::string& path,
 }
 
 // The certificate chain and key of TlsOptions, read once for the gRPC
-// listener and the web front.
-struct TlsPem {
-  std::string cert_chain;
-  std::string key;
-};
-
+// listener and the front end.
 absl::StatusOr<TlsPem> ReadTlsPem(const TlsOptions& tls) {
   TlsPem pem;
   if (tls.cert_file.empty()) return pem;
@@ -99,9 +94,9 @@ absl::Status CheckServerOptions(const ServerOptions& options) {
     RETURN_IF_ERROR(
         CheckListenHost("--metrics_host", options.metrics_host, credential));
   }
-  if (options.web.has_value()) {
-    RETURN_IF_ERROR(
-        CheckListenHost("--http_host", options.web->host, credential));
+  if (options.front_end.has_value()) {
+    RETURN_IF_ERROR(CheckListenHost(options.front_end->host_flag,
+                                    options.front_end->host, credential));
   }
   const TlsOptions& tls = options.tls;
   if (tls.cert_file.empty() != tls.key_file.empty()) {
@@ -141,17 +136,12 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   s->manager_ = std::make_unique<service::MatchManager>(
       &ServedGames(options.serve_test_games),
                                                         options.manager);
-  if (options.web.has_value()) {
-    // What the public sees of a match: the twin rule of duplicate play.
-    s->public_view_ = std::make_unique<web::ManagerPublicView>(s->manager_.get());
-    web::WebOptions web = *std::move(options.web);
-    web.tls_cert_chain_pem = pem->cert_chain;
-    web.tls_key_pem = pem->key;
-    absl::StatusOr<std::unique_ptr<web::WebFront>> front =
-        web::WebFront::Start(std::move(web), s->manager_.get(),
-                             s->public_view_.get());
+  if (options.front_end.has_value()) {
+    absl::StatusOr<std::unique_ptr<FrontEnd>> front =
+        options.front_end->start(s->manager_.get(), *pem,
+                                 options.front_end->host);
     if (!front.ok()) return front.status();
-    s->web_ = *std::move(front);
+    s->front_end_ = *std::move(front);
   }
   s->auth_ = std::make_unique<OrganiserAuth>(options.organiser_token);
   const service::Limits& limits = options.manager.limits;
@@ -228,7 +218,7 @@ std::string RefereeServer::address() const {
 void RefereeServer::Shutdown(absl::Duration grace) {
   if (shut_down_.exchange(true)) return;
   health_->Shutdown();
-  if (web_ != nullptr) web_->Stop();
+  if (front_end_ != nullptr) front_end_->Stop();
   if (connections_ != nullptr) connections_->Stop();  // no new connection
   tarpit_->Stop();  // gRPC's shutdown waits for every held answer
   server_->Shutdown(absl::ToChronoTime(absl::Now() + grace));
@@ -251,7 +241,7 @@ RefereeServer::~RefereeServer() {
     Shutdown(absl::Seconds(1));
     server_->Wait();
   }
-  web_.reset();      // its feeds follow the manager's matches
+  front_end_.reset();  // it follows the manager's matches
   manager_.reset();  // after the server: no handler still uses it
 }
 
