@@ -534,7 +534,12 @@ TEST_F(BatchTest, RatingsAndCompareCommands) {
   for (const v1::GameRatings& g : report.games()) {
     EXPECT_GE(g.players_size(), 3) << g.game();
     for (const v1::PlayerRating& p : g.players()) {
-      EXPECT_LE(p.ci_low(), p.ci_high()) << p.player();
+      if (p.has_ci_low() && p.has_ci_high()) {
+        EXPECT_LE(p.ci_low(), p.ci_high()) << p.player();
+      } else {
+        // A missing bound always comes with its reason.
+        EXPECT_FALSE(p.ci_note().empty()) << p.player();
+      }
     }
   }
   EXPECT_THAT(ratings.out, HasSubstr("\"player\": \"ann@1\""));
@@ -558,7 +563,7 @@ TEST_F(BatchTest, RatingsAndCompareCommands) {
   compare.compare.elo1 = 25;
   const CliRun text = Analyze("compare", {"ann@1", "ben@1", *dir_}, compare);
   EXPECT_EQ(text.code, kExitNotOk) << text.err;
-  EXPECT_THAT(text.out, HasSubstr("craits: ann@1 vs ben@1\n"));
+  EXPECT_THAT(text.out, HasSubstr("craits: ann@1 (A) vs ben@1 (B)\n"));
   EXPECT_THAT(text.out, HasSubstr("SPRT H0: A - B = 0 vs H1: A - B = 25.0 rating "
                                   "points (alpha 0.050"));
   EXPECT_THAT(text.out, HasSubstr("bounds [-2.944, 2.944]"));

@@ -4,10 +4,12 @@
 #include <filesystem>
 #include <system_error>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "analyzer/audit.h"
 #include "analyzer/batch.h"
 #include "referee/base/ed25519.h"
+#include "referee/base/public_key_file.h"
 #include "referee/record/record_io.h"
 #include "analyzer/html.h"
 #include "analyzer/report.h"
@@ -228,11 +230,25 @@ absl::StatusOr<std::string> ReadRefereeKey(const std::string& hex_or_file) {
         text.status().message()));
   }
   key = crypto::ParseEd25519PublicKey(*text);
-  if (!key.ok()) {
+  if (key.ok()) return key;
+  const std::string public_key_file = crypto::PublicKeyPath(hex_or_file);
+  if (absl::StrContains(*text, "PRIVATE KEY-----")) {
+    // The referee's own key file (its owner may audit with it): its public
+    // half. Read as the referee reads it, owner-only or refused.
+    absl::StatusOr<crypto::Ed25519PrivateKey> private_key =
+        crypto::Ed25519PrivateKey::ReadFile(hex_or_file);
+    if (private_key.ok()) return private_key->public_key();
     return absl::InvalidArgumentError(absl::StrCat(
-        "--referee_key file ", hex_or_file, ": ", key.status().message()));
+        "--referee_key file ", hex_or_file,
+        " is a private key that cannot be used: ",
+        private_key.status().message(), "; give its public key instead: ",
+        public_key_file, " (cardref_referee writes it beside the key) or the "
+        "64 hex digits cardref_referee printed"));
   }
-  return key;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--referee_key file ", hex_or_file, ": ", key.status().message(),
+      "; cardref_referee writes its public key beside its key file (",
+      "referee_ed25519.pub beside referee_ed25519.key)"));
 }
 
 int RunAudit(const std::vector<std::string>& args, bool salvage,

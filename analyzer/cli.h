@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "analyzer/compare.h"
 #include "analyzer/ratings.h"
 #include "analyzer/render.h"
 #include "games/api/registry.h"
@@ -57,7 +58,10 @@ int RunCommand(const std::string& command, const std::vector<std::string>& args,
                std::ostream& out, std::ostream& err);
 
 // --referee_key: the key itself (64 hex digits) or a file holding it (hex
-// or a PEM public key). INVALID_ARGUMENT naming the flag otherwise.
+// or a PEM public key, as cardref_referee writes beside its key file), or
+// the referee's private key file itself (owner-only, as the referee reads
+// it), whose public half is taken. INVALID_ARGUMENT naming the flag
+// otherwise.
 [[nodiscard]] absl::StatusOr<std::string> ReadRefereeKey(
     const std::string& hex_or_file);
 

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "analyzer/interval_proto.h"
 #include "analyzer/render.h"
 
 namespace cardref::analyzer {
@@ -32,28 +33,64 @@ std::string Num(double x, int decimals = 1) {
   return absl::StrFormat("%.*f", decimals, x);
 }
 
+// About how wide the longest of `names` is as 11 px SVG text: 7 px a
+// character, 12 for wide scripts; charts make room for it, so that no name
+// is clipped.
+double LabelWidth(const std::vector<std::string>& names) {
+  double longest = 0;
+  for (const std::string& name : names) {
+    double w = 0;
+    for (unsigned char c : name) {
+      if ((c & 0xc0) != 0x80) w += c >= 0xe1 ? 12 : 7;  // lead bytes only
+    }
+    longest = std::max(longest, w);
+  }
+  return longest;
+}
+
 // Ratings with their 95% intervals: one row per player.
 std::string RatingsChart(const v1::GameRatings& g) {
   if (g.players().empty()) return "";
+  // A separated player has a bound but no rating; a player without a
+  // bound on one side is drawn to the edge of the chart on that side.
   double lo = 1e300, hi = -1e300;
   for (const v1::PlayerRating& p : g.players()) {
-    lo = std::min({lo, p.ci_low(), p.rating()});
-    hi = std::max({hi, p.ci_high(), p.rating()});
+    std::vector<double> values;
+    if (p.has_rating()) values.push_back(p.rating());
+    if (p.has_ci_low()) values.push_back(p.ci_low());
+    if (p.has_ci_high()) values.push_back(p.ci_high());
+    for (double v : values) {
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
   }
+  if (lo > hi) lo = hi = 1500;
   if (hi - lo < 1) {
     lo -= 50;
     hi += 50;
   }
-  const double left = 140, width = 360, row = 22;
+  std::vector<std::string> names;
+  for (const v1::PlayerRating& p : g.players()) names.push_back(p.player());
+  const double left = std::max(140.0, LabelWidth(names) + 16), width = 360,
+               row = 22;
   const double height = row * g.players_size() + 30;
   auto x = [&](double r) { return left + (r - lo) / (hi - lo) * width; };
   std::string svg = absl::StrFormat(
       "<svg class=\"ratings\" xmlns=\"http://www.w3.org/2000/svg\" "
       "width=\"%d\" height=\"%d\" role=\"img\">",
-      static_cast<int>(left + width + 60), static_cast<int>(height));
+      // The axis labels sit on the bottom edge: room for their descent.
+      static_cast<int>(left + width + 60), static_cast<int>(height + 6));
   int i = 0;
   for (const v1::PlayerRating& p : g.players()) {
     const double y = 15 + row * i++;
+    const double low = p.has_ci_low() ? p.ci_low() : lo;
+    const double high = p.has_ci_high() ? p.ci_high() : hi;
+    const double point =
+        p.has_rating() ? p.rating() : p.has_ci_low() ? p.ci_low() : high;
+    const std::string interval =
+        p.has_ci_low() && p.has_ci_high()
+            ? absl::StrCat(Num(p.ci_low()), "..", Num(p.ci_high()))
+            : p.ci_note();
     absl::StrAppend(
         &svg,
         absl::StrFormat("<text x=\"%d\" y=\"%s\" text-anchor=\"end\">%s</text>",
@@ -62,14 +99,17 @@ std::string RatingsChart(const v1::GameRatings& g) {
         absl::StrFormat(
             "<line class=\"interval\" x1=\"%s\" x2=\"%s\" y1=\"%s\" "
             "y2=\"%s\" stroke=\"#4a78b5\" stroke-width=\"3\"/>",
-            Num(x(p.ci_low())), Num(x(p.ci_high())), Num(y), Num(y)),
+            Num(x(low)), Num(x(high)), Num(y), Num(y)),
         absl::StrFormat("<circle cx=\"%s\" cy=\"%s\" r=\"4\" fill=\"#c33\">"
-                        "<title>%s: %s (%s..%s)</title></circle>",
-                        Num(x(p.rating())), Num(y), HtmlEscape(p.player()),
-                        Num(p.rating()), Num(p.ci_low()), Num(p.ci_high())),
+                        "<title>%s: %s (%s)</title></circle>",
+                        Num(x(point)), Num(y), HtmlEscape(p.player()),
+                        p.has_rating() ? Num(p.rating()) : "no finite rating",
+                        HtmlEscape(interval)),
         absl::StrFormat("<text x=\"%s\" y=\"%s\">%s</text>",
-                        Num(x(p.ci_high()) + 6), Num(y + 4),
-                        Num(p.rating(), 0)));
+                        Num(x(high) + 6), Num(y + 4),
+                        p.has_rating() ? Num(p.rating(), 0)
+                        : p.has_ci_low() ? absl::StrCat("&gt;= ", Num(p.ci_low(), 0))
+                                         : absl::StrCat("&lt;= ", Num(high, 0))));
   }
   const double axis = height - 10;
   absl::StrAppend(
@@ -137,12 +177,17 @@ std::string HeadToHeadMap(const v1::GameStatsProto& g) {
   for (const v1::HeadToHead& h : g.head_to_head()) {
     cells[{h.player(), h.opponent()}] = &h;
   }
-  const double left = 140, top = 90, cell = 34;
+  // Row names end left of the map; column names rise at 45 degrees.
+  const double label_width = LabelWidth(names);
+  const double left = std::max(140.0, label_width + 16), cell = 34;
+  const double rise = label_width * 0.71;  // a name's height at 45 degrees
+  const double top = std::max(90.0, rise + 16);
   const double size = cell * static_cast<double>(names.size());
   std::string svg = absl::StrFormat(
       "<svg class=\"heatmap\" xmlns=\"http://www.w3.org/2000/svg\" "
       "width=\"%d\" height=\"%d\" role=\"img\">",
-      static_cast<int>(left + size + 60), static_cast<int>(top + size + 10));
+      static_cast<int>(left + size + std::max(60.0, rise + 10)),
+      static_cast<int>(top + size + 10));
   for (size_t c = 0; c < names.size(); ++c) {
     const double x = left + cell * c + cell / 2;
     absl::StrAppend(&svg, absl::StrFormat("<text transform=\"translate(%s,%d) "
@@ -205,8 +250,8 @@ std::string PlayerTable(const v1::GameStatsProto& g) {
     absl::StrAppend(&out, "<tr><td>", HtmlEscape(p.player()), "</td><td>",
                     p.games(), "</td><td>", p.wins(), "</td><td>",
                     Num(100 * p.win_rate()), "</td><td>",
-                    Num(100 * p.win_rate_ci().low()), "&ndash;",
-                    Num(100 * p.win_rate_ci().high()), "</td><td>",
+                    HtmlEscape(FormatInterval(p.win_rate_ci(), 1, 100)),
+                    "</td><td>",
                     Num(p.score_mean(), 2), "</td><td>", Num(p.score_median()),
                     "</td><td>", Num(p.score_stddev(), 2), "</td><td>",
                     Num(p.decision_micros().p50() / 1000.0, 3), "</td><td>",
@@ -224,8 +269,9 @@ std::string SeatTable(const v1::GameStatsProto& g) {
   for (const v1::SeatEffect& s : g.seat_effect()) {
     absl::StrAppend(&out, "<tr><td>", s.seat(), "</td><td>", s.games(),
                     "</td><td>", s.wins(), "</td><td>", Num(100 * s.win_rate()),
-                    "</td><td>", Num(100 * s.win_rate_ci().low()), "&ndash;",
-                    Num(100 * s.win_rate_ci().high()), "</td><td>",
+                    "</td><td>",
+                    HtmlEscape(FormatInterval(s.win_rate_ci(), 1, 100)),
+                    "</td><td>",
                     Num(s.score_mean(), 2), "</td></tr>");
   }
   return out + "</table>";

@@ -4,6 +4,8 @@
 // rejections are all reported, with the record.
 #include "analyzer/integrity.h"
 
+#include <sys/stat.h>
+
 #include <functional>
 #include <map>
 #include <memory>
@@ -20,6 +22,7 @@
 #include "gtest/gtest.h"
 #include "referee/base/deal_stream.h"
 #include "referee/base/ed25519.h"
+#include "referee/base/public_key_file.h"
 #include "referee/base/hex.h"
 #include "referee/base/sha256.h"
 #include "games/all_games.h"
@@ -510,6 +513,36 @@ TEST(IntegrityTest, AuditCommandTakesTheRefereeKeyAsHexOrFile) {
   EXPECT_EQ(RunAudit({log}, false, AllGames(), out2, err2, "12ab"),
             kExitUsage);
   EXPECT_THAT(err2.str(), HasSubstr("--referee_key '12ab' is neither"));
+}
+
+// The referee's own key file, as it sits in a tournament's event folder:
+// its public half is taken (owner-only, as the referee reads it), and the
+// public key file the referee writes beside it works too.
+TEST(IntegrityTest, AuditCommandTakesTheRefereesKeyFileAndItsPublicKeyFile) {
+  const std::vector<std::string> payloads = Play(Craits3());
+  const std::string dir = testlogs::MakeTempDir();
+  const std::string log = dir + "/m.cardlog";
+  ASSERT_TRUE(testlogs::WriteFile(log, Frame(payloads)).ok());
+  const std::string key_file = dir + "/referee_ed25519.key";
+  ASSERT_TRUE(testlogs::TestSigningKey()->WriteFile(key_file).ok());
+  const std::string public_file = crypto::PublicKeyPath(key_file);
+  ASSERT_TRUE(
+      crypto::WritePublicKeyFile(public_file, TrustedKey()).ok());
+  for (const std::string& key : {key_file, public_file}) {
+    std::ostringstream out, err;
+    EXPECT_EQ(RunAudit({log}, false, AllGames(), out, err, key), kExitOk)
+        << key << ": " << out.str() << err.str();
+    EXPECT_THAT(out.str(), HasSubstr("signed by the trusted key)"));
+  }
+  // A key file others may read is refused, as the referee refuses it, with
+  // the public key file named instead.
+  ASSERT_EQ(chmod(key_file.c_str(), 0644), 0);
+  std::ostringstream out, err;
+  EXPECT_EQ(RunAudit({log}, false, AllGames(), out, err, key_file),
+            kExitUsage);
+  EXPECT_THAT(err.str(), HasSubstr("is a private key that cannot be used"));
+  EXPECT_THAT(err.str(), HasSubstr("give its public key instead: " +
+                                   public_file));
 }
 
 }  // namespace

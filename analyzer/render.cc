@@ -8,7 +8,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "analyzer/game_units.h"
+#include "analyzer/interval_proto.h"
+#include "google/protobuf/descriptor.h"
 #include "google/protobuf/util/json_util.h"
+#include "nlohmann/json.hpp"
 #include "referee/base/unicode/unicode_props.h"
 
 namespace cardref::analyzer {
@@ -16,41 +20,9 @@ namespace {
 
 std::string Hex(unsigned char c) { return absl::StrFormat("\\x%02x", c); }
 
-struct Column {
-  std::string title;
-  bool left = false;  // text left-aligned, numbers right
-};
 
 std::string Fixed(double x, int decimals) {
   return absl::StrFormat("%.*f", decimals, x);
-}
-
-// Aligned columns separated by two spaces, no trailing blanks. Cells are
-// sanitised already.
-std::string RenderTable(const std::vector<Column>& columns,
-                        const std::vector<std::vector<std::string>>& rows) {
-  std::vector<size_t> width(columns.size());
-  for (size_t c = 0; c < columns.size(); ++c) {
-    width[c] = columns[c].title.size();
-    for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
-  }
-  std::string out;
-  auto line = [&](const std::vector<std::string>& cells) {
-    std::string text;
-    for (size_t c = 0; c < columns.size(); ++c) {
-      if (c > 0) text += "  ";
-      const std::string pad(width[c] - cells[c].size(), ' ');
-      text += columns[c].left ? cells[c] + pad : pad + cells[c];
-    }
-    text.erase(text.find_last_not_of(' ') + 1);
-    absl::StrAppend(&out, text, "\n");
-  };
-  std::vector<std::string> titles;
-  titles.reserve(columns.size());
-  for (const Column& c : columns) titles.push_back(c.title);
-  line(titles);
-  for (const auto& row : rows) line(row);
-  return out;
 }
 
 std::string CsvRow(const std::vector<std::string>& cells) {
@@ -72,11 +44,74 @@ std::string AuditLine(const v1::FileAudit& f) {
                       Sanitize(f.message()));
 }
 
+// The verdict of the seat-advantage test, one line.
+std::string SeatTestLine(const v1::SeatTest& test) {
+  const std::string left_out =
+      test.matches_left_out() == 0
+          ? std::string()
+          : absl::StrCat(" (", test.matches_left_out(),
+                         test.matches_left_out() == 1 ? " match" : " matches",
+                         " of another table size, or without a single ",
+                         test.outcome() == "the loser's seat" ? "loser"
+                                                              : "winner",
+                         ", left out)");
+  if (!test.has_statistic() || !test.has_p_value()) {
+    if (test.note().empty()) return "";
+    return absl::StrCat("seat advantage: ", Sanitize(test.note()), left_out,
+                        "\n");
+  }
+  return absl::StrCat(
+      test.significant() ? "SEAT ADVANTAGE (p < 0.05): " : "no seat advantage "
+                                                           "found: ",
+      "chi-square ", Fixed(test.statistic(), 2), " on ", test.df(),
+      " df, p = ", Fixed(test.p_value(), 3), ", testing ", test.outcome(),
+      " (", Sanitize(test.method()), ")",
+      test.note().empty() ? "" : absl::StrCat("; ", Sanitize(test.note())),
+      left_out, "\n");
+}
+
 }  // namespace
 
 std::string CodePointEscape(int32_t cp) {
   return cp <= 0xffff ? absl::StrFormat("\\u%04x", cp)
                       : absl::StrFormat("\\U%08x", cp);
+}
+
+size_t DisplayWidth(absl::string_view s) {
+  size_t width = 0;
+  for (char c : s) {
+    // Every byte but a UTF-8 continuation byte starts a character.
+    if ((static_cast<unsigned char>(c) & 0xc0) != 0x80) ++width;
+  }
+  return width;
+}
+
+std::string RenderTable(const std::vector<Column>& columns,
+                        const std::vector<std::vector<std::string>>& rows) {
+  std::vector<size_t> width(columns.size());
+  for (size_t c = 0; c < columns.size(); ++c) {
+    width[c] = DisplayWidth(columns[c].title);
+    for (const auto& row : rows) {
+      width[c] = std::max(width[c], DisplayWidth(row[c]));
+    }
+  }
+  std::string out;
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string text;
+    for (size_t c = 0; c < columns.size(); ++c) {
+      if (c > 0) text += "  ";
+      const std::string pad(width[c] - DisplayWidth(cells[c]), ' ');
+      text += columns[c].left ? cells[c] + pad : pad + cells[c];
+    }
+    text.erase(text.find_last_not_of(' ') + 1);
+    absl::StrAppend(&out, text, "\n");
+  };
+  std::vector<std::string> titles;
+  titles.reserve(columns.size());
+  for (const Column& c : columns) titles.push_back(c.title);
+  line(titles);
+  for (const auto& row : rows) line(row);
+  return out;
 }
 
 std::string Sanitize(absl::string_view s) {
@@ -138,15 +173,65 @@ std::string CsvField(absl::string_view s) {
   return out + "\"";
 }
 
+namespace {
+
+using OrderedJson = nlohmann::ordered_json;
+
+// `json` (protobuf's JSON of `message`) with its keys in declaration
+// order and every unset `optional` field present as null: protobuf leaves
+// such fields out, and a reader should see "no value" (an interval bound
+// there is not), not wonder whether the field exists.
+void AddNulls(const google::protobuf::Message& message, OrderedJson& json) {
+  using google::protobuf::FieldDescriptor;
+  const google::protobuf::Descriptor* d = message.GetDescriptor();
+  // Well-known types have JSON forms of their own.
+  if (!json.is_object() || d->file()->package() == "google.protobuf") return;
+  const google::protobuf::Reflection* r = message.GetReflection();
+  OrderedJson out = OrderedJson::object();
+  for (int i = 0; i < d->field_count(); ++i) {
+    const FieldDescriptor* f = d->field(i);
+    auto it = json.find(f->name());
+    if (it == json.end()) {
+      if (f->has_optional_keyword() && !f->is_repeated()) {
+        out[f->name()] = nullptr;
+      }
+      continue;
+    }
+    if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE && !f->is_map()) {
+      if (f->is_repeated()) {
+        for (int k = 0; k < r->FieldSize(message, f) &&
+                        k < static_cast<int>(it->size());
+             ++k) {
+          AddNulls(r->GetRepeatedMessage(message, f, k), (*it)[k]);
+        }
+      } else if (r->HasField(message, f)) {
+        AddNulls(r->GetMessage(message, f), *it);
+      }
+    }
+    out[f->name()] = std::move(*it);
+  }
+  for (auto& [key, value] : json.items()) {
+    if (!out.contains(key)) out[key] = std::move(value);
+  }
+  json = std::move(out);
+}
+
+}  // namespace
+
 std::string ToJson(const google::protobuf::Message& message, bool pretty) {
   google::protobuf::util::JsonPrintOptions options;
-  options.add_whitespace = pretty;
   options.always_print_primitive_fields = true;
   options.preserve_proto_field_names = true;
   std::string out;
   // Only fails for messages with Any fields that cannot be resolved; the
   // report has none.
   (void)google::protobuf::util::MessageToJsonString(message, &out, options);
+  OrderedJson json = OrderedJson::parse(out, nullptr, false);
+  if (!json.is_discarded()) {
+    AddNulls(message, json);
+    out = json.dump(pretty ? 1 : -1, ' ', false,
+                    OrderedJson::error_handler_t::replace);
+  }
   if (pretty && (out.empty() || out.back() != '\n')) out += '\n';
   return out;
 }
@@ -261,8 +346,10 @@ std::string RenderStats(const v1::StatsReportProto& report, Format format) {
                                       absl::StrCat(p.wins()),
                                       absl::StrCat(p.draws()),
                                       Fixed(p.win_rate(), 6),
-                                      Fixed(p.win_rate_ci().low(), 6),
-                                      Fixed(p.win_rate_ci().high(), 6),
+                                      CsvBound(p.win_rate_ci().has_low(),
+                                               p.win_rate_ci().low(), 6),
+                                      CsvBound(p.win_rate_ci().has_high(),
+                                               p.win_rate_ci().high(), 6),
                                       Fixed(p.score_mean(), 6),
                                       Fixed(p.score_stddev(), 6),
                                       Fixed(p.score_median(), 1),
@@ -283,17 +370,32 @@ std::string RenderStats(const v1::StatsReportProto& report, Format format) {
   const int64_t skipped = report.skipped_size();
   absl::StrAppend(&out, report.logs_counted(),
                   report.logs_counted() == 1 ? " log" : " logs", " counted, ",
-                  skipped, " skipped\n");
+                  skipped, " skipped\n", SetAsideLine(report.set_aside()));
   for (const v1::GameStatsProto& g : report.games()) {
     std::set<std::string> metric_names;
+    // When a player held several seats of a match, wins are counted per
+    // seat: the columns then say so.
+    bool per_seat = false;
     for (const v1::PlayerStatsProto& p : g.players()) {
       for (const v1::NamedValue& v : p.metrics()) metric_names.insert(v.name());
+      per_seat |= p.seats() != p.games();
     }
-    std::vector<Column> columns = {
-        {"player", true}, {"games"},       {"wins"},       {"draws"},
-        {"win%"},         {"win%95"},      {"score"},      {"score_sd"},
-        {"median"},       {"ranks", true}, {"dec_p50_ms"}, {"dec_p95_ms"},
-        {"dec_max_ms"},   {"rejected"},    {"timeouts"},   {"subst"}};
+    const std::string unit = g.unit() == "deal_set" ? "deal set" : "match";
+    const std::string units = g.unit() == "deal_set"
+                                  ? (g.units() == 1 ? "deal set" : "deal sets")
+                                  : (g.units() == 1 ? "match" : "matches");
+    std::vector<Column> columns = {{"player", true}, {"games"}};
+    if (per_seat) columns.push_back({"seat-games"});
+    for (const char* title :
+         {per_seat ? "seat-wins" : "wins", per_seat ? "seat-draws" : "draws",
+          per_seat ? "win%/seat" : "win%", "win% 95%"}) {
+      columns.push_back({title});
+    }
+    for (const char* title :
+         {"score", "score_sd", "median", "ranks", "dec_p50_ms", "dec_p95_ms",
+          "dec_max_ms", "rejected", "timeouts", "subst"}) {
+      columns.push_back({title, std::string(title) == "ranks"});
+    }
     for (const std::string& name : metric_names) columns.push_back({name});
     std::vector<std::vector<std::string>> cells;
     for (const v1::PlayerStatsProto& p : g.players()) {
@@ -305,32 +407,41 @@ std::string RenderStats(const v1::StatsReportProto& report, Format format) {
       auto ms = [&](int64_t micros) {
         return timed ? Fixed(micros / 1000.0, 3) : std::string("-");
       };
-      std::vector<std::string> line = {
-          Sanitize(p.player()),
-          absl::StrCat(p.games()),
-          absl::StrCat(p.wins()),
-          absl::StrCat(p.draws()),
-          Fixed(100 * p.win_rate(), 1),
-          absl::StrCat(Fixed(100 * p.win_rate_ci().low(), 1), "-",
-                       Fixed(100 * p.win_rate_ci().high(), 1)),
-          Fixed(p.score_mean(), 2),
-          Fixed(p.score_stddev(), 2),
-          Fixed(p.score_median(), 1),
-          absl::StrJoin(ranks, " "),
-          ms(p.decision_micros().p50()),
-          ms(p.decision_micros().p95()),
-          ms(p.decision_micros().max()),
-          absl::StrCat(p.rejected()),
-          absl::StrCat(p.timeouts()),
-          absl::StrCat(p.substitutions())};
+      std::vector<std::string> line = {Sanitize(p.player()),
+                                       absl::StrCat(p.games())};
+      if (per_seat) line.push_back(absl::StrCat(p.seats()));
+      for (std::string cell :
+           {absl::StrCat(p.wins()), absl::StrCat(p.draws()),
+            Fixed(100 * p.win_rate(), 1),
+            FormatInterval(p.win_rate_ci(), 1, 100),
+            Fixed(p.score_mean(), 2), Fixed(p.score_stddev(), 2),
+            Fixed(p.score_median(), 1), absl::StrJoin(ranks, " "),
+            ms(p.decision_micros().p50()), ms(p.decision_micros().p95()),
+            ms(p.decision_micros().max()), absl::StrCat(p.rejected()),
+            absl::StrCat(p.timeouts()), absl::StrCat(p.substitutions())}) {
+        line.push_back(std::move(cell));
+      }
       for (const std::string& name : metric_names) {
         line.push_back(metric(p.metrics(), name));
       }
       cells.push_back(std::move(line));
     }
     absl::StrAppend(&out, "\n", Sanitize(g.game()), ": ", g.logs(),
-                    g.logs() == 1 ? " log\n" : " logs\n",
-                    RenderTable(columns, cells));
+                    g.logs() == 1 ? " log" : " logs", " in ", g.units(), " ",
+                    units, " (the independent unit: intervals and tests are "
+                    "over ", unit == "match" ? "matches" : "deal sets", ")\n");
+    if (!g.result_note().empty()) {
+      absl::StrAppend(&out, "note: ", Sanitize(g.result_note()), "\n");
+    }
+    absl::StrAppend(&out, RenderTable(columns, cells));
+    absl::StrAppend(
+        &out,
+        per_seat ? "games: matches played; seat-games: seats held (a player "
+                   "may hold several seats of a match); seat-wins, seat-draws "
+                   "and win%/seat count seat-games. "
+                 : "",
+        "win% 95%: wins over seat-games pooled per ", unit,
+        ", t over ", unit == "match" ? "matches" : "deal sets", "\n");
     // Head to head: ahead-behind-level of the row player.
     if (!g.head_to_head().empty()) {
       std::vector<std::string> names;
@@ -359,20 +470,51 @@ std::string RenderStats(const v1::StatsReportProto& report, Format format) {
       absl::StrAppend(&out, "\n", Sanitize(g.game()), " head to head:\n",
                       RenderTable(hc, rows));
     }
+    const v1::SeatTest& test = g.seat_test();
+    // The test's expected counts belong in the seat table when it tests
+    // the winner's seat of every match; otherwise they get a table of
+    // their own.
+    const bool winners_by_seat = test.positions() == "seat" &&
+                                 test.outcome() == "the winner's seat" &&
+                                 test.matches_left_out() == 0;
+    std::map<int, const v1::PositionRow*> expected;
+    for (const v1::PositionRow& r : test.rows()) expected[r.position()] = &r;
     std::vector<std::vector<std::string>> seat_rows;
     for (const v1::SeatEffect& s : g.seat_effect()) {
-      seat_rows.push_back(
-          {absl::StrCat(s.seat()), absl::StrCat(s.games()),
-           absl::StrCat(s.wins()), Fixed(100 * s.win_rate(), 1),
-           absl::StrCat(Fixed(100 * s.win_rate_ci().low(), 1), "-",
-                        Fixed(100 * s.win_rate_ci().high(), 1)),
-           Fixed(s.score_mean(), 2)});
+      std::vector<std::string> row = {
+          absl::StrCat(s.seat()), absl::StrCat(s.games()),
+          absl::StrCat(s.wins()), Fixed(100 * s.win_rate(), 1),
+          FormatInterval(s.win_rate_ci(), 1, 100), Fixed(s.score_mean(), 2)};
+      if (winners_by_seat) {
+        auto it = expected.find(s.seat());
+        row.push_back(it == expected.end() ? "-"
+                                           : Fixed(it->second->expected(), 1));
+      }
+      seat_rows.push_back(std::move(row));
     }
-    absl::StrAppend(
-        &out, "\n", Sanitize(g.game()), " by seat:\n",
-        RenderTable(
-            {{"seat"}, {"games"}, {"wins"}, {"win%"}, {"win%95"}, {"score"}},
-            seat_rows));
+    std::vector<Column> seat_columns = {{"seat"}, {"games"},    {"wins"},
+                                        {"win%"}, {"win% 95%"}, {"score"}};
+    if (winners_by_seat) seat_columns.push_back({"wins expected"});
+    absl::StrAppend(&out, "\n", Sanitize(g.game()), " by seat:\n",
+                    RenderTable(seat_columns, seat_rows));
+    if (!winners_by_seat && !test.rows().empty()) {
+      std::vector<std::vector<std::string>> rows;
+      for (const v1::PositionRow& r : test.rows()) {
+        rows.push_back({absl::StrCat(r.position()), absl::StrCat(r.matches()),
+                        absl::StrCat(r.chosen()), Fixed(r.expected(), 1),
+                        Fixed(100 * r.rate(), 1),
+                        FormatInterval(r.rate_ci(), 1, 100)});
+      }
+      absl::StrAppend(
+          &out, "\n", Sanitize(g.game()), " seat test, by ", test.positions(),
+          ": how often ", test.outcome(), " was each, over ",
+          test.matches_used(), test.matches_used() == 1 ? " match" : " matches",
+          ":\n",
+          RenderTable({{test.positions()}, {"matches"}, {"picked"},
+                       {"expected"}, {"rate%"}, {"rate% 95%"}},
+                      rows));
+    }
+    absl::StrAppend(&out, SeatTestLine(test));
     // Game-specific tables, one per table title, in report order.
     std::vector<std::string> tables;
     for (const v1::ExtraRowProto& r : g.extra_rows()) {

@@ -6,8 +6,10 @@
 #ifndef CARDREF_ANALYZER_RENDER_H_
 #define CARDREF_ANALYZER_RENDER_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 #include "cardref/v1/analysis.pb.h"
@@ -33,9 +35,28 @@ std::string CodePointEscape(int32_t cp);
 // or space at either end.
 std::string CsvField(absl::string_view s);
 
+// Characters (UTF-8 code points) of `s`: the columns it takes on a
+// terminal for the text this analyzer prints (no wide or combining
+// characters but those a log's names bring).
+size_t DisplayWidth(absl::string_view s);
+
+// A column of a text table: its title, and text left-aligned (numbers are
+// right-aligned).
+struct Column {
+  std::string title;
+  bool left = false;
+};
+
+// The analyzer's one text table: aligned columns separated by two spaces,
+// a title row, no trailing blanks; widths in characters (DisplayWidth).
+// Cells are sanitised already; each row has one cell per column.
+std::string RenderTable(const std::vector<Column>& columns,
+                        const std::vector<std::vector<std::string>>& rows);
+
 // Protobuf's JSON mapping with the proto field names and every field
-// printed (zeros included), so the keys are stable. `pretty`: indented and
-// ending in a newline; otherwise one line (no newline).
+// printed (zeros included, and every unset `optional` field as null), so
+// the keys are stable. `pretty`: indented and ending in a newline;
+// otherwise one line (no newline).
 std::string ToJson(const google::protobuf::Message& message, bool pretty);
 
 // `audit`: text is one line per file ("OK <file> (<game>, <n> rounds, <m>

@@ -5,16 +5,20 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 
-#include "analyzer/stats.h"
-#include "games/all_games.h"
+#include "absl/strings/str_cat.h"
+#include "analyzer/game_units.h"
+#include "analyzer/inference/seat_effects.h"
+#include "analyzer/inference/unit_estimators.h"
+#include "analyzer/interval_proto.h"
+#include "analyzer/stats_hook.h"
 #include "analyzer/summary.h"
+#include "games/all_games.h"
 
 namespace cardref::analyzer {
 namespace {
-
-constexpr double kZ95 = 1.959963984540054;
 
 struct MomentSum {
   int64_t count = 0;
@@ -43,16 +47,18 @@ struct PlayerTally {
   int64_t seats = 0, wins = 0, draws = 0;
   MomentSum score;
   std::map<int64_t, int64_t> scores, ranks;
-  int64_t decisions = 0, own_decisions = 0, max_micros = 0;
+  int64_t decisions = 0, own_decisions = 0, max_micros = 0, micros = 0;
   std::map<int32_t, int64_t> histogram;
   int64_t rejected = 0, timeouts = 0, substitutions = 0, forfeits = 0;
   std::map<std::string, int64_t> faults;
   std::map<std::string, MomentSum> metrics;
+  std::map<int, std::pair<double, double>> by_unit;  // unit -> wins, seats
 };
 
 struct SeatTally {
   int64_t games = 0, wins = 0;
   MomentSum score;
+  std::map<int, std::pair<double, double>> by_unit;  // unit -> wins, games
 };
 
 struct GameTally {
@@ -107,7 +113,7 @@ double Median(const std::map<int64_t, int64_t>& values, int64_t n) {
   return (a + b) / 2;
 }
 
-void Tally(const v1::GameSummary& s, GameTally& g) {
+void Tally(const v1::GameSummary& s, int unit, GameTally& g) {
   ++g.logs;
   const std::string& game = s.game();
   const bool draw =
@@ -121,10 +127,14 @@ void Tally(const v1::GameSummary& s, GameTally& g) {
     if (draw) ++p.draws;
     p.score.Add(static_cast<double>(seat.score()));
     ++p.scores[seat.score()];
+    std::pair<double, double>& pu = p.by_unit[unit];
+    pu.first += seat.winner() ? 1 : 0;
+    pu.second += 1;
     if (seat.rank() > 0) ++p.ranks[seat.rank()];
     p.decisions += seat.decisions();
     p.own_decisions += seat.own_decisions();
     p.max_micros = std::max(p.max_micros, seat.max_decision_micros());
+    p.micros += seat.decision_micros();
     for (const auto& [bucket, count] : seat.decision_histogram()) {
       p.histogram[bucket] += count;
     }
@@ -138,6 +148,9 @@ void Tally(const v1::GameSummary& s, GameTally& g) {
     ++st.games;
     if (seat.winner()) ++st.wins;
     st.score.Add(static_cast<double>(seat.score()));
+    std::pair<double, double>& su = st.by_unit[unit];
+    su.first += seat.winner() ? 1 : 0;
+    su.second += 1;
   }
   for (const v1::SeatSummary& a : s.seats()) {
     for (const v1::SeatSummary& b : s.seats()) {
@@ -160,6 +173,122 @@ void Tally(const v1::GameSummary& s, GameTally& g) {
   }
 }
 
+// A rate pooled over units (UnitRatio): per unit, (successes, trials).
+inference::Estimate ClusteredRate(
+    const std::map<int, std::pair<double, double>>& by_unit, int units,
+    const inference::IntervalOptions& options) {
+  std::vector<double> successes(static_cast<size_t>(units), 0.0);
+  std::vector<double> trials(static_cast<size_t>(units), 0.0);
+  for (const auto& [unit, counts] : by_unit) {
+    successes[unit] = counts.first;
+    trials[unit] = counts.second;
+  }
+  return inference::UnitRatio(successes, trials, options);
+}
+
+// How "wins" read in a game whose result is not a single winner.
+std::string ResultNote(const std::string& game) {
+  const GameTraits& traits = ::cardref::TraitsOf(game);
+  if (traits.ranks_only_winners_and_losers) {
+    return absl::StrCat(
+        "a ", game,
+        " result says only who lost: every other seat counts as a winner, "
+        "so a win here is a game not lost, and win rates add up to more "
+        "than one per game");
+  }
+  if (traits.teams) {
+    return "partners share their result: a seat wins when its side wins";
+  }
+  return "";
+}
+
+// The test of "no seat advantage" over one game's counted summaries: which
+// position the outcome picked in each match (the single winner's seat; the
+// single loser's in a game whose result is who lost; the winning side in a
+// partnership game), against what the players seated there would get with
+// no seat advantage.
+v1::SeatTest SeatAdvantage(
+    const std::string& game, const std::vector<const v1::GameSummary*>& games,
+    const GameUnits& units,
+    const google::protobuf::RepeatedPtrField<v1::PlayerStatsProto>& players) {
+  const GameTraits& traits = ::cardref::TraitsOf(game);
+  std::vector<std::string> keys;
+  for (const v1::PlayerStatsProto& p : players) keys.push_back(p.player());
+  std::sort(keys.begin(), keys.end());
+  auto index = [&](const v1::SeatSummary& seat) {
+    return static_cast<int>(
+        std::lower_bound(keys.begin(), keys.end(), PlayerKey(seat)) -
+        keys.begin());
+  };
+  v1::SeatTest out;
+  out.set_positions(traits.teams ? "side" : "seat");
+  out.set_outcome(traits.teams ? "the winning side"
+                  : traits.ranks_only_winners_and_losers
+                      ? "the loser's seat"
+                      : "the winner's seat");
+  std::map<int, int> shapes;  // positions -> matches
+  std::vector<inference::PositionChoice> choices;
+  for (size_t i = 0; i < games.size(); ++i) {
+    const v1::GameSummary& s = *games[i];
+    const int seats = s.seats_size();
+    const std::vector<int> side = SeatTeams(traits, seats);
+    inference::PositionChoice c;
+    c.unit = units.unit_of[i];
+    c.players.resize(
+        static_cast<size_t>(*std::max_element(side.begin(), side.end()) + 1));
+    std::set<int> picked;
+    for (int seat = 0; seat < seats; ++seat) {
+      const v1::SeatSummary& x = s.seats(seat);
+      c.players[side[seat]].push_back(index(x));
+      const bool picks = traits.ranks_only_winners_and_losers ? !x.winner()
+                                                              : x.winner();
+      if (picks) picked.insert(side[seat]);
+    }
+    c.chosen = picked.size() == 1 ? *picked.begin() : -1;
+    ++shapes[static_cast<int>(c.players.size())];
+    choices.push_back(std::move(c));
+  }
+  if (choices.empty()) return out;
+  // By content, so that the fit's sums (and its last digits) do not depend
+  // on what the logs are called.
+  std::sort(choices.begin(), choices.end(),
+            [](const inference::PositionChoice& a,
+               const inference::PositionChoice& b) {
+              return std::tie(a.unit, a.chosen, a.players) <
+                     std::tie(b.unit, b.chosen, b.players);
+            });
+  // The commonest table: matches of other sizes are left out.
+  int positions = 0, most = -1;
+  for (const auto& [n, count] : shapes) {
+    if (count > most) positions = n, most = count;
+  }
+  inference::SeatEffectOptions options;
+  options.interval.unit = units.kind;
+  options.interval.range_low = 0;
+  options.interval.range_high = 1;
+  const inference::SeatEffectTest test = inference::TestSeatEffect(
+      static_cast<int>(keys.size()), positions, choices, options);
+  for (const inference::PositionRow& row : test.rows) {
+    v1::PositionRow* r = out.add_rows();
+    r->set_position(row.position);
+    r->set_matches(row.matches);
+    r->set_chosen(row.chosen);
+    r->set_expected(row.expected);
+    r->set_rate(row.rate.value.value_or(0));
+    *r->mutable_rate_ci() = ToIntervalProto(row.rate);
+  }
+  out.set_matches_used(test.matches_used);
+  out.set_matches_left_out(test.matches_left_out);
+  out.set_units(test.units);
+  if (test.statistic) out.set_statistic(*test.statistic);
+  out.set_df(test.df);
+  if (test.p_value) out.set_p_value(*test.p_value);
+  out.set_significant(test.significant);
+  out.set_method(test.method);
+  out.set_note(test.note);
+  return out;
+}
+
 }  // namespace
 
 void SortSummaries(std::vector<v1::GameSummary>* summaries) {
@@ -179,25 +308,6 @@ void SortSummaries(std::vector<v1::GameSummary>* summaries) {
   sorted.reserve(order.size());
   for (size_t i : order) sorted.push_back(std::move((*summaries)[i]));
   *summaries = std::move(sorted);
-}
-
-v1::Interval WilsonInterval(int64_t successes, int64_t trials) {
-  v1::Interval out;
-  if (trials <= 0) {
-    out.set_low(0);
-    out.set_high(1);
-    return out;
-  }
-  const double n = static_cast<double>(trials);
-  const double p = static_cast<double>(successes) / n;
-  const double z2 = kZ95 * kZ95;
-  const double denominator = 1 + z2 / n;
-  const double center = (p + z2 / (2 * n)) / denominator;
-  const double half =
-      kZ95 / denominator * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n));
-  out.set_low(std::max(0.0, center - half));
-  out.set_high(std::min(1.0, center + half));
-  return out;
 }
 
 v1::AuditReportProto BuildAuditReport(
@@ -225,19 +335,34 @@ v1::AuditReportProto BuildAuditReport(
 v1::StatsReportProto BuildStatsReport(
     const std::vector<v1::GameSummary>& summaries) {
   v1::StatsReportProto report;
-  std::map<std::string, GameTally> games;
   for (const v1::GameSummary& s : summaries) {
-    if (s.audit().verdict() != "OK") {
-      *report.add_skipped() = s.audit();
-      continue;
-    }
-    report.set_logs_counted(report.logs_counted() + 1);
-    Tally(s, games[s.game()]);
+    if (s.audit().verdict() != "OK") *report.add_skipped() = s.audit();
   }
-  for (const auto& [game, g] : games) {
+  CountedGames counted = CountEachGameOnce(summaries);
+  for (v1::SetAside& a : counted.set_aside) {
+    *report.add_set_aside() = std::move(a);
+  }
+  std::map<std::string, std::vector<const v1::GameSummary*>> by_game;
+  for (const v1::GameSummary* s : counted.games) {
+    report.set_logs_counted(report.logs_counted() + 1);
+    by_game[s->game()].push_back(s);
+  }
+  for (const auto& [game, summaries_of_game] : by_game) {
+    const GameUnits units = AssignUnits(summaries_of_game);
+    GameTally g;
+    for (size_t i = 0; i < summaries_of_game.size(); ++i) {
+      Tally(*summaries_of_game[i], units.unit_of[i], g);
+    }
+    inference::IntervalOptions rate_options;
+    rate_options.unit = units.kind;
+    rate_options.range_low = 0;
+    rate_options.range_high = 1;
     v1::GameStatsProto* out = report.add_games();
     out->set_game(game);
     out->set_logs(g.logs);
+    out->set_unit(UnitName(units.kind));
+    out->set_units(units.count);
+    out->set_result_note(ResultNote(game));
     for (const auto& [key, p] : g.players) {
       v1::PlayerStatsProto* row = out->add_players();
       row->set_player(key);
@@ -247,7 +372,8 @@ v1::StatsReportProto BuildStatsReport(
       row->set_draws(p.draws);
       row->set_win_rate(p.seats == 0 ? 0
                                      : static_cast<double>(p.wins) / p.seats);
-      *row->mutable_win_rate_ci() = WilsonInterval(p.wins, p.seats);
+      *row->mutable_win_rate_ci() =
+          ToIntervalProto(ClusteredRate(p.by_unit, units.count, rate_options));
       row->set_score_mean(p.score.mean());
       row->set_score_stddev(p.score.stddev());
       row->set_score_median(Median(p.scores, p.score.count));
@@ -267,6 +393,11 @@ v1::StatsReportProto BuildStatsReport(
       q->set_p50(Quantile(p.histogram, p.own_decisions, 0.50, p.max_micros));
       q->set_p95(Quantile(p.histogram, p.own_decisions, 0.95, p.max_micros));
       q->set_max(p.max_micros);
+      row->set_decision_micros_mean(
+          p.own_decisions == 0
+              ? 0
+              : static_cast<double>(p.micros) /
+                    static_cast<double>(p.own_decisions));
       row->set_rejected(p.rejected);
       row->set_timeouts(p.timeouts);
       row->set_substitutions(p.substitutions);
@@ -293,9 +424,12 @@ v1::StatsReportProto BuildStatsReport(
       row->set_wins(t.wins);
       row->set_win_rate(t.games == 0 ? 0
                                      : static_cast<double>(t.wins) / t.games);
-      *row->mutable_win_rate_ci() = WilsonInterval(t.wins, t.games);
+      *row->mutable_win_rate_ci() =
+          ToIntervalProto(ClusteredRate(t.by_unit, units.count, rate_options));
       row->set_score_mean(t.score.mean());
     }
+    *out->mutable_seat_test() =
+        SeatAdvantage(game, summaries_of_game, units, out->players());
     // Extra tables in the hook's order, rows by label.
     const GameStatsHook* hook = FindStatsHook(game);
     if (hook == nullptr) continue;

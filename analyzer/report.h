@@ -16,17 +16,15 @@ namespace cardref::analyzer {
 // names (a file given twice) still sort deterministically.
 void SortSummaries(std::vector<v1::GameSummary>* summaries);
 
-// 95% Wilson score interval of `successes` out of `trials` ([0, 1] when
-// trials is 0).
-v1::Interval WilsonInterval(int64_t successes, int64_t trials);
-
 // Every file's audit, in order, with the files per verdict and per ending.
 v1::AuditReportProto BuildAuditReport(
     const std::vector<v1::GameSummary>& summaries);
 
 // Statistics over the logs that audit OK (the others are listed as
-// skipped), per game, then per player (sorted by key), head to head, per
-// seat, and the game-specific tables.
+// skipped), each distinct game once (game_units.h: copies are set aside
+// and listed), per game, then per player (sorted by key), head to head,
+// per seat with the test of "no seat advantage", and the game-specific
+// tables. Rates carry 95% intervals clustered by the independent unit.
 v1::StatsReportProto BuildStatsReport(
     const std::vector<v1::GameSummary>& summaries);
 

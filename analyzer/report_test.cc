@@ -1,15 +1,19 @@
 // Statistics on hand-computed cases: summaries written out by hand, and the
-// report's numbers against the older per-player tally (StatsCollector) on
-// the golden logs.
+// report's numbers on the golden logs against a tally of their records
+// made here (the games' own hooks run over the round and final results).
 #include "analyzer/report.h"
 
+#include <algorithm>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "analyzer/stats.h"
+#include "analyzer/render.h"
+#include "analyzer/stats_hook.h"
 #include "analyzer/summary.h"
+#include "referee/record/game_log.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "games/all_games.h"
@@ -58,20 +62,6 @@ const v1::PlayerStatsProto& Player(const v1::GameStatsProto& g,
   return g.players(0);
 }
 
-TEST(WilsonIntervalTest, MatchesTheFormula) {
-  // 1 of 3: center (1/3 + z^2/6) / (1 + z^2/3), computed by hand.
-  const v1::Interval i = WilsonInterval(1, 3);
-  EXPECT_NEAR(i.low(), 0.0615, 1e-4);
-  EXPECT_NEAR(i.high(), 0.7923, 1e-4);
-  const v1::Interval none = WilsonInterval(0, 10);
-  EXPECT_NEAR(none.low(), 0, 1e-12);
-  EXPECT_NEAR(none.high(), 0.2775, 1e-4);
-  const v1::Interval all = WilsonInterval(10, 10);
-  EXPECT_NEAR(all.low(), 0.7225, 1e-4);
-  EXPECT_NEAR(all.high(), 1, 1e-12);
-  EXPECT_EQ(WilsonInterval(0, 0).high(), 1);
-}
-
 TEST(DecisionBucketTest, LowerBoundsAreWithinAnEighth) {
   int last = -1;
   for (int64_t x : std::vector<int64_t>{0, 1, 15, 16, 17, 31, 32, 100, 999,
@@ -115,7 +105,13 @@ TEST(StatsReportTest, HandComputedTournament) {
   EXPECT_EQ(a.seats(), 3);
   EXPECT_EQ(a.wins(), 1);
   EXPECT_NEAR(a.win_rate(), 1.0 / 3, 1e-12);
-  EXPECT_NEAR(a.win_rate_ci().low(), 0.0615, 1e-4);
+  // Three matches are three independent units: too few for an interval.
+  EXPECT_FALSE(a.win_rate_ci().has_low());
+  EXPECT_FALSE(a.win_rate_ci().has_high());
+  EXPECT_EQ(a.win_rate_ci().note(), "fewer than 5 matches (3)");
+  EXPECT_EQ(a.win_rate_ci().units(), 3);
+  EXPECT_EQ(g.unit(), "match");
+  EXPECT_EQ(g.units(), 3);
   EXPECT_NEAR(a.score_mean(), (10 + 25 + 9) / 3.0, 1e-12);
   EXPECT_EQ(a.score_median(), 10);
   ASSERT_EQ(a.score_distribution_size(), 3);
@@ -200,36 +196,90 @@ TEST(StatsHookTest, KrassKariertOutFirst) {
   EXPECT_EQ(seats[2]["out_first"].count(), 3);
 }
 
-TEST(StatsReportTest, AgreesWithThePerPlayerTallyOnTheGoldenLogs) {
-  StatsCollector old(&AllGames());
+// Per player, from the records of whole logs: what the report must say.
+struct PlayerTally {
+  int64_t seats = 0, wins = 0, decisions = 0, own = 0, rejected = 0,
+          timeouts = 0;
+  std::vector<double> scores;
+  Metrics metrics;  // the game's hook on round and final results
+};
+
+void TallyLog(const record::GameLog& log,
+              std::map<std::string, PlayerTally>& out) {
+  const GameStatsHook* hook = FindStatsHook(log.header().game());
+  std::vector<PlayerTally*> seats;
+  for (const v1::SeatInfo& s : log.header().seats()) {
+    PlayerTally& t =
+        out[absl::StrCat(s.player_name(), "@", s.player_version())];
+    ++t.seats;
+    seats.push_back(&t);
+  }
+  for (const v1::LogRecord& r : log.records) {
+    if (r.has_action()) {
+      ++seats[r.action().seat()]->decisions;
+      if (!r.action().by_referee()) ++seats[r.action().seat()]->own;
+    } else if (r.has_rejected()) {
+      ++seats[r.rejected().seat()]->rejected;
+    } else if (r.has_rejections_not_logged()) {
+      seats[r.rejections_not_logged().seat()]->rejected +=
+          r.rejections_not_logged().count();
+    } else if (r.has_fault() && r.fault().kind() == v1::FAULT_KIND_TIMEOUT) {
+      ++seats[r.fault().seat()]->timeouts;
+    } else if (r.has_round_result() && hook != nullptr) {
+      for (size_t s = 0; s < seats.size(); ++s) {
+        hook->OnRoundResult(r.round_result(), static_cast<int>(s),
+                            seats[s]->metrics);
+      }
+    } else if (r.has_final_result()) {
+      const v1::FinalResult& f = r.final_result();
+      for (size_t s = 0; s < seats.size(); ++s) {
+        seats[s]->scores.push_back(static_cast<double>(f.scores(s)));
+        seats[s]->wins += std::count(f.winners().begin(), f.winners().end(),
+                                     static_cast<int>(s));
+        if (hook != nullptr) {
+          hook->OnFinalResult(f, static_cast<int>(s), seats[s]->metrics);
+        }
+      }
+    }
+  }
+}
+
+TEST(StatsReportTest, AgreesWithATallyOfTheGoldenLogsRecords) {
+  std::map<std::string, PlayerTally> expected;
   std::vector<v1::GameSummary> summaries;
   for (const char* name :
        {"craits_2p_short", "craits_3p_short", "craits_4p_short"}) {
     const std::string path =
         absl::StrCat(CARDREF_GOLDEN_LOG_DIR, "/", name, ".cardlog");
-    old.AddFile(path);
+    absl::StatusOr<record::GameLog> log = record::ReadGameLog(path);
+    ASSERT_TRUE(log.ok()) << log.status();
+    TallyLog(*log, expected);
     summaries.push_back(SummarizeFile(path, {}, AllGames()));
   }
   SortSummaries(&summaries);
   const v1::StatsReportProto report = BuildStatsReport(summaries);
   ASSERT_EQ(report.games_size(), 1);
-  const std::vector<PlayerStats> rows = old.Rows();
-  ASSERT_EQ(report.games(0).players_size(), static_cast<int>(rows.size()));
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const v1::PlayerStatsProto& p = report.games(0).players(i);
-    SCOPED_TRACE(rows[i].player);
-    EXPECT_EQ(p.player(), rows[i].player + "@1");  // version "1"
-    EXPECT_EQ(p.seats(), rows[i].games);
-    EXPECT_EQ(p.wins(), rows[i].wins);
-    EXPECT_NEAR(p.score_mean(), rows[i].score.mean(), 1e-9);
-    EXPECT_NEAR(p.score_stddev(), rows[i].score.stddev(), 1e-9);
-    EXPECT_EQ(p.decisions(), rows[i].decisions);
-    EXPECT_EQ(p.own_decisions(), rows[i].own_decisions);
-    EXPECT_EQ(p.rejected(), rows[i].rejected);
-    EXPECT_EQ(p.timeouts(), rows[i].timeouts);
+  ASSERT_EQ(report.games(0).players_size(),
+            static_cast<int>(expected.size()));
+  auto it = expected.begin();  // sorted by key, as the report's rows
+  for (const v1::PlayerStatsProto& p : report.games(0).players()) {
+    const auto& [key, e] = *it++;
+    SCOPED_TRACE(key);
+    EXPECT_EQ(p.player(), key);  // version "1"
+    EXPECT_EQ(p.seats(), e.seats);
+    EXPECT_EQ(p.wins(), e.wins);
+    RunningStat scores;
+    for (double x : e.scores) scores.Add(x);
+    EXPECT_NEAR(p.score_mean(), scores.mean(), 1e-9);
+    EXPECT_NEAR(p.score_stddev(), scores.stddev(), 1e-9);
+    EXPECT_EQ(p.decisions(), e.decisions);
+    EXPECT_EQ(p.own_decisions(), e.own);
+    EXPECT_EQ(p.rejected(), e.rejected);
+    EXPECT_EQ(p.timeouts(), e.timeouts);
     // The referee plays once per timeout.
-    EXPECT_EQ(p.substitutions(), rows[i].timeouts);
-    for (const auto& [name, stat] : rows[i].metrics) {
+    EXPECT_EQ(p.substitutions(), e.timeouts);
+    ASSERT_FALSE(e.metrics.empty());
+    for (const auto& [name, stat] : e.metrics) {
       bool found = false;
       for (const v1::NamedValue& v : p.metrics()) {
         if (v.name() == name) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <map>
+#include <string>
 #include <system_error>
 #include <utility>
 
@@ -57,6 +59,14 @@ v1::AuditFinding ToFinding(const Discrepancy& d) {
   f.set_explanation(d.explanation);
   f.set_rule(FirstRule(d.explanation));
   return f;
+}
+
+// One length-prefixed piece of the game digest, so that no two sequences
+// of pieces hash the same bytes.
+void DigestPiece(crypto::Sha256Hasher& digest, absl::string_view tag,
+                 absl::string_view bytes) {
+  digest.Update(absl::StrCat(tag, bytes.size(), ":"));
+  digest.Update(bytes);
 }
 
 void AddMetrics(const Metrics& metrics,
@@ -147,6 +157,9 @@ std::string PlayerKey(const v1::SeatSummary& seat) {
   return key;
 }
 
+SummaryBuilder::SummaryBuilder()
+    : digest_(std::make_unique<crypto::Sha256Hasher>()) {}
+
 void SummaryBuilder::Add(const v1::LogRecord& record) {
   const int seats = summary_.seats_size();
   auto seat_of = [&](int s) -> v1::SeatSummary* {
@@ -159,11 +172,22 @@ void SummaryBuilder::Add(const v1::LogRecord& record) {
       summary_.set_match_id(h.match_id());
       summary_.set_deal_set_id(h.deal_set_id());
       summary_.set_winner_team(-1);
+      DigestPiece(*digest_, "game", h.game());
+      // The parameters by name: a map's serialisation order is unspecified.
+      std::map<std::string, std::string> params;
+      for (const auto& [name, value] : h.params().values()) {
+        params[name] = value.SerializeAsString();
+      }
+      for (const auto& [name, value] : params) {
+        DigestPiece(*digest_, "param", name);
+        DigestPiece(*digest_, "value", value);
+      }
       for (const v1::SeatInfo& info : h.seats()) {
         v1::SeatSummary* s = summary_.add_seats();
         s->set_seat(info.seat());
         s->set_player_name(info.player_name());
         s->set_player_version(info.player_version());
+        DigestPiece(*digest_, "seat", PlayerKey(*s));
       }
       hook_ = FindStatsHook(h.game());
       if (hook_ != nullptr) log_state_ = hook_->NewLogState();
@@ -171,7 +195,17 @@ void SummaryBuilder::Add(const v1::LogRecord& record) {
       results_.offsets.push_back(0);
       break;
     }
+    case v1::LogRecord::kChance:
+      DigestPiece(*digest_, "chance", record.chance().SerializeAsString());
+      break;
     case v1::LogRecord::kAction: {
+      const v1::ActionEvent& a = record.action();
+      DigestPiece(*digest_, "action", absl::StrCat(a.seat()));
+      if (a.has_engine_action()) {
+        DigestPiece(*digest_, "engine", absl::StrCat(a.engine_action()));
+      } else {
+        DigestPiece(*digest_, "typed", a.action().SerializeAsString());
+      }
       v1::SeatSummary* s = seat_of(record.action().seat());
       if (s == nullptr) break;
       s->set_decisions(s->decisions() + 1);
@@ -286,6 +320,7 @@ v1::GameSummary SummaryBuilder::Finish(const AuditReport& report) {
     out.clear_extra_rows();
     return out;
   }
+  out.set_game_digest(digest_->Finish());
   if (hook_ != nullptr) {
     ExtraRows extra;
     hook_->OnLog(results_, extra);

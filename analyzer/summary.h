@@ -12,10 +12,11 @@
 
 #include "absl/strings/string_view.h"
 #include "analyzer/audit.h"
-#include "analyzer/stats.h"
+#include "analyzer/stats_hook.h"
 #include "cardref/v1/analysis.pb.h"
 #include "cardref/v1/log.pb.h"
 #include "games/api/registry.h"
+#include "referee/base/sha256.h"
 
 namespace cardref::analyzer {
 
@@ -32,11 +33,12 @@ std::string EndingName(const AuditReport& report);
 v1::FileAudit ToFileAudit(const AuditReport& report);
 
 // Builds the statistics part of a GameSummary from a log's records, in
-// file order. Memory: the seats' counters, plus the header and the round and
-// final results (the stats hooks read them), never the other records.
+// file order, and its game_digest. Memory: the seats' counters, plus the
+// header and the round and final results (the stats hooks read them), never
+// the other records.
 class SummaryBuilder {
  public:
-  SummaryBuilder() = default;
+  SummaryBuilder();
   void Add(const v1::LogRecord& record);
   // Whether the game's stats hook wants each action with the acting seat's
   // observation from before it (GameStatsHook::wants_actions).
@@ -60,6 +62,8 @@ class SummaryBuilder {
   record::GameLog results_;  // header, round and final results only
   const GameStatsHook* hook_ = nullptr;
   std::unique_ptr<GameStatsHook::LogState> log_state_;
+  // game_digest: the game, parameters, seating, chance events and actions.
+  std::unique_ptr<crypto::Sha256Hasher> digest_;
 };
 
 // Audits and summarises one file (streamed unless options.salvage).

@@ -13,6 +13,8 @@ PACKAGES=(
   clang libfuzzer-14-dev clang-tidy
   prometheus-cpp-dev
   libsqlite3-dev
+  nodejs
+  bubblewrap libseccomp-dev
 )
 
 missing=()

@@ -124,7 +124,9 @@ class OpsTestClient {
   grpc::Status SubmitOutOfTurn(const TestMatch& match) {
     v1::Observation obs;
     if (grpc::Status s = Observe(match, 0, &obs); !s.ok()) return s;
-    const int seat = 1 - obs.seat_to_act();
+    // Seat 1 when seat 0 is to act, else seat 0 (also when no one is: an
+    // ended match).
+    const int seat = obs.seat_to_act() == 0 ? 1 : 0;
     v1::SubmitActionRequest submit;
     submit.set_match_id(match.id);
     submit.set_seat(seat);

@@ -4,7 +4,8 @@
 //
 // It joins a match (--match_id, or any open match of --game), watches its
 // observations and answers each decision. Strategies: "random" (uniform over
-// the legal actions, seeded by --seed), "first" (always the first legal
+// the legal actions, seeded by --seed, else by $CARDREF_MATCH_SEED, which
+// cardref_tournament sets per match and seat), "first" (always the first legal
 // action) and "heuristic" (a simple rule set per game, bots/heuristic.h).
 // The ticket of an invited seat comes from $CARDREF_JOIN_TICKET. A bot for
 // another language needs only referee.proto: the observation lists the legal
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -44,9 +46,14 @@ ABSL_FLAG(std::string, match_id, "",
           "Match to join; empty = $CARDREF_MATCH_ID, else any open match");
 ABSL_FLAG(int, seat, -1,
           "Seat to take; -1 = $CARDREF_SEAT, else the lowest free seat");
-ABSL_FLAG(std::string, name, "random", "Player name written into the log");
+ABSL_FLAG(std::string, name, "",
+          "Player name written into the log; empty = $CARDREF_PLAYER_NAME, "
+          "else the strategy's name");
 ABSL_FLAG(std::string, strategy, "random", "random | first | heuristic");
-ABSL_FLAG(uint64_t, seed, 1, "Seed of the random strategy");
+ABSL_FLAG(uint64_t, seed, 0,
+          "Seed of the random strategy; 0 = $CARDREF_MATCH_SEED (set by "
+          "cardref_tournament, its own per match and seat), else from the "
+          "OS");
 ABSL_FLAG(int, matches, 1, "Matches to play one after the other");
 ABSL_FLAG(int, join_timeout_s, 30,
           "How long to keep retrying to find an open match");
@@ -67,8 +74,32 @@ std::string FlagOrEnv(const std::string& flag, const char* name) {
   return flag.empty() && env != nullptr ? std::string(env) : flag;
 }
 
+// --seed, else $CARDREF_MATCH_SEED, else the OS: never one fixed seed, or
+// two matches of one position would replay each other move for move.
+uint64_t StrategySeed(uint64_t flag) {
+  if (flag != 0) return flag;
+  uint64_t seed = 0;
+  if (const char* env = std::getenv("CARDREF_MATCH_SEED");
+      env != nullptr && absl::SimpleAtoi(env, &seed) && seed != 0) {
+    return seed;
+  }
+  std::random_device os_random;
+  return (static_cast<uint64_t>(os_random()) << 32) | os_random();
+}
+
+// The name to join under: --name, the tournament's $CARDREF_PLAYER_NAME, or
+// the strategy (a heuristic bot must not join as "random").
+std::string PlayerName() {
+  const std::string name =
+      FlagOrEnv(absl::GetFlag(FLAGS_name), "CARDREF_PLAYER_NAME");
+  return name.empty() ? absl::GetFlag(FLAGS_strategy) : name;
+}
+
+// "FAILED_PRECONDITION: ..." (gRPC's codes are absl's numbers).
 std::string StatusText(const grpc::Status& s) {
-  return absl::StrCat("code ", s.error_code(), ": ", s.error_message());
+  return absl::StrCat(
+      absl::StatusCodeToString(static_cast<absl::StatusCode>(s.error_code())),
+      ": ", s.error_message());
 }
 
 // A unary call that takes longer has lost its referee (docs/bots.md).
@@ -107,8 +138,7 @@ class Bot {
     const std::string who =
         absl::StrCat(joined.match_id(), " seat ", joined.seat());
     if (!absl::GetFlag(FLAGS_quiet)) {
-      std::printf("%s: joined %s\n", absl::GetFlag(FLAGS_name).c_str(),
-                  who.c_str());
+      std::printf("%s: joined %s\n", PlayerName().c_str(), who.c_str());
     }
     cardref::v1::SeatRequest request;
     request.set_match_id(joined.match_id());
@@ -191,7 +221,7 @@ class Bot {
       seat = -1;
     }
     if (seat >= 0) request.set_seat(seat);
-    request.set_player_name(absl::GetFlag(FLAGS_name));
+    request.set_player_name(PlayerName());
     // An invited seat's ticket: from the environment, where the tournament
     // runner puts it (a command line is visible to every user).
     if (const char* ticket = std::getenv("CARDREF_JOIN_TICKET");
@@ -324,7 +354,7 @@ int main(int argc, char** argv) {
   if (server.empty()) server = "localhost:50051";
   Bot bot(grpc::CreateChannel(server,
                               grpc::InsecureChannelCredentials()),
-          absl::GetFlag(FLAGS_seed));
+          StrategySeed(absl::GetFlag(FLAGS_seed)));
   int failures = 0;
   for (int i = 0; i < absl::GetFlag(FLAGS_matches); ++i) {
     if (!bot.PlayOne()) ++failures;

@@ -24,6 +24,7 @@
 #include "referee/grpc/organiser_token.h"
 #include "referee/base/ed25519.h"
 #include "referee/base/hex.h"
+#include "referee/base/public_key_file.h"
 #include "referee/grpc/fd_budget.h"
 #include "referee/grpc/server.h"
 #include "referee/record/private_dir.h"
@@ -89,6 +90,19 @@ int main(int argc, char** argv) {
   std::printf("cardref_referee: %s log signing key %s, public key %s\n",
               key_created ? "created" : "using", key_file.c_str(),
               cardref::ToHex(key->public_key()).c_str());
+  // Beside the key, for the auditors: the key file itself is secret.
+  const std::string public_key_file = cardref::crypto::PublicKeyPath(key_file);
+  if (absl::Status st = cardref::crypto::WritePublicKeyFile(
+          public_key_file, key->public_key());
+      st.ok()) {
+    std::printf("cardref_referee: public key written to %s (audit with "
+                "cardref_analyze audit --referee_key=%s)\n",
+                public_key_file.c_str(), public_key_file.c_str());
+  } else {
+    std::fprintf(stderr, "cardref_referee: %s (the logs are signed all the "
+                 "same; give auditors the public key printed above)\n",
+                 std::string(st.message()).c_str());
+  }
 
   // Signals are taken by a dedicated thread (sigwait), so block them before
   // gRPC starts its threads.

@@ -50,13 +50,18 @@ ABSL_FLAG(BotFlags, bot, {},
           "A bot, NAME=COMMAND ARGS... (repeat for each bot). Each seat's "
           "process gets --server=, --match_id=, --seat=, --name= and the "
           "environment CARDREF_SERVER, CARDREF_MATCH_ID, CARDREF_SEAT, "
-          "CARDREF_PLAYER_NAME, CARDREF_JOIN_TICKET");
+          "CARDREF_PLAYER_NAME, CARDREF_JOIN_TICKET, CARDREF_MATCH_SEED (a "
+          "seed for its random choices, its own per match and seat)");
 ABSL_FLAG(std::string, schedule, "round_robin",
           "round_robin | gauntlet "
           "(the first --bot against every group of the others)");
 ABSL_FLAG(bool, duplicate, false,
-          "Duplicate deals: each deal set's seed replayed with the seats "
-          "permuted, tagged with its deal_set_id");
+          "Duplicate deals: each deal set's seed replayed in every distinct "
+          "seating up to 4 seats (rotations from 5; in a partnership game "
+          "each partnership on both sides), tagged with its deal_set_id");
+ABSL_FLAG(std::string, seatings, "balanced",
+          "balanced | all: the seatings of a group each deal set plays; "
+          "all = every distinct seating whatever the table's size");
 ABSL_FLAG(int, concurrency, 1, "Matches played at once");
 ABSL_FLAG(std::string, out, "",
           "The event folder (state, report, standings; logs of its own "
@@ -67,8 +72,9 @@ ABSL_FLAG(std::string, shard, "",
 ABSL_FLAG(std::vector<std::string>, games, {},
           "Games as id or id:players (e.g. craits:3,kraken); empty = every "
           "game the referee lists, at its default number of players");
-ABSL_FLAG(int, matches, 1,
-          "Deal sets per group of bots (each played in every seat order)");
+ABSL_FLAG(int, matches, cardref::tournament::kDefaultDealSets,
+          "Deal sets per group of bots (each played in every seating of "
+          "the group); the analyzer's intervals need 5");
 ABSL_FLAG(std::string, params, "",
           "Parameters for every game that has them, e.g. "
           "game_length=SHORT,rounds=4");
@@ -104,6 +110,12 @@ ABSL_FLAG(std::string, bot_uids, "",
           "root; no account may use them), so bots can neither read the "
           "referee's files nor signal, trace or read each other; every "
           "process of a bot's uid is killed when its match ends");
+ABSL_FLAG(std::string, by_hand, "",
+          "NAME of a --bot you start yourself, e.g. under a debugger: for "
+          "each of its seats the event writes the seat's environment "
+          "(ticket included) to DIR/by_hand.env, prints the command to run "
+          "and waits up to 600 s for it to join; matches are played one at "
+          "a time (docs/bots.md, \"Your bot under a debugger\")");
 ABSL_FLAG(bool, trust_bots, false,
           "Run the bots as this program's own user (without --bot_user): only "
           "for bots you trust, since they could read what this user can");
@@ -123,7 +135,8 @@ int main(int argc, char** argv) {
       "Plays a tournament of bot processes on a cardref referee.\n"
       "Usage: cardref_tournament --bot='NAME=COMMAND ARGS...' --bot=... "
       "--out=DIR [--games=craits:3,kraken] [--schedule=round_robin|gauntlet] "
-      "[--duplicate] [--concurrency=K] [--shard=I/N] [--server=HOST:PORT] "
+      "[--duplicate] [--matches=DEAL_SETS] [--seatings=balanced|all] "
+      "[--concurrency=K] [--shard=I/N] [--server=HOST:PORT] "
       "--trust_bots|--bot_user=USER|--bot_uids=FIRST-LAST");
   namespace t = cardref::tournament;
   t::EventOptions options;
@@ -151,8 +164,14 @@ int main(int argc, char** argv) {
     options.schedule.kind = *kind;
   }
   if (absl::GetFlag(FLAGS_duplicate)) options.schedule.duplicate = true;
-  if (absl::GetFlag(FLAGS_matches) != 1) {
+  if (absl::GetFlag(FLAGS_matches) != t::kDefaultDealSets) {
     options.schedule.matches = absl::GetFlag(FLAGS_matches);
+  }
+  if (const std::string text = absl::GetFlag(FLAGS_seatings);
+      text != "balanced") {
+    absl::StatusOr<t::SeatingsKind> seatings = t::ParseSeatingsKind(text);
+    if (!seatings.ok()) return Usage(std::string(seatings.status().message()));
+    options.schedule.seatings = *seatings;
   }
   if (!absl::GetFlag(FLAGS_games).empty()) options.schedule.games.clear();
   for (const std::string& g : absl::GetFlag(FLAGS_games)) {
@@ -187,6 +206,7 @@ int main(int argc, char** argv) {
   if (absl::GetFlag(FLAGS_match_budget_s) != 600) {
     options.match.match_budget_s = absl::GetFlag(FLAGS_match_budget_s);
   }
+  options.match.by_hand = absl::GetFlag(FLAGS_by_hand);
   options.match.max_bot_output_mb = absl::GetFlag(FLAGS_max_bot_output_mb);
   options.match.max_bot_memory_mb = absl::GetFlag(FLAGS_max_bot_memory_mb);
   options.match.max_bot_threads = absl::GetFlag(FLAGS_max_bot_threads);

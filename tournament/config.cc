@@ -86,6 +86,12 @@ absl::Status ApplyConfig(const v1::TournamentConfig& config,
     options->schedule.kind = *kind;
   }
   if (config.duplicate()) options->schedule.duplicate = true;
+  if (!config.seatings().empty()) {
+    absl::StatusOr<SeatingsKind> seatings =
+        ParseSeatingsKind(config.seatings());
+    if (!seatings.ok()) return seatings.status();
+    options->schedule.seatings = *seatings;
+  }
   if (config.matches() > 0) options->schedule.matches = config.matches();
   if (config.concurrency() > 0) options->concurrency = config.concurrency();
   if (!config.out().empty()) options->out_dir = config.out();

@@ -33,6 +33,7 @@ TEST(ConfigTest, ReadsEveryField) {
     params: "game_length=SHORT"
     decision_time_limit_ms: 250
     join_timeout_s: 2.5
+    seatings: "all"
   )");
   absl::StatusOr<v1::TournamentConfig> config = ReadConfigFile(path);
   std::remove(path.c_str());
@@ -56,6 +57,11 @@ TEST(ConfigTest, ReadsEveryField) {
   EXPECT_EQ(options.match.decision_time_limit_ms, 250);
   EXPECT_EQ(options.match.join_timeout_s, 2.5);
   EXPECT_EQ(options.match.match_budget_s, 600);  // the default, untouched
+  EXPECT_EQ(options.schedule.seatings, SeatingsKind::kAll);
+  // Unset, the deal sets per group are enough for the analyzer's
+  // intervals.
+  EXPECT_EQ(EventOptions().schedule.matches, kDefaultDealSets);
+  EXPECT_EQ(kDefaultDealSets, 5);
 }
 
 TEST(ConfigTest, SyntaxErrorNamesFileLineAndSchema) {
@@ -83,6 +89,10 @@ TEST(ConfigTest, RefusesBadBotsGamesAndSchedules) {
   config.set_schedule("swiss");
   EXPECT_THAT(std::string(ApplyConfig(config, &options).message()),
               testing::HasSubstr("round_robin or gauntlet"));
+  config.Clear();
+  config.set_seatings("some");
+  EXPECT_THAT(std::string(ApplyConfig(config, &options).message()),
+              testing::HasSubstr("balanced or all"));
   EXPECT_FALSE(ReadConfigFile("/nonexistent/event.textproto").ok());
 }
 

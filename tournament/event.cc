@@ -10,6 +10,7 @@
 #include <optional>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -19,6 +20,7 @@
 #include "referee/base/hex.h"
 #include "referee/codec/game_catalog.h"
 #include "games/all_games.h"
+#include "games/api/game.h"
 #include "referee/grpc/organiser_token.h"
 #include "tournament/event_state.h"
 #include "tournament/local_referee.h"
@@ -62,12 +64,44 @@ class Progress {
     std::vector<std::string> wins;
     for (const auto& [name, n] : wins_)
       wins.push_back(absl::StrCat(name, " ", n));
+    // A bot that exits 0 may still have timed out all match long: said so.
+    std::vector<std::string> faults;
+    for (const SeatOutcome& seat : outcome.seats) {
+      const std::string described = DescribeFaults(seat.faults);
+      if (described.empty()) continue;
+      faults.push_back(
+          absl::StrCat("seat ", seat.seat, " (", seat.bot, "): ", described));
+      BotFaults& total = faults_[seat.bot];
+      ++total.matches;
+      total.timeouts += seat.faults.timeouts() + seat.faults.disconnections();
+      total.rejections += seat.faults.rejections();
+      total.absent += seat.faults.absent() ? 1 : 0;
+      total.played_for += seat.faults.played_for();
+    }
     std::fprintf(
-        out_, "[%zu/%zu] %s %s%s%s  %.2f matches/s  ETA %.0f s  wins: %s\n",
+        out_, "[%zu/%zu] %s %s%s%s%s%s  %.2f matches/s  ETA %.0f s  wins: %s\n",
         done_, total_, match.key.c_str(), outcome.record.outcome.c_str(),
         outcome.record.reason.empty() ? "" : " - ",
-        outcome.record.reason.c_str(), rate, eta,
+        outcome.record.reason.c_str(), faults.empty() ? "" : " - faults: ",
+        absl::StrJoin(faults, "; ").c_str(), rate, eta,
         wins.empty() ? "none yet" : absl::StrJoin(wins, ", ").c_str());
+    std::fflush(out_);
+  }
+
+  // One line per bot that had faults in the matches played now.
+  void PrintFaults() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (faults_.empty()) return;
+    std::fprintf(out_, "faults of the matches played now (matches/*.json has "
+                       "each seat's):\n");
+    for (const auto& [name, f] : faults_) {
+      std::fprintf(out_,
+                   "  %s: faults in %d match(es): %d timeouts, %d rejected "
+                   "submissions, made absent in %d, %d decisions played by "
+                   "the referee\n",
+                   name.c_str(), f.matches, f.timeouts, f.rejections, f.absent,
+                   f.played_for);
+    }
     std::fflush(out_);
   }
 
@@ -79,6 +113,14 @@ class Progress {
   size_t played_now_ = 0;
   std::chrono::steady_clock::time_point start_;
   std::map<std::string, int> wins_;
+  struct BotFaults {
+    int matches = 0;  // with any fault
+    int timeouts = 0;  // disconnections included
+    int rejections = 0;
+    int absent = 0;  // matches it was made absent in
+    int played_for = 0;
+  };
+  std::map<std::string, BotFaults> faults_;
 };
 
 // Matches whose creation was given up when its answers were lost may wait
@@ -144,9 +186,14 @@ absl::StatusOr<bool> RecoverStarted(cardref::v1::Referee::Stub& stub,
   outcome.record.reason =
       "recovered: it finished before the run that played it was stopped";
   for (size_t seat = 0; seat < match.seats.size(); ++seat) {
-    outcome.seats.push_back({static_cast<int>(seat),
-                             config.bots[match.seats[seat]].name,
-                             "unknown (the run was stopped)", "", false});
+    SeatOutcome recovered;
+    recovered.seat = static_cast<int>(seat);
+    recovered.bot = config.bots[match.seats[seat]].name;
+    recovered.exit = "unknown (the run was stopped)";
+    for (const cardref::v1::SeatFaults& f : info.seat_faults()) {
+      if (f.seat() == recovered.seat) recovered.faults = f;
+    }
+    outcome.seats.push_back(std::move(recovered));
   }
   absl::Status s = WriteMatchFile(dir, config, match, outcome);
   if (s.ok()) s = state.Record(outcome.record);
@@ -249,6 +296,18 @@ absl::Status CheckEventOptions(const EventOptions& options) {
   if (options.concurrency < 1) {
     return absl::InvalidArgumentError("--concurrency must be 1 or more");
   }
+  if (!options.match.by_hand.empty()) {
+    bool named = false;
+    for (const BotSpec& bot : options.schedule.bots) {
+      named |= bot.name == options.match.by_hand;
+    }
+    if (!named) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--by_hand=", options.match.by_hand,
+          " names no --bot: give the bot as --bot='", options.match.by_hand,
+          "=COMMAND' too (its command is what to start by hand)"));
+    }
+  }
   // A referee of our own from this build serves this build's games: check
   // the games, player counts and --params before it starts. Another referee
   // answers for itself in RunEvent: --server before the folder exists, a
@@ -262,6 +321,11 @@ absl::Status CheckEventOptions(const EventOptions& options) {
                 .status();
         !games.ok()) {
       return games;
+    }
+    // Too few bots for a partnership game's teams, say.
+    if (absl::Status schedule = BuildSchedule(resolved).status();
+        !schedule.ok()) {
+      return schedule;
     }
   }
   const MatchOptions& match = options.match;
@@ -316,6 +380,9 @@ int RunEvent(EventOptions options, std::FILE* progress) {
     infos = ResolveOnReferee(options.server, options.match.params,
                              &options.schedule);
     if (!infos.ok()) return ResolveFailed(infos.status());
+    if (absl::Status st = BuildSchedule(options.schedule).status(); !st.ok()) {
+      return Fail(kEventUsage, st);
+    }
   }
   const std::string& dir = options.out_dir;
   absl::StatusOr<std::string> secret = LoadOrCreateSecret(dir);
@@ -329,7 +396,10 @@ int RunEvent(EventOptions options, std::FILE* progress) {
   std::optional<LocalReferee> local;
   if (options.server.empty()) {
     absl::StatusOr<LocalReferee> started =
-        StartLocalReferee(options.referee_binary, dir);
+        // Each seat's bot and the runner's own channel, with room for
+        // bots that reconnect before their old connection is gone.
+        StartLocalReferee(options.referee_binary, dir,
+                          4 * options.concurrency * kMaxSeats + 16);
     if (!started.ok()) {
       return Fail(kEventError, started.status());
     }
@@ -341,6 +411,12 @@ int RunEvent(EventOptions options, std::FILE* progress) {
   options.match.organiser_token = options.organiser_token;
   options.match.bot_output_dir = absl::StrCat(dir, "/bots");
   mkdir(options.match.bot_output_dir.c_str(), 0700);
+  if (!options.match.by_hand.empty()) {
+    // One seat's environment file at a time: one match at a time.
+    options.match.by_hand_env = absl::StrCat(dir, "/by_hand.env");
+    options.match.by_hand_out = progress;
+    options.concurrency = 1;
+  }
 
   if (local.has_value()) {
     infos = ResolveOnReferee(options.server, options.match.params,
@@ -393,6 +469,9 @@ int RunEvent(EventOptions options, std::FILE* progress) {
                    m.key.c_str());
     }
   }
+  // What will be played, before anything is: the whole event's schedule
+  // (a shard plays its share of it).
+  std::fprintf(progress, "%s", DescribeSchedule(config, *all).c_str());
   std::vector<const ScheduledMatch*> pending;
   for (const ScheduledMatch& m : *schedule) {
     if (!state->Played(m.key)) pending.push_back(&m);
@@ -444,6 +523,7 @@ int RunEvent(EventOptions options, std::FILE* progress) {
     threads.emplace_back(worker);
   }
   for (std::thread& t : threads) t.join();
+  bar.PrintFaults();
   SettleLost(*stub, lost_creations, options.match, progress);
   if (failed_to_record) return kEventError;
 

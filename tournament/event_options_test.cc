@@ -57,6 +57,11 @@ TEST(EventOptionsTest, EachBadOptionIsNamed) {
   o.concurrency = 0;
   EXPECT_THAT(Problem(o), HasSubstr("--concurrency must be 1 or more"));
   o = GoodOptions();
+  o.match.by_hand = "mine";
+  EXPECT_THAT(Problem(o), HasSubstr("--by_hand=mine names no --bot"));
+  o.match.by_hand = "a";
+  EXPECT_TRUE(CheckEventOptions(o).ok());
+  o = GoodOptions();
   o.match.decision_time_limit_ms = -5;
   EXPECT_THAT(Problem(o),
               HasSubstr("--decision_time_limit_ms must be 0 (the referee's "

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -70,8 +71,27 @@ absl::Status WriteFileAtomically(const std::string& path,
 }
 
 absl::StatusOr<std::string> LoadOrCreateSecret(const std::string& dir) {
-  if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+  // Its parents too, as `mkdir -p` would (--out=events/first on a fresh
+  // machine); the folder itself with its own mode.
+  std::error_code error;
+  const std::filesystem::path parent =
+      std::filesystem::path(dir).lexically_normal().parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, error);
+  if (error) {
+    return absl::InternalError(absl::StrCat("cannot create the event folder ",
+                                            dir, ": cannot create ",
+                                            parent.string(), ": ",
+                                            error.message()));
+  }
+  // Owner-only: the folder holds the event secret, the schedule and the
+  // logs of matches whose twins are still to be played; a bot running as
+  // another user must not read them.
+  if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
     return ErrnoError(absl::StrCat("cannot create the event folder ", dir));
+  }
+  if (chmod(dir.c_str(), 0700) != 0) {
+    return ErrnoError(absl::StrCat("cannot make the event folder ", dir,
+                                   " owner-only"));
   }
   const std::string path = absl::StrCat(dir, "/", kSecretFile);
   std::ifstream in(path);
@@ -91,6 +111,18 @@ absl::StatusOr<std::string> LoadOrCreateSecret(const std::string& dir) {
 std::string DealSeed(const std::string& secret, const std::string& deal_set) {
   return crypto::Sha256(absl::StrCat("cardref-tournament-deal-v1",
                                      std::string(1, '\0'), secret, deal_set));
+}
+
+uint64_t BotSeed(const std::string& secret, const std::string& match_key,
+                 int seat) {
+  const std::string digest = crypto::Sha256(
+      absl::StrCat("cardref-tournament-bot-seed-v1", std::string(1, '\0'),
+                   secret, match_key, std::string(1, '\0'), seat));
+  uint64_t seed = 0;
+  for (int i = 0; i < 8; ++i) {
+    seed = (seed << 8) | static_cast<unsigned char>(digest[i]);
+  }
+  return seed;
 }
 
 absl::StatusOr<EventState> EventState::Open(const std::string& dir) {
@@ -135,7 +167,7 @@ absl::Status EventState::Record(const MatchRecord& record) {
                       "\t"),
         "\n");
   }
-  return WriteFileAtomically(absl::StrCat(dir_, "/", kMatchesFile), text, 0644);
+  return WriteFileAtomically(absl::StrCat(dir_, "/", kMatchesFile), text, 0600);
 }
 
 std::map<std::string, MatchRecord> EventState::records() const {

@@ -12,6 +12,7 @@
 #ifndef CARDREF_TOURNAMENT_EVENT_STATE_H_
 #define CARDREF_TOURNAMENT_EVENT_STATE_H_
 
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <string>
@@ -32,7 +33,8 @@ struct MatchRecord {
   std::string reason;  // why it did not finish, bot faults; may be empty
 };
 
-// The event secret of `dir`, created (with `dir`) on the first run.
+// The event secret of `dir`, created (with `dir` and its missing parents)
+// on the first run.
 [[nodiscard]] absl::StatusOr<std::string> LoadOrCreateSecret(
     const std::string& dir);
 
@@ -40,6 +42,14 @@ struct MatchRecord {
 // secret and the deal set's key. Unguessable without the secret, the same
 // on every run of the event.
 std::string DealSeed(const std::string& secret, const std::string& deal_set);
+
+// The seed a bot process gets in CARDREF_MATCH_SEED (decimal, 64 bits): a
+// SHA-256 of a domain tag, the event secret, the match key and the seat,
+// so that no two matches or seats of an event share one (two matches never
+// replay each other by accident), a resumed match gets its own again, and
+// it says nothing about the deals.
+uint64_t BotSeed(const std::string& secret, const std::string& match_key,
+                 int seat);
 
 // Writes `contents` to `path` atomically (temp file, fsync, rename, fsync
 // of the folder) with `mode`.

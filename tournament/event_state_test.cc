@@ -17,6 +17,27 @@ std::string TempDir() {
   return mkdtemp(name);
 }
 
+TEST(EventStateTest, TheEventFolderIsMadeWithItsParents) {
+  const std::string top = TempDir();
+  // As docs/bots.md writes it: --out=events/first, events/ not made yet.
+  const std::string dir = top + "/events/first";
+  absl::StatusOr<std::string> secret = LoadOrCreateSecret(dir);
+  ASSERT_TRUE(secret.ok()) << secret.status();
+  EXPECT_EQ(secret->size(), 32u);
+  EXPECT_TRUE(std::filesystem::is_directory(dir));
+  absl::StatusOr<std::string> again = LoadOrCreateSecret(dir + "/");
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(*again, *secret);
+  // A parent that is a file cannot be made: said so, naming the folder.
+  ASSERT_TRUE(std::ofstream(top + "/file").good());
+  absl::StatusOr<std::string> refused = LoadOrCreateSecret(top + "/file/x/y");
+  EXPECT_FALSE(refused.ok());
+  EXPECT_THAT(std::string(refused.status().message()),
+              ::testing::HasSubstr("cannot create the event folder " + top +
+                                   "/file/x/y"));
+  std::filesystem::remove_all(top);
+}
+
 TEST(EventStateTest, RecordsSurviveAReopen) {
   const std::string dir = TempDir();
   {
@@ -61,6 +82,24 @@ TEST(EventStateTest, SecretIsKeptPrivateAndStable) {
   EXPECT_EQ(*first, *again);
   std::ofstream(dir + "/event.secret") << "not hex\n";
   EXPECT_FALSE(LoadOrCreateSecret(dir).ok());
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+}
+
+// Bots run as other users beside the event: the folder and the schedule
+// (which names every twin of a deal set) are the organiser's alone, also
+// for a folder an earlier version made world-readable.
+TEST(EventStateTest, TheEventFolderAndItsScheduleAreOwnerOnly) {
+  const std::string dir = TempDir() + "/event";
+  ASSERT_EQ(mkdir(dir.c_str(), 0755), 0);
+  ASSERT_TRUE(LoadOrCreateSecret(dir).ok());
+  struct stat st;
+  ASSERT_EQ(stat(dir.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  absl::StatusOr<EventState> state = EventState::Open(dir);
+  ASSERT_TRUE(state.ok()) << state.status();
+  ASSERT_TRUE(state->Record({"a", "finished", "m1", "/l/1", ""}).ok());
+  ASSERT_EQ(stat((dir + "/matches.tsv").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
   std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
 }
 

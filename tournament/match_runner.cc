@@ -12,6 +12,7 @@
 #include "referee/base/hex.h"
 #include "referee/base/random_bytes.h"
 #include "referee/grpc/organiser_token.h"
+#include "tournament/event_state.h"
 
 namespace cardref::tournament {
 namespace {
@@ -100,7 +101,32 @@ grpc::Status CreateWhenRoom(cardref::v1::Referee::Stub& stub,
   }
 }
 
+// The lines of a by-hand seat's environment file.
+std::string HandEnvironment(
+    const std::vector<std::pair<std::string, std::string>>& env) {
+  std::string text;
+  for (const auto& [name, value] : env) {
+    absl::StrAppend(&text, name, "=", value, "\n");
+  }
+  return text;
+}
+
 }  // namespace
+
+std::string DescribeFaults(const cardref::v1::SeatFaults& faults) {
+  std::vector<std::string> parts;
+  auto count = [&parts](int n, const char* one, const char* many) {
+    if (n > 0) parts.push_back(absl::StrCat(n, " ", n == 1 ? one : many));
+  };
+  count(faults.timeouts(), "timeout", "timeouts");
+  count(faults.disconnections(), "disconnection", "disconnections");
+  count(faults.rejections(), "rejected submission", "rejected submissions");
+  if (faults.absent()) parts.emplace_back("made absent");
+  if (faults.forfeited()) parts.emplace_back("forfeited");
+  count(faults.played_for(), "decision played by the referee",
+        "decisions played by the referee");
+  return absl::StrJoin(parts, ", ");
+}
 
 std::optional<MatchInfo> EndOnReferee(cardref::v1::Referee::Stub& stub,
                                       const MatchOptions& options,
@@ -198,7 +224,11 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     return outcome;
   }
   create.set_seed(DealSeed(secret, match.deal_set));
-  if (config.duplicate) create.set_deal_set_id(match.deal_set);
+  if (config.duplicate) {
+    // The referee keeps the twins secret from the bots until all are over.
+    create.set_deal_set_id(match.deal_set);
+    create.set_deal_set_size(static_cast<uint32_t>(match.deal_set_size));
+  }
   create.set_decision_time_limit_millis(options.decision_time_limit_ms);
   for (int bot : match.seats) {
     create.add_seat_assignments()->set_player_name(config.bots[bot].name);
@@ -252,6 +282,8 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
   // lease outlives the bots: its end kills whatever still runs as them.
   const UidLease lease(options.uid_pool, static_cast<int>(match.seats.size()));
   std::vector<std::optional<ChildProcess>> bots(match.seats.size());
+  // Seats whose bot is started by hand: no process of ours.
+  std::vector<bool> by_hand(match.seats.size(), false);
   for (const cardref::v1::SeatTicket& ticket : created.tickets()) {
     const int seat = ticket.seat();
     if (seat < 0 || seat >= static_cast<int>(bots.size())) continue;
@@ -266,7 +298,30 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
                 {"CARDREF_MATCH_ID", created.match_id()},
                 {"CARDREF_SEAT", absl::StrCat(seat)},
                 {"CARDREF_PLAYER_NAME", bot.name},
-                {"CARDREF_JOIN_TICKET", ticket.ticket()}};
+                {"CARDREF_JOIN_TICKET", ticket.ticket()},
+                {"CARDREF_MATCH_SEED",
+                 absl::StrCat(BotSeed(secret, match.key, seat))}};
+    if (!options.by_hand.empty() && bot.name == options.by_hand) {
+      // The ticket goes to an owner-only file, never to the terminal.
+      by_hand[seat] = true;
+      if (absl::Status s = WriteFileAtomically(options.by_hand_env,
+                                               HandEnvironment(spec.env), 0600);
+          !s.ok()) {
+        std::fprintf(options.by_hand_out, "by hand: %s\n",
+                     std::string(s.message()).c_str());
+      }
+      std::fprintf(options.by_hand_out,
+                   "by hand: %s waits for %s in seat %d of match %s; start "
+                   "it (under a debugger, say) with its environment:\n"
+                   "  env $(cat %s) %s\n"
+                   "waiting up to %.0f s for it to join\n",
+                   match.key.c_str(), bot.name.c_str(), seat,
+                   created.match_id().c_str(), options.by_hand_env.c_str(),
+                   absl::StrJoin(spec.argv, " ").c_str(),
+                   std::max(options.join_timeout_s, kByHandJoinTimeoutS));
+      std::fflush(options.by_hand_out);
+      continue;
+    }
     spec.stderr_path = absl::StrCat(options.bot_output_dir, "/", match.key,
                                     ".seat", seat, ".stderr");
     spec.user = options.run_as;
@@ -282,7 +337,11 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
   }
 
   // Watch the bots and the match until the match is over.
-  const Clock::time_point join_deadline = After(options.join_timeout_s);
+  const bool any_by_hand =
+      std::find(by_hand.begin(), by_hand.end(), true) != by_hand.end();
+  const Clock::time_point join_deadline =
+      After(any_by_hand ? std::max(options.join_timeout_s, kByHandJoinTimeoutS)
+                        : options.join_timeout_s);
   const Clock::time_point budget_deadline = After(options.match_budget_s);
   std::string end_reason;
   bool join_timed_out = false;
@@ -294,7 +353,9 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
   for (;;) {
     bool any_failed = false;
     bool all_exited = true;
-    for (std::optional<ChildProcess>& bot : bots) {
+    for (size_t seat = 0; seat < bots.size(); ++seat) {
+      std::optional<ChildProcess>& bot = bots[seat];
+      if (by_hand[seat]) continue;  // the referee's info tells about it
       // A bot that never started, or one that exited with a failure.
       if (!bot.has_value() || (bot->Poll() && !bot->succeeded())) {
         any_failed = true;
@@ -349,7 +410,11 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     }
   }
   for (size_t seat = 0; seat < bots.size(); ++seat) {
-    if (!bots[seat].has_value()) {
+    if (by_hand[seat]) {
+      if (!joined[seat] && join_timed_out) {
+        fault[seat] = "started by hand but never joined";
+      }
+    } else if (!bots[seat].has_value()) {
       fault[seat] = "could not be started (fork or its stderr file failed)";
     } else if (bots[seat]->exited() && !bots[seat]->succeeded()) {
       fault[seat] = bots[seat]->Describe();
@@ -390,6 +455,10 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     SeatOutcome seat_outcome;
     seat_outcome.seat = static_cast<int>(seat);
     seat_outcome.bot = config.bots[match.seats[seat]].name;
+    for (const cardref::v1::SeatFaults& f : info.seat_faults()) {
+      if (f.seat() == static_cast<int>(seat)) seat_outcome.faults = f;
+    }
+    if (by_hand[seat]) seat_outcome.exit = "started by hand";
     if (bots[seat].has_value()) {
       const bool running = !bots[seat]->exited();
       bots[seat]->Kill();
@@ -412,7 +481,9 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     }
     if (!fault[seat].empty()) {
       seat_outcome.failed = true;
-      if (!bots[seat].has_value()) seat_outcome.exit = fault[seat];
+      if (!bots[seat].has_value() && !by_hand[seat]) {
+        seat_outcome.exit = fault[seat];
+      }
       if (bots[seat].has_value()) {
         seat_outcome.stderr_tail = bots[seat]->StderrTail();
       }

@@ -5,6 +5,7 @@
 #ifndef CARDREF_TOURNAMENT_MATCH_RUNNER_H_
 #define CARDREF_TOURNAMENT_MATCH_RUNNER_H_
 
+#include <cstdio>
 #include <functional>
 #include <optional>
 #include <string>
@@ -42,11 +43,23 @@ struct MatchOptions {
   RunAs run_as;
   // If set, a uid of its own per bot (--bot_uids) instead of run_as.
   UidPool* uid_pool = nullptr;
+  // The name of a bot that is started by hand (under a debugger, say)
+  // instead of by the runner: for each of its seats the runner writes the
+  // seat's environment (CARDREF_SERVER, CARDREF_MATCH_ID, CARDREF_SEAT,
+  // CARDREF_PLAYER_NAME, CARDREF_JOIN_TICKET) to `by_hand_env` (mode 0600),
+  // prints to `by_hand_out` the command to start it, and waits up to
+  // kByHandJoinTimeoutS for it to join. Empty: every bot is started here.
+  std::string by_hand;
+  std::string by_hand_env;
+  std::FILE* by_hand_out = stdout;
   // Called once the match exists on the referee, before any bot starts,
   // with outcome "started" (the event records it, so that a killed run's
   // match is found again). An error ends the match before it starts.
   std::function<absl::Status(const MatchRecord&)> on_started;
 };
+
+// How long a seat of a bot started by hand waits for it to join.
+inline constexpr double kByHandJoinTimeoutS = 600;
 
 // What one seat's bot did, for the report.
 struct SeatOutcome {
@@ -55,7 +68,14 @@ struct SeatOutcome {
   std::string exit;         // ChildProcess::Describe()
   std::string stderr_tail;  // only when the bot failed
   bool failed = false;
+  // What the referee had to do for the seat (MatchInfo.seat_faults): a bot
+  // that exits 0 may still have timed out, or been made absent.
+  cardref::v1::SeatFaults faults;
 };
+
+// A seat's faults in words ("6 timeouts, made absent, 851 decisions played
+// by the referee"); empty when it had none.
+std::string DescribeFaults(const cardref::v1::SeatFaults& faults);
 
 struct MatchOutcome {
   MatchRecord record;

@@ -165,5 +165,19 @@ TEST_F(LostCreationTest, ARefusedCreationIsNotLost) {
   EXPECT_FALSE(outcome.lost_creation.has_value());
 }
 
+// What the progress line and matches/*.json say of a seat's faults.
+TEST(DescribeFaultsTest, NamesEveryCountAndNothingWithout) {
+  cardref::v1::SeatFaults none;
+  EXPECT_EQ(DescribeFaults(none), "");
+  cardref::v1::SeatFaults slow;
+  slow.set_timeouts(6);
+  slow.set_rejections(1);
+  slow.set_absent(true);
+  slow.set_played_for(851);
+  EXPECT_EQ(DescribeFaults(slow),
+            "6 timeouts, 1 rejected submission, made absent, 851 decisions "
+            "played by the referee");
+}
+
 }  // namespace
 }  // namespace cardref::tournament

@@ -18,7 +18,7 @@ absl::Status WriteMatchFile(const std::string& dir,
                             const ScheduledMatch& match,
                             const MatchOutcome& outcome) {
   const std::string folder = absl::StrCat(dir, "/matches");
-  mkdir(folder.c_str(), 0755);
+  mkdir(folder.c_str(), 0700);
   nlohmann::json j;
   j["key"] = match.key;
   j["game"] = config.games[match.game].id;
@@ -40,6 +40,13 @@ absl::Status WriteMatchFile(const std::string& dir,
     if (seat < outcome.seats.size()) {
       s["exit"] = outcome.seats[seat].exit;
       s["failed"] = outcome.seats[seat].failed;
+      const v1::SeatFaults& f = outcome.seats[seat].faults;
+      s["faults"] = {{"timeouts", f.timeouts()},
+                     {"disconnections", f.disconnections()},
+                     {"rejections", f.rejections()},
+                     {"played_for", f.played_for()},
+                     {"absent", f.absent()},
+                     {"forfeited", f.forfeited()}};
       if (!outcome.seats[seat].stderr_tail.empty()) {
         s["stderr_tail"] = outcome.seats[seat].stderr_tail;
       }
@@ -49,7 +56,7 @@ absl::Status WriteMatchFile(const std::string& dir,
   return WriteFileAtomically(
       absl::StrCat(folder, "/", match.key, ".json"),
       j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
-      0644);
+      0600);
 }
 
 absl::StatusOr<int> WriteEventReport(

@@ -1,6 +1,7 @@
 // What an event leaves in its folder besides the logs:
 //   DIR/matches/<key>.json  one match: outcome, reason, every seat's bot,
-//                           exit and (if it failed) the tail of its stderr
+//                           exit, faults (MatchInfo.seat_faults) and (if it
+//                           failed) the tail of its stderr
 //   DIR/report.json         every scheduled match's outcome, in order
 //   DIR/standings.json      the analyzer's ratings of the finished logs
 //   DIR/standings.txt       the same as a table (printed at the end)

@@ -1,8 +1,9 @@
 #include "tournament/schedule.h"
 
 #include <algorithm>
-#include <numeric>
+#include <map>
 #include <set>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
@@ -47,6 +48,13 @@ absl::StatusOr<ScheduleKind> ParseScheduleKind(const std::string& text) {
       "--schedule wants round_robin or gauntlet, got '", text, "'"));
 }
 
+absl::StatusOr<SeatingsKind> ParseSeatingsKind(const std::string& text) {
+  if (text == "balanced") return SeatingsKind::kBalanced;
+  if (text == "all") return SeatingsKind::kAll;
+  return absl::InvalidArgumentError(
+      absl::StrCat("--seatings wants balanced or all, got '", text, "'"));
+}
+
 namespace {
 
 // Every k-subset of {first, ..., n-1}, each sorted, in lexicographic order.
@@ -63,60 +71,215 @@ void Subsets(int first, int n, int k, std::vector<int>& current,
   }
 }
 
-std::vector<int> Filled(std::vector<int> bots, int players) {
-  std::vector<int> group;
-  group.reserve(players);
-  for (int i = 0; i < players; ++i) group.push_back(bots[i % bots.size()]);
-  return group;
+// Whether `seating` keeps every bot on one team (always, without teams).
+bool KeepsTeamsApart(const std::vector<int>& team,
+                     const std::vector<int>& seating) {
+  if (team.empty()) return true;
+  std::map<int, int> team_of;
+  for (size_t seat = 0; seat < seating.size(); ++seat) {
+    auto [it, inserted] = team_of.emplace(seating[seat], team[seat]);
+    if (!inserted && it->second != team[seat]) return false;
+  }
+  return true;
+}
+
+// The team of each seat in a partnership game; empty otherwise.
+std::vector<int> Partnerships(const GameTraits& traits, int seats) {
+  return traits.teams ? traits.teams(seats) : std::vector<int>();
+}
+
+// Every distinct seating of the multiset `group` that keeps teams apart, in
+// lexicographic order.
+std::vector<std::vector<int>> DistinctSeatings(const std::vector<int>& team,
+                                               std::vector<int> group) {
+  std::vector<std::vector<int>> out;
+  std::sort(group.begin(), group.end());
+  do {
+    if (KeepsTeamsApart(team, group)) out.push_back(group);
+  } while (std::next_permutation(group.begin(), group.end()));
+  return out;
+}
+
+// The rotations of `group` (seat s takes the bot of seat s + shift),
+// without repeats unless `keep_repeats`.
+std::vector<std::vector<int>> Rotations(const std::vector<int>& group,
+                                        bool keep_repeats) {
+  std::vector<std::vector<int>> out;
+  const size_t n = group.size();
+  for (size_t shift = 0; shift < n; ++shift) {
+    std::vector<int> rotated(n);
+    for (size_t seat = 0; seat < n; ++seat) {
+      rotated[seat] = group[(seat + shift) % n];
+    }
+    if (keep_repeats ||
+        std::find(out.begin(), out.end(), rotated) == out.end()) {
+      out.push_back(std::move(rotated));
+    }
+  }
+  return out;
+}
+
+// Whether every rotation of the seats maps the teams onto teams (seat s
+// and t partners exactly when s + r and t + r are).
+bool RotationsKeepPartners(const std::vector<int>& team) {
+  const size_t n = team.size();
+  for (size_t r = 1; r < n; ++r) {
+    for (size_t s = 0; s < n; ++s) {
+      for (size_t t = 0; t < n; ++t) {
+        if ((team[s] == team[t]) !=
+            (team[(s + r) % n] == team[(t + r) % n])) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+// Seat counts of `bots` bots filling `players` seats as evenly as
+// possible: q = players / bots each, one more for `players % bots` of
+// them; one group per choice of those, as a sorted multiset.
+std::vector<std::vector<int>> EvenFillings(int bots, int players) {
+  const int q = players / bots, extra = players % bots;
+  std::vector<std::vector<int>> choices, out;
+  std::vector<int> current;
+  Subsets(0, bots, extra, current, choices);
+  for (const std::vector<int>& more : choices) {
+    std::vector<int> group;
+    for (int b = 0; b < bots; ++b) {
+      const bool one_more =
+          std::find(more.begin(), more.end(), b) != more.end();
+      for (int k = 0; k < q + (one_more ? 1 : 0); ++k) group.push_back(b);
+    }
+    out.push_back(std::move(group));
+  }
+  return out;
 }
 
 }  // namespace
 
-std::vector<std::vector<int>> Groups(int bots, int players, ScheduleKind kind) {
+absl::StatusOr<std::vector<std::vector<int>>> Groups(
+    int bots, int players, ScheduleKind kind, const GameTraits& traits) {
   std::vector<std::vector<int>> groups;
   std::vector<int> current;
-  if (kind == ScheduleKind::kGauntlet && bots >= 2) {
-    std::vector<std::vector<int>> others;
-    if (bots - 1 >= players - 1) {
+  if (bots < 1 || players < 1) return groups;
+  if (bots >= players) {
+    if (kind == ScheduleKind::kGauntlet && bots >= 2) {
+      std::vector<std::vector<int>> others;
       Subsets(1, bots, players - 1, current, others);
+      for (std::vector<int>& o : others) {
+        o.insert(o.begin(), 0);
+        groups.push_back(std::move(o));
+      }
     } else {
-      std::vector<int> all(bots - 1);
-      std::iota(all.begin(), all.end(), 1);
-      others.push_back(Filled(all, players - 1));
-    }
-    for (std::vector<int>& o : others) {
-      o.insert(o.begin(), 0);
-      groups.push_back(o);
+      Subsets(0, bots, players, current, groups);
     }
     return groups;
   }
-  if (bots >= players) {
-    Subsets(0, bots, players, current, groups);
-  } else {
-    std::vector<int> all(bots);
-    std::iota(all.begin(), all.end(), 0);
-    groups.push_back(Filled(all, players));
+  // Fewer bots than seats: every bot plays (the challenger too), some in
+  // several seats. A first seating that keeps each bot on one team.
+  const std::vector<int> team = Partnerships(traits, players);
+  for (const std::vector<int>& filling : EvenFillings(bots, players)) {
+    const std::vector<std::vector<int>> seatings =
+        DistinctSeatings(team, filling);
+    if (seatings.empty()) {
+      const int teams = *std::max_element(team.begin(), team.end()) + 1;
+      return absl::InvalidArgumentError(absl::StrCat(
+          "a ", players, "-seat game of ", teams,
+          " teams needs at least ", teams,
+          " bots, so that no bot plays on two teams (it would be credited "
+          "with the win of both); got ",
+          bots, bots == 1 ? " bot" : " bots", ": add a reference bot with --bot"));
+    }
+    groups.push_back(seatings.front());
   }
   return groups;
 }
 
-std::vector<std::vector<int>> SeatOrders(const GameTraits& traits, int n,
-                                         bool duplicate) {
-  std::vector<std::vector<int>> orders;
-  std::vector<int> p(n);
-  std::iota(p.begin(), p.end(), 0);
-  if (duplicate && n <= 4 && !traits.teams) {
-    do {
-      orders.push_back(p);
-    } while (std::next_permutation(p.begin(), p.end()));
-    return orders;
+std::vector<std::vector<int>> SeatOrders(const GameTraits& traits,
+                                         const std::vector<int>& group,
+                                         bool duplicate,
+                                         SeatingsKind seatings) {
+  const std::vector<int> team =
+      Partnerships(traits, static_cast<int>(group.size()));
+  if (seatings == SeatingsKind::kAll) return DistinctSeatings(team, group);
+  if (!duplicate) return Rotations(group, /*keep_repeats=*/true);
+  if (!team.empty()) {
+    return RotationsKeepPartners(team) ? Rotations(group, false)
+                                       : DistinctSeatings(team, group);
   }
-  for (int shift = 0; shift < n; ++shift) {
-    std::vector<int> rotated(n);
-    for (int seat = 0; seat < n; ++seat) rotated[seat] = (seat + shift) % n;
-    orders.push_back(rotated);
+  if (group.size() <= 4) return DistinctSeatings(team, group);
+  return Rotations(group, false);
+}
+
+std::string DescribeSchedule(const ScheduleConfig& config,
+                             const std::vector<ScheduledMatch>& all) {
+  std::string out;
+  std::set<std::string> all_deal_sets;
+  for (int g = 0; g < static_cast<int>(config.games.size()); ++g) {
+    const GameSpec& game = config.games[g];
+    std::set<std::string> deal_sets;
+    std::map<std::pair<int, int>, int> sits;  // (bot, seat) -> matches
+    int matches = 0;
+    for (const ScheduledMatch& m : all) {
+      if (m.game != g) continue;
+      ++matches;
+      deal_sets.insert(m.deal_set);
+      all_deal_sets.insert(m.deal_set);
+      for (size_t seat = 0; seat < m.seats.size(); ++seat) {
+        ++sits[{m.seats[seat], static_cast<int>(seat)}];
+      }
+    }
+    if (matches == 0) continue;
+    // Per bot, how often it sits in each seat: even when every seat gets
+    // the same count.
+    std::string balance;
+    bool even = true;
+    int lowest = matches, highest = 0;
+    std::set<int> bots_seen;
+    for (const auto& [bot_seat, n] : sits) bots_seen.insert(bot_seat.first);
+    std::set<int> counts;
+    for (int bot : bots_seen) {
+      std::set<int> per_seat;
+      for (int seat = 0; seat < game.players; ++seat) {
+        auto it = sits.find({bot, seat});
+        const int n = it == sits.end() ? 0 : it->second;
+        per_seat.insert(n);
+        lowest = std::min(lowest, n);
+        highest = std::max(highest, n);
+      }
+      even &= per_seat.size() == 1;
+      counts.insert(*per_seat.begin());
+    }
+    if (even && counts.size() == 1) {
+      balance = absl::StrCat("each bot sits in each seat ", *counts.begin(),
+                             *counts.begin() == 1 ? " time" : " times");
+    } else if (even) {
+      balance =
+          "each bot sits in each of its seats alike (bots that play more "
+          "matches sit more often)";
+    } else {
+      balance = absl::StrCat(
+          "NOT balanced: a bot sits in a seat ", lowest, " to ", highest,
+          " times (as even as these groups allow)");
+    }
+    const size_t per_set = deal_sets.empty() ? 0 : matches / deal_sets.size();
+    absl::StrAppend(
+        &out, "  ", game.id, game.players, ": ",
+        config.duplicate
+            ? absl::StrCat(deal_sets.size(),
+                           deal_sets.size() == 1 ? " deal set" : " deal sets",
+                           " x ", per_set,
+                           per_set == 1 ? " seating" : " seatings", " = ")
+            : std::string(),
+        matches, matches == 1 ? " match" : " matches",
+        config.duplicate ? "" : ", each its own deal", "; ", balance, "\n");
   }
-  return orders;
+  return absl::StrCat("schedule: ", all.size(),
+                      all.size() == 1 ? " match in " : " matches in ",
+                      all_deal_sets.size(),
+                      all_deal_sets.size() == 1 ? " deal set" : " deal sets",
+                      config.duplicate ? " (duplicate deals)" : "", "\n", out);
 }
 
 absl::Status CheckScheduleShape(const ScheduleConfig& config) {
@@ -150,24 +313,46 @@ absl::StatusOr<std::vector<ScheduledMatch>> BuildSchedule(
   for (int g = 0; g < static_cast<int>(config.games.size()); ++g) {
     const GameSpec& game = config.games[g];
     const std::string game_key = absl::StrCat(game.id, game.players);
-    const std::vector<std::vector<int>> groups =
-        Groups(static_cast<int>(config.bots.size()), game.players, config.kind);
-    const std::vector<std::vector<int>> orders =
-        SeatOrders(TraitsOf(game.id), game.players, config.duplicate);
-    for (size_t gi = 0; gi < groups.size(); ++gi) {
+    const GameTraits& traits = TraitsOf(game.id);
+    absl::StatusOr<std::vector<std::vector<int>>> groups =
+        Groups(static_cast<int>(config.bots.size()), game.players, config.kind,
+               traits);
+    if (!groups.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(game.id, ": ", groups.status().message()));
+    }
+    // With fewer bots than seats the groups are the fillings of the same
+    // bots (who takes a seat more): one deal set seats them all, so that
+    // within it every bot holds every seat alike and the deal's luck
+    // cancels. Otherwise each group has deal sets of its own.
+    std::vector<std::vector<std::vector<int>>> seatings_of;
+    for (const std::vector<int>& group : *groups) {
+      std::vector<std::vector<int>> seatings =
+          SeatOrders(traits, group, config.duplicate, config.seatings);
+      if (static_cast<int>(config.bots.size()) < game.players &&
+          !seatings_of.empty()) {
+        for (std::vector<int>& seating : seatings) {
+          seatings_of.front().push_back(std::move(seating));
+        }
+      } else {
+        seatings_of.push_back(std::move(seatings));
+      }
+    }
+    for (size_t gi = 0; gi < seatings_of.size(); ++gi) {
+      const std::vector<std::vector<int>>& seatings = seatings_of[gi];
       for (int d = 0; d < config.matches; ++d) {
         const std::string deal_set =
             absl::StrFormat("%s-g%03d-d%02d", game_key, gi, d);
-        for (size_t o = 0; o < orders.size(); ++o) {
+        for (size_t o = 0; o < seatings.size(); ++o) {
           ScheduledMatch match;
           // Without duplicate play every match has its own deal.
           match.deal_set =
               config.duplicate ? deal_set : absl::StrCat(deal_set, "-s", o);
+          match.deal_set_size =
+              config.duplicate ? static_cast<int>(seatings.size()) : 1;
           match.key = absl::StrCat(deal_set, "-s", o);
           match.game = g;
-          for (int seat = 0; seat < game.players; ++seat) {
-            match.seats.push_back(groups[gi][orders[o][seat]]);
-          }
+          match.seats = seatings[o];
           schedule.push_back(std::move(match));
         }
       }

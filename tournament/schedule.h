@@ -27,14 +27,26 @@ struct GameSpec {
 
 enum class ScheduleKind { kRoundRobin, kGauntlet };
 
+// Which seatings of a group a deal set plays (SeatOrders).
+enum class SeatingsKind {
+  kBalanced,  // the fewest that put every bot in every seat alike
+  kAll,       // every distinct seating, whatever the table's size
+};
+
+// Deal sets per group by default: enough for the analyzer's intervals,
+// which need 5 independent units (analyzer/inference/interval.h).
+inline constexpr int kDefaultDealSets = 5;
+
 struct ScheduleConfig {
   std::vector<BotSpec> bots;
   std::vector<GameSpec> games;
   ScheduleKind kind = ScheduleKind::kRoundRobin;
-  // Replay each deal with the seats permuted (duplicate.h: which orders).
+  // Replay each deal with the seats permuted (SeatOrders: which seatings).
   bool duplicate = false;
-  // Deal sets per group of bots (without --duplicate: seat rotations).
-  int matches = 1;
+  // Deal sets per group of bots (without --duplicate: each seating is a
+  // deal of its own).
+  int matches = kDefaultDealSets;
+  SeatingsKind seatings = SeatingsKind::kBalanced;
 };
 
 // One match of the schedule. `key` names it in the event folder; matches of
@@ -44,6 +56,9 @@ struct ScheduledMatch {
   std::string deal_set;    // "<game><seats>-g001-d00"
   int game = 0;            // index into ScheduleConfig::games
   std::vector<int> seats;  // bot index per seat
+  // Matches dealt from this deal set: its twins, kept secret by the referee
+  // until every one is over (CreateMatchRequest.deal_set_size).
+  int deal_set_size = 1;
 };
 
 // `--bot` value: "NAME=COMMAND ARGS..." (arguments split on spaces).
@@ -54,20 +69,48 @@ struct ScheduledMatch {
 [[nodiscard]] absl::StatusOr<ScheduleKind> ParseScheduleKind(
     const std::string& text);
 
-// Groups of bots that meet in a game of `players` seats. Round robin: every
-// set of `players` distinct bots (with fewer bots than seats, the bots in
-// order, repeated to fill the seats). Gauntlet: bot 0 (the challenger)
-// with every set of players - 1 others.
-std::vector<std::vector<int>> Groups(int bots, int players, ScheduleKind kind);
+// "balanced" or "all".
+[[nodiscard]] absl::StatusOr<SeatingsKind> ParseSeatingsKind(
+    const std::string& text);
 
-// Seat orders of one deal set over a group of `n` players, as permutations
-// of 0..n-1. Duplicate: every permutation up to 4 seats, except in a
-// partnership game, which gets the n rotations (every seat, and each team
-// on both sides of the deal); 5 seats or more get the n rotations, a Latin
-// square in which every bot plays every seat once. Without duplicate: the
-// n rotations.
-std::vector<std::vector<int>> SeatOrders(const GameTraits& traits, int n,
-                                         bool duplicate);
+// The groups of bots that meet in a game of `players` seats, each as a
+// first seating: the bot at each seat. Round robin: every set of `players`
+// distinct bots. Gauntlet: bot 0 (the challenger) with every set of
+// players - 1 others. With fewer bots than seats, bots fill several seats:
+// as evenly as the seats allow (counts differ by at most one), one group
+// for each choice of the bots that take one seat more, so that over the
+// groups every bot sits equally often. In a partnership game
+// (GameTraits::teams) a bot never sits on two teams: a bot filling seats
+// fills them on one team. INVALID_ARGUMENT, saying how many bots the game
+// needs, when the bots cannot fill the teams that way.
+[[nodiscard]] absl::StatusOr<std::vector<std::vector<int>>> Groups(
+    int bots, int players, ScheduleKind kind, const GameTraits& traits);
+
+// The seatings one deal set plays of `group` (a first seating, as Groups
+// gives), each the bot at every seat, none twice. Duplicate play:
+// - balanced, up to 4 seats: every distinct seating (the permutations of
+//   the group as a multiset of bots);
+// - balanced, 5 seats or more: its rotations, a Latin square in which
+//   every bot sits in every seat alike;
+// - balanced, partnership game: the rotations, which keep partners
+//   together and put each partnership on both sides of the deal (every
+//   distinct seating that keeps the teams apart if rotations do not);
+// - all: every distinct seating (that keeps a bot off two teams).
+// Without duplicate play each seating is a deal of its own: the rotations
+// (every distinct seating with kAll), repeats kept. With fewer bots than
+// seats one deal set plays the seatings of every group (BuildSchedule), so
+// that within it each bot holds each seat alike.
+std::vector<std::vector<int>> SeatOrders(const GameTraits& traits,
+                                         const std::vector<int>& group,
+                                         bool duplicate, SeatingsKind seatings);
+
+// What the schedule plays, for the organiser before it starts: per game,
+// the deal sets, seatings per deal set and matches, and how evenly the
+// bots sit in the seats ("each bot sits in each seat 15 times", or the
+// range when the groups cannot make it even). One line per game, then the
+// totals.
+std::string DescribeSchedule(const ScheduleConfig& config,
+                             const std::vector<ScheduledMatch>& all);
 
 // What BuildSchedule checks before it needs the games' player counts
 // (which may come from the referee): bots, unique names, --matches, a

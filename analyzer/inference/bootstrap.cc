@@ -62,7 +62,11 @@ Interval PercentileInterval(const std::vector<double>& replicates,
                       options.level);
   }
   const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
-  if (*lo == *hi) {
+  // Equal up to rounding: refits of the same data summed in another order
+  // differ in their last digits.
+  const double tolerance =
+      1e-9 * std::max({1.0, std::abs(*lo), std::abs(*hi)});
+  if (*hi - *lo <= tolerance) {
     return NoInterval(
         absl::StrFormat("no variance: every resample gave %g", *lo),
         options.level);
@@ -72,6 +76,13 @@ Interval PercentileInterval(const std::vector<double>& replicates,
   const double tail = ExpandedTail(options.level, units);
   out.low = std::max(options.range_low, Percentile(values, tail));
   out.high = std::min(options.range_high, Percentile(values, 1 - tail));
+  // Nearly every resample alike: a point would pose as an interval.
+  if (*out.high - *out.low <= tolerance) {
+    return NoInterval(
+        absl::StrFormat("no variance: the central %.1f%% of the resamples gave %g",
+                        100 * (1 - 2 * tail), *out.low),
+        options.level);
+  }
   out.method = absl::StrCat("expanded percentile bootstrap, ",
                             replicates.size(), " resamples of ", units, " ",
                             UnitNoun(options.unit, units));

@@ -56,8 +56,8 @@ double ExpandedTail(double level, int64_t units);
 
 // The expanded percentile interval of one statistic's replicates (NaNs
 // dropped) over `units` units, clipped to options' range. No interval below kMinUnits
-// units, without replicates, or when every replicate is equal; a note says
-// how many resamples had no value.
+// units, without replicates, or when its two ends are equal (every replicate,
+// or all but the tails, alike); a note says how many resamples had no value.
 Interval PercentileInterval(const std::vector<double>& replicates,
                             int64_t units, const IntervalOptions& options);
 

@@ -83,6 +83,14 @@ TEST(BootstrapTest, PercentileIntervalRefusesDegenerateReplicates) {
   const Interval some = PercentileInterval({1, nan, 2, 3, nan}, 9, {});
   EXPECT_TRUE(some.two_sided());
   EXPECT_EQ(some.note, "2 of 5 resamples have no value and are left out");
+  // 199 of 200 resamples alike: the percentiles coincide, and a point is
+  // not printed as an interval.
+  std::vector<double> almost(200, 7.0);
+  almost[0] = 8;
+  const Interval flat = PercentileInterval(almost, 40, {});
+  EXPECT_FALSE(flat.low.has_value() || flat.high.has_value());
+  EXPECT_NE(flat.note.find("no variance: the central "), std::string::npos)
+      << flat.note;
 }
 
 }  // namespace

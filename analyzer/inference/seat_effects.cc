@@ -219,6 +219,24 @@ SeatEffectTest TestSeatEffect(int players, int positions,
       total[r] += s[g][r];
     }
   }
+  // Every unit deviating alike (the players decide the positions: one
+  // always wins, and each deal set seats it the same ways) leaves the
+  // variance no spread to estimate: X^2 would equal the number of units
+  // however small the deviations.
+  double largest = 0, spread = 0;
+  for (int g = 0; g < units; ++g) {
+    for (int r = 0; r < k; ++r) {
+      largest = std::max(largest, std::abs(s[g][r]));
+      spread = std::max(spread, std::abs(s[g][r] - total[r] / units));
+    }
+  }
+  if (spread <= 1e-9 * std::max(1.0, largest)) {
+    out.note = absl::StrCat(
+        "no test: every ", UnitNoun(unit_kind, 1),
+        " deviates alike from the expectation (its players decide the "
+        "positions), so the variance has nothing to estimate from");
+    return out;
+  }
   // The variance under H0 (E S_g = 0), as a score test takes it.
   Matrix w(k, std::vector<double>(k, 0.0));
   for (int g = 0; g < units; ++g) {

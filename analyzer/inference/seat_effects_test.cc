@@ -162,5 +162,21 @@ TEST(SeatEffectTest, NoTestOnTooFewUnits) {
   EXPECT_EQ(t.rows[0].rate.ci.note, "fewer than 5 deal sets (4)");
 }
 
+TEST(SeatEffectTest, UnitsThatDeviateAlikeGiveNoTest) {
+  // Two sides; player 0 wins every match, and every deal set seats it once
+  // on each side: the positions follow the player, and every deal set's
+  // score is the same. The chi-square would be the number of deal sets.
+  std::vector<PositionChoice> matches;
+  for (int g = 0; g < 8; ++g) {
+    matches.push_back({{{0}, {1}}, 0, g});
+    matches.push_back({{{1}, {0}}, 1, g});
+  }
+  SeatEffectOptions options;
+  const SeatEffectTest test = TestSeatEffect(2, 2, matches, options);
+  EXPECT_FALSE(test.p_value.has_value());
+  EXPECT_FALSE(test.significant);
+  EXPECT_NE(test.note.find("deviates alike"), std::string::npos) << test.note;
+}
+
 }  // namespace
 }  // namespace cardref::inference

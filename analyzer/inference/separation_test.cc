@@ -53,6 +53,26 @@ TEST(SeparationTest, TeamComparisonsCountPartnersOnTheirSide) {
               1e-9);
 }
 
+TEST(SeparationTest, APlayerHoldingTwoSeatsOfASideCountsOncePerResult) {
+  // Bot 0 holds both seats of one side, bot 1 both of the other: four
+  // results, all 0's. Each is one decisive result for each bot, and the
+  // side's strength is twice the bot's, so the bound on theta_0 - theta_1
+  // is half the bound's log-odds.
+  std::vector<Comparison> c = {{{0, 0}, {1, 1}, 1, 4}};
+  const std::vector<double> theta = {0, 0};
+  const std::vector<SeparationFlag> flags = FindSeparation(2, c, theta);
+  ASSERT_EQ(flags.size(), 2u);
+  EXPECT_EQ(flags[0].wins, 4);
+  EXPECT_EQ(flags[1].losses, 4);
+  const double p = std::pow(0.05, 1.0 / 4);
+  EXPECT_NEAR(flags[0].rating_bound, ToRating(std::log(p / (1 - p)) / 2),
+              1e-9);
+  EXPECT_NEAR(flags[1].rating_bound, ToRating(-std::log(p / (1 - p)) / 2),
+              1e-9);
+  // A bot on both sides of a result has no result in it.
+  EXPECT_TRUE(FindSeparation(2, {{{0, 1}, {0, 1}, 1, 3}}, theta).empty());
+}
+
 TEST(SeparationTest, MixedRecordsAndLevelOnlyAreNotFlagged) {
   std::vector<Comparison> c = {{{0}, {1}, 1, 3}, {{0}, {1}, 0, 1},
                                {{2}, {0}, 0.5, 2}};

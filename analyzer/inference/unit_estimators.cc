@@ -28,6 +28,12 @@ Interval TInterval(double value, double standard_error, int64_t units,
   return out;
 }
 
+// Equal up to the last digits that sums taken in another order change: no
+// spread to estimate (a t interval of width 1e-17 would be a point).
+bool AlikeUpToRounding(double a, double b) {
+  return std::abs(a - b) <= 1e-12 * std::max({1.0, std::abs(a), std::abs(b)});
+}
+
 }  // namespace
 
 Estimate UnitMean(const std::vector<double>& unit_values,
@@ -50,7 +56,7 @@ Estimate UnitMean(const std::vector<double>& unit_values,
   }
   const auto [lo, hi] =
       std::minmax_element(unit_values.begin(), unit_values.end());
-  if (*lo == *hi) {
+  if (AlikeUpToRounding(*lo, *hi)) {
     out.ci = NoInterval(absl::StrFormat("no variance: every %s scored %g",
                                         UnitNoun(options.unit, 1), *lo),
                         options.level);
@@ -101,7 +107,7 @@ Estimate UnitRatio(const std::vector<double>& numerators,
     if (denominators[g] <= 0) continue;
     const double unit_ratio = numerators[g] / denominators[g];
     if (!first_ratio) first_ratio = unit_ratio;
-    spread |= unit_ratio != *first_ratio;
+    spread |= !AlikeUpToRounding(unit_ratio, *first_ratio);
     const double residual = numerators[g] - ratio * denominators[g];
     squares += residual * residual;
   }

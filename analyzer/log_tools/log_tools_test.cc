@@ -531,20 +531,31 @@ TEST(NewRecordKindsTest, RejectionsNotLoggedAndOversizedActionsAreShown) {
   oversized.mutable_rejected()->set_oversized_bytes(70000);
   oversized.mutable_rejected()->set_status_code(3);
   oversized.mutable_rejected()->set_message("'action' is 70000 bytes");
+  // A code no gRPC status has (a newer or hostile log) stays a number.
+  v1::LogRecord unknown_code;
+  unknown_code.set_unix_micros(1);
+  unknown_code.mutable_rejected()->set_seat(1);
+  unknown_code.mutable_rejected()->mutable_action()->set_notation("pass");
+  unknown_code.mutable_rejected()->set_status_code(99);
+  unknown_code.mutable_rejected()->set_message("from the future");
   v1::LogRecord dropped;
   dropped.set_unix_micros(2);
   dropped.mutable_rejections_not_logged()->set_seat(1);
   dropped.mutable_rejections_not_logged()->set_decision_version(42);
   dropped.mutable_rejections_not_logged()->set_count(992);
   payloads.insert(payloads.end() - 1,
-                  {testlogs::Serialize(oversized), testlogs::Serialize(dropped)});
+                  {testlogs::Serialize(oversized),
+                   testlogs::Serialize(unknown_code),
+                   testlogs::Serialize(dropped)});
   const std::string dir = testlogs::MakeTempDir();
   const std::string path = dir + "/dropped.cardlog";
   ASSERT_TRUE(testlogs::WriteFile(path, testlogs::Frame(payloads)).ok());
 
   const CliRun cat = RunLog(absl::StrCat("cat '", path, "'"));
   EXPECT_EQ(cat.exit_code, 0) << cat.err;
-  EXPECT_THAT(cat.out, HasSubstr("an action of 70000 bytes (too large to log)"));
+  EXPECT_THAT(cat.out, HasSubstr("an action of 70000 bytes (too large to log) "
+                                 "(INVALID_ARGUMENT: 'action' is 70000 bytes)"));
+  EXPECT_THAT(cat.out, HasSubstr("\"pass\" (status 99: from the future)"));
   EXPECT_THAT(cat.out, HasSubstr("refused 992 more submissions of "));
   EXPECT_THAT(cat.out, HasSubstr(" at version 42 (counted, not logged"));
   const CliRun json = RunLog(absl::StrCat("json '", path, "'"));

@@ -4,6 +4,7 @@
 #include <set>
 #include <utility>
 
+#include "absl/status/status.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -17,6 +18,14 @@
 
 namespace cardref::log_tools {
 namespace {
+
+// A logged gRPC status code as people know it (INVALID_ARGUMENT); a number
+// no code has (a hostile or newer log) stays a number.
+std::string StatusCodeName(int code) {
+  const std::string name =
+      absl::StatusCodeToString(static_cast<absl::StatusCode>(code));
+  return name.empty() ? absl::StrCat("status ", code) : name;
+}
 
 std::vector<v1::Observation> ObserveState(const State& state, int viewer) {
   const int n = state.game().num_seats();
@@ -229,10 +238,9 @@ absl::StatusOr<Step> PlaybackBuilder::Add(const v1::LogRecord& record,
                 ? absl::StrCat("{", typed.ShortDebugString(), "}")
                 : absl::StrCat("\"", absl::CHexEscape(r.action().notation()),
                                "\"");
-        step.text =
-            absl::StrCat("refused ", who, ": ", submitted, " (status ",
-                         r.status_code(), ": ",
-                         analyzer::Sanitize(r.message()), ")");
+        step.text = absl::StrCat("refused ", who, ": ", submitted, " (",
+                                 StatusCodeName(r.status_code()), ": ",
+                                 analyzer::Sanitize(r.message()), ")");
       } else {
         step.text = absl::StrCat("refused a submission of ", who);
       }

@@ -114,6 +114,13 @@ window.cardrefReplay = (function () {
     return box;
   }
 
+  // "#12 [1] alice: play 8S": the seat number tells apart a bot that sits
+  // in two seats under one name.
+  function moveText(step) {
+    return "#" + step.record + " " + (step.seat >= 0 ? "[" + step.seat + "] " : "") +
+      step.text;
+  }
+
   function cards(list) {
     const box = el("div", "cards");
     for (const f of list) box.appendChild(card(f));
@@ -130,7 +137,7 @@ window.cardrefReplay = (function () {
 
     function drawTable(step) {
       const t = step.table;
-      byId("move").textContent = "#" + step.record + "  " + step.text;
+      byId("move").textContent = moveText(step);
       byId("effects").textContent = step.effects.concat(step.details).join(" \u00b7 ");
       byId("status").textContent = t.status;
       const center = byId("center");
@@ -184,7 +191,7 @@ window.cardrefReplay = (function () {
     }
 
     function addLine(s, i) {
-      const line = el("div", "", "#" + s.record + " " + s.text);
+      const line = el("div", "", moveText(s));
       line.dataset.record = String(s.record);
       line.addEventListener("click", function () { show(i); });
       moves.appendChild(line);

@@ -13,7 +13,9 @@ streams its observations and answers each decision by notation alone
 its last card; Krass Kariert plays its biggest block; Kraken claims every
 bonus and declares the most; otherwise random). Flags default to the
 CARDREF_SERVER, CARDREF_MATCH_ID, CARDREF_SEAT and CARDREF_PLAYER_NAME
-environment variables the tournament sets.
+environment variables the tournament sets; the random choices are seeded by
+--seed, else by CARDREF_MATCH_SEED (the tournament's, its own per match and
+seat), else by the OS, so two matches never replay each other by accident.
 
 On a network that fails it does what docs/bots.md asks: every unary call
 has a deadline, a join is resent with its retry_key and an answer with its
@@ -230,7 +232,8 @@ def main():
     parser.add_argument("--strategy", default="random",
                         choices=["random", "heuristic"])
     parser.add_argument("--seed", type=int, default=None,
-                        help="seed of the random choices; default: the OS")
+                        help="seed of the random choices; default: "
+                        "$CARDREF_MATCH_SEED, else the OS")
     parser.add_argument("--join_timeout_s", type=float, default=30,
                         help="how long to keep looking for an open match")
     parser.add_argument("--reconnect_timeout_s", type=float, default=30,
@@ -238,7 +241,10 @@ def main():
                         "while the referee does not answer")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
-    rng = random.Random(args.seed)
+    seed = args.seed
+    if seed is None and env("CARDREF_MATCH_SEED", "").isdigit():
+        seed = int(env("CARDREF_MATCH_SEED"))
+    rng = random.Random(seed)  # None: seeded from the OS
     with grpc.insecure_channel(args.server) as channel:
         stub = referee_pb2_grpc.RefereeStub(channel)
         try:

@@ -69,14 +69,33 @@ def start_referee(referee_bin, tmp):
     raise AssertionError("the referee wrote no port file")
 
 
-def main():
-    top, referee_bin, bot = sys.argv[1], sys.argv[2], sys.argv[3:]
+def parse_args(argv):
+    """(top, referee, bot, other); prints the usage and exits 0 for --help
+    (or -h) as the first argument, 2 for too few arguments."""
+    if argv[:1] in (["--help"], ["-h"]):
+        print(__doc__.strip())
+        sys.exit(0)
+    if len(argv) < 3:
+        print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
+        print(f"play_examples_test.py: want TOP REFEREE_BINARY BOT_COMMAND..., "
+              f"got {len(argv)} argument(s); --help says more",
+              file=sys.stderr)
+        sys.exit(2)
+    top, referee_bin, bot = argv[0], argv[1], argv[2:]
     other = bot
     if "--vs" in bot:
         at = bot.index("--vs")
         bot, other = bot[:at], bot[at + 1:]
+    if not bot or not other:
+        print("play_examples_test.py: a bot command is empty (before or "
+              "after --vs); --help says more", file=sys.stderr)
+        sys.exit(2)
+    return top, referee_bin, bot, other
+
+
+def main():
+    top, referee_bin, bot, other = parse_args(sys.argv[1:])
     top = os.path.abspath(top)  # the proto symlink must not be relative
-    assert bot and other, __doc__
     with tempfile.TemporaryDirectory() as tmp:
         stubs = generate_stubs(top, tmp)
         sys.path.insert(0, stubs)

@@ -41,6 +41,12 @@ class ObservationWriter final : public StreamWriter<v1::Observation> {
     const service::Match::Progress progress = match_->progress();
     const bool over = progress.status == v1::MATCH_STATUS_FINISHED ||
                       progress.status == v1::MATCH_STATUS_ABORTED;
+    // An absent seat is told so, rather than left waiting for nothing.
+    if (!over && seat_ < 64 && ((progress.absent_seats >> seat_) & 1) != 0) {
+      if (absl::Status end = match_->SeatStreamEnd(seat_); !end.ok()) {
+        return FinishWith(ToGrpcStatus(end));
+      }
+    }
     if (!(over || progress.seat_to_act == seat_) ||
         progress.version == last_version_) {
       return Nothing();

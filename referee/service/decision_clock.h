@@ -57,6 +57,8 @@ class DecisionClock {
   // `now` (what it would have left if it answered at `now`).
   absl::Duration BankRemaining(int seat, absl::Time now) const;
   int pending_seat() const { return seat_; }
+  // `seat`'s bank before its pending decision takes from it (Stop does).
+  absl::Duration bank_at_start(int seat) const { return banks_[seat]; }
 
  private:
   absl::Duration limit_;

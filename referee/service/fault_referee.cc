@@ -13,6 +13,8 @@ FaultReferee::FaultReferee(int seats, v1::FaultPolicy policy)
 FaultReferee::Verdict FaultReferee::Settle(int seat, v1::FaultKind kind) {
   SeatFaults& me = seats_[seat];
   Verdict verdict;
+  if (kind == v1::FAULT_KIND_TIMEOUT) ++me.timeouts;
+  if (kind == v1::FAULT_KIND_DISCONNECTED) ++me.disconnections;
   if (kind == v1::FAULT_KIND_TIMEOUT || kind == v1::FAULT_KIND_DISCONNECTED) {
     ++me.consecutive_timeouts;
     if (policy_.max_consecutive_timeouts() > 0 &&
@@ -37,34 +39,118 @@ FaultReferee::Verdict FaultReferee::Settle(int seat, v1::FaultKind kind) {
     default:
       // Substitute: every later decision of a seat that keeps timing out
       // is played at once.
-      if (*verdict.limit == v1::FORFEIT_REASON_TIMEOUT_LIMIT) me.absent = true;
+      if (*verdict.limit == v1::FORFEIT_REASON_TIMEOUT_LIMIT) {
+        me.absent = true;
+        me.absent_after = me.consecutive_timeouts;
+      }
       break;
   }
   return verdict;
 }
 
 void FaultReferee::PlayedFor(int seat, v1::FaultKind kind, uint64_t version,
-                             std::string notation) {
+                             std::string notation, std::string detail) {
+  ++seats_[seat].played_for;
   if (kind == v1::FAULT_KIND_TIMEOUT || kind == v1::FAULT_KIND_DISCONNECTED) {
-    seats_[seat].played_for.emplace_back(version, std::move(notation));
+    seats_[seat].late.push_back(
+        {version, std::move(notation), std::move(detail)});
   }
 }
 
 void FaultReferee::Played(int seat) {
-  seats_[seat].played_for.clear();
+  seats_[seat].late.clear();
   seats_[seat].consecutive_timeouts = 0;
 }
 
-const std::pair<uint64_t, std::string>* FaultReferee::LateAnswer(
+const FaultReferee::LateDecision* FaultReferee::LateAnswer(
     int seat, uint64_t decision_version, bool seat_to_act) const {
   const SeatFaults& me = seats_[seat];
-  for (const auto& t : me.played_for) {
-    if (t.first == decision_version) return &t;
+  for (const LateDecision& t : me.late) {
+    if (t.version == decision_version) return &t;
   }
-  if (decision_version == 0 && !me.played_for.empty() && !seat_to_act) {
-    return &me.played_for.back();
+  if (decision_version == 0 && !me.late.empty() && !seat_to_act) {
+    return &me.late.back();
   }
   return nullptr;
+}
+
+std::vector<int> FaultReferee::AbsentSeats() const {
+  std::vector<int> out;
+  for (int s = 0; s < static_cast<int>(seats_.size()); ++s) {
+    if (seats_[s].absent) out.push_back(s);
+  }
+  return out;
+}
+
+std::string FaultReferee::AbsentReason(int seat) const {
+  const SeatFaults& me = seats_[seat];
+  if (!me.absent) return "";
+  if (me.absent_after == 0) {
+    return absl::StrCat("seat ", seat,
+                        " is absent: it did not join by the join deadline "
+                        "(docs/fault_policy.md); the referee plays for it");
+  }
+  return absl::StrCat("seat ", seat, " was made absent after ",
+                      me.absent_after,
+                      " timeouts in a row (docs/fault_policy.md); the "
+                      "referee plays for it");
+}
+
+v1::SeatFaults FaultReferee::Tally(int seat) const {
+  const SeatFaults& me = seats_[seat];
+  v1::SeatFaults tally;
+  tally.set_seat(seat);
+  tally.set_timeouts(me.timeouts);
+  tally.set_disconnections(me.disconnections);
+  tally.set_rejections(me.rejected);
+  tally.set_played_for(me.played_for);
+  tally.set_absent(me.absent);
+  tally.set_forfeited(me.forfeited);
+  return tally;
+}
+
+void FaultReferee::Replay(const v1::LogRecord& record) {
+  auto valid = [this](int seat) {
+    return seat >= 0 && seat < static_cast<int>(seats_.size());
+  };
+  switch (record.record_case()) {
+    case v1::LogRecord::kFault: {
+      const int seat = record.fault().seat();
+      if (!valid(seat)) return;
+      const v1::FaultKind kind = record.fault().kind();
+      // The limit a fault reaches is Settle's to find; an absent seat's
+      // faults say it is absent even when it never joined.
+      (void)Settle(seat, kind);
+      if (kind == v1::FAULT_KIND_ABSENT) MakeAbsent(seat);
+      return;
+    }
+    case v1::LogRecord::kForfeit:
+      if (valid(record.forfeit().seat())) Forfeit(record.forfeit().seat());
+      return;
+    case v1::LogRecord::kAction: {
+      const int seat = record.action().seat();
+      if (!valid(seat)) return;
+      if (record.action().by_referee()) {
+        ++seats_[seat].played_for;
+      } else {
+        Played(seat);
+      }
+      return;
+    }
+    case v1::LogRecord::kRejected:
+      if (valid(record.rejected().seat())) {
+        CountRejections(record.rejected().seat(), 1);
+      }
+      return;
+    case v1::LogRecord::kRejectionsNotLogged:
+      if (valid(record.rejections_not_logged().seat())) {
+        CountRejections(record.rejections_not_logged().seat(),
+                        static_cast<int>(record.rejections_not_logged().count()));
+      }
+      return;
+    default:
+      return;
+  }
 }
 
 std::vector<int> FaultReferee::ForfeitedSeats() const {

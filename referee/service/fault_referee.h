@@ -18,6 +18,7 @@
 
 #include "absl/time/time.h"
 #include "cardref/v1/log.pb.h"
+#include "cardref/v1/referee.pb.h"
 
 namespace cardref::service {
 
@@ -40,18 +41,25 @@ class FaultReferee {
   // reaches the timeout limit under SUBSTITUTE is absent from now on.
   Verdict Settle(int seat, v1::FaultKind kind);
   // The referee played `notation` for `seat`'s decision at `version`
-  // after a timeout or a disconnection: a late answer to it is told so.
+  // after a fault of `kind` (`detail`: the fault in words, with the limit
+  // that was passed): a late answer to a timeout or a disconnection is told
+  // so.
   void PlayedFor(int seat, v1::FaultKind kind, uint64_t version,
-                 std::string notation);
+                 std::string notation, std::string detail = "");
   // `seat` played an action itself: its timeouts in a row start over.
   void Played(int seat);
 
-  // A decision of `seat` the referee played for, answered late: (version,
-  // what the referee played), or nullptr. `decision_version` 0 (an answer
-  // that names no version) matches the last one while the seat is not to
-  // act.
-  const std::pair<uint64_t, std::string>* LateAnswer(
-      int seat, uint64_t decision_version, bool seat_to_act) const;
+  // A decision the referee played for after a timeout or disconnection.
+  struct LateDecision {
+    uint64_t version = 0;
+    std::string notation;  // what the referee played
+    std::string detail;    // why: the fault's detail, with the limit
+  };
+  // A decision of `seat` the referee played for, answered late, or nullptr.
+  // `decision_version` 0 (an answer that names no version) matches the last
+  // one while the seat is not to act.
+  const LateDecision* LateAnswer(int seat, uint64_t decision_version,
+                                 bool seat_to_act) const;
 
   // Rejections of the seat's pending decision: counted, and the count.
   void NewDecision(int seat) { seats_[seat].rejections = 0; }
@@ -63,7 +71,21 @@ class FaultReferee {
   bool forfeited(int seat) const { return seats_[seat].forfeited; }
   bool absent(int seat) const { return seats_[seat].absent; }
   std::vector<int> ForfeitedSeats() const;
+  std::vector<int> AbsentSeats() const;
   std::vector<bool> ForfeitFlags() const;
+  // Why `seat` is absent, in words a bot author can act on ("seat 1 was
+  // made absent after 3 timeouts in a row ..."); empty if it is not.
+  std::string AbsentReason(int seat) const;
+
+  // Submissions of `seat` refused while the match is in progress.
+  void CountRejections(int seat, int n) { seats_[seat].rejected += n; }
+  // What the referee has had to do for `seat` so far.
+  v1::SeatFaults Tally(int seat) const;
+  // Counts what a logged record shows, as the match counted it when it
+  // wrote the record: faults, the actions played for a seat, rejections.
+  // Fed a log's records in order, Tally and the absent and forfeited seats
+  // are the match's (match_archive.h).
+  void Replay(const v1::LogRecord& record);
 
   // Why the referee must play for `seat` at once instead of waiting (it
   // forfeited, is absent, or its stream is gone past the grace at `now`):
@@ -87,10 +109,16 @@ class FaultReferee {
 
  private:
   struct SeatFaults {
-    // Decisions the referee played for since the seat's last own action:
-    // (decision version, the action's notation).
-    std::vector<std::pair<uint64_t, std::string>> played_for;
+    // Decisions the referee played for after a timeout or disconnection
+    // since the seat's last own action.
+    std::vector<LateDecision> late;
     int consecutive_timeouts = 0;
+    // Totals for Tally.
+    int timeouts = 0;
+    int disconnections = 0;
+    int rejected = 0;
+    int played_for = 0;
+    int absent_after = 0;  // timeouts in a row that made it absent; 0: none
     int rejections = 0;      // for its pending decision
     bool absent = false;     // played for at once (substitute policy)
     bool forfeited = false;  // played for at once, ranks last

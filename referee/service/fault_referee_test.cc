@@ -45,7 +45,7 @@ TEST(FaultRefereeTest, ALateAnswerFindsTheDecisionTheRefereePlayed) {
   faults.PlayedFor(0, v1::FAULT_KIND_TIMEOUT, 7, "draw");
   faults.PlayedFor(0, v1::FAULT_KIND_REJECTION_LIMIT, 9, "draw");  // not late
   ASSERT_NE(faults.LateAnswer(0, 7, false), nullptr);
-  EXPECT_EQ(faults.LateAnswer(0, 7, false)->second, "draw");
+  EXPECT_EQ(faults.LateAnswer(0, 7, false)->notation, "draw");
   EXPECT_EQ(faults.LateAnswer(0, 9, false), nullptr);
   // No version named: the last one, unless the seat is to act again.
   EXPECT_NE(faults.LateAnswer(0, 0, false), nullptr);

@@ -444,6 +444,9 @@ Match::Progress Match::progress() const {
   p.seat_to_act = status_ == v1::MATCH_STATUS_IN_PROGRESS
                       ? state_->current_seat()
                       : -1;
+  for (int s : faults_.AbsentSeats()) {
+    if (s < 64) p.absent_seats |= uint64_t{1} << s;
+  }
   return p;
 }
 
@@ -487,6 +490,9 @@ v1::MatchInfo Match::Info(bool for_organiser, bool withhold_seed) const {
       options_.decision_time_limit_millis > 0 ? options_.time_bank_millis : 0);
   *info.mutable_fault_policy() = options_.fault_policy;
   for (int s : faults_.ForfeitedSeats()) info.add_forfeited_seats(s);
+  for (int s = 0; s < seats_.size(); ++s) {
+    *info.add_seat_faults() = faults_.Tally(s);
+  }
   if (OverLocked() && !withhold_seed) info.set_seed(options_.seed);
   return info;
 }

@@ -254,8 +254,14 @@ class Match {
     uint64_t version = 0;
     int seat_to_act = -1;
     v1::MatchStatus status = v1::MATCH_STATUS_UNSPECIFIED;
+    // Bit s: seat s is absent (docs/fault_policy.md); seats 0..63.
+    uint64_t absent_seats = 0;
   };
   Progress progress() const ABSL_LOCKS_EXCLUDED(mu_);
+  // Why `seat`'s observation stream ends now: FAILED_PRECONDITION, saying
+  // so, once the seat is absent in a match in progress (nothing more will
+  // be pushed to it until the end); OK otherwise.
+  absl::Status SeatStreamEnd(int seat) const ABSL_LOCKS_EXCLUDED(mu_);
 
   // What GetMatch shows. The log's location only `for_organiser` (the
   // service layer's own callers are; the gRPC edge decides for clients);
@@ -351,6 +357,12 @@ class Match {
                          const absl::Status& status)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   bool TimeoutLocked(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The pending decision's timeout in words, with the limit it passed.
+  std::string TimeoutDetailLocked() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // "; seat N was made absent ..." for an absent seat's refused
+  // submission; empty for any other seat.
+  std::string AbsentNoteLocked(int seat) const
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
   // When the seat to act is timed out for having no observation stream
   // (disconnect_is_timeout): its last stream's close plus the policy's
   // grace. InfiniteFuture while it has a stream, or under another policy.

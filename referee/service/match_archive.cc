@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "referee/service/fault_referee.h"
 
 namespace cardref::service {
 
@@ -28,7 +29,10 @@ v1::MatchInfo MatchInfoFromLog(const record::GameLog& log,
   *info.mutable_clock() = header.clock();
   *info.mutable_fault_policy() = header.fault_policy();
   std::vector<int> forfeited;
+  // The seats' faults, counted again from the records as the match did.
+  FaultReferee faults(header.seats_size(), header.fault_policy());
   for (const v1::LogRecord& record : log.records) {
+    faults.Replay(record);
     if (record.has_forfeit()) forfeited.push_back(record.forfeit().seat());
     if (record.has_seed_reveal()) info.set_seed(record.seed_reveal().seed());
     if (record.has_final_result()) {
@@ -44,6 +48,9 @@ v1::MatchInfo MatchInfoFromLog(const record::GameLog& log,
   forfeited.erase(std::unique(forfeited.begin(), forfeited.end()),
                   forfeited.end());
   for (int s : forfeited) info.add_forfeited_seats(s);
+  for (int s = 0; s < header.seats_size(); ++s) {
+    *info.add_seat_faults() = faults.Tally(s);
+  }
   if (!log.finished()) {
     // Never show the seed of a game whose end is not in the log.
     info.clear_seed();

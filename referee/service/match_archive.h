@@ -13,8 +13,9 @@
 namespace cardref::service {
 
 // The MatchInfo a log shows: header (game, parameters, seats, policies,
-// seed commitment), result or abort reason, forfeits, the revealed seed,
-// with from_log set. Status FINISHED or ABORTED by its last record; a log
+// seed commitment), result or abort reason, forfeits, each seat's faults
+// (counted from the records as the match counted them), the revealed
+// seed, with from_log set. Status FINISHED or ABORTED by its last record; a log
 // with neither (a match still being written, or damaged) is IN_PROGRESS,
 // with end_reason describing how the file ends. log_path only
 // `for_organiser`; `open` is not logged, so it reads false.

@@ -97,6 +97,7 @@ void Match::ObserveIntoLocked(int seat, uint64_t since_version,
   obs.set_bank_remaining_millis(
       absl::ToInt64Milliseconds(clock_.BankRemaining(seat, now)));
   for (int s : faults_.ForfeitedSeats()) obs.add_forfeited_seats(s);
+  for (int s : faults_.AbsentSeats()) obs.add_absent_seats(s);
 }
 
 absl::StatusOr<v1::Observation> Match::Observe(int seat,
@@ -244,10 +245,11 @@ absl::StatusOr<v1::SubmitActionResponse> Match::SubmitLocked(
       return absl::FailedPreconditionError(
           "the match has not started: it waits for every seat to join");
     case v1::MATCH_STATUS_FINISHED:
-      return absl::FailedPreconditionError("the match is over");
-    case v1::MATCH_STATUS_ABORTED:
       return absl::FailedPreconditionError(
-          absl::StrCat("the match was aborted: ", end_reason_));
+          absl::StrCat("the match is over", AbsentNoteLocked(seat)));
+    case v1::MATCH_STATUS_ABORTED:
+      return absl::FailedPreconditionError(absl::StrCat(
+          "the match was aborted: ", end_reason_, AbsentNoteLocked(seat)));
     case v1::MATCH_STATUS_CANCELLED:
       return absl::FailedPreconditionError(
           absl::StrCat("the match was ", end_reason_));
@@ -262,22 +264,25 @@ absl::StatusOr<v1::SubmitActionResponse> Match::SubmitLocked(
   // Oversized actions are refused first, and logged without the action.
   absl::Status refused = CheckSubmittedAction(request.action(),
                                               options_.max_action_bytes);
-  const std::pair<uint64_t, std::string>* timed_out = faults_.LateAnswer(
+  const FaultReferee::LateDecision* timed_out = faults_.LateAnswer(
       seat, request.decision_version(), state_->current_seat() == seat);
   if (!refused.ok()) {
     // Refused already: too large, or a notation no game could have.
   } else if (timed_out != nullptr) {
     refused = absl::DeadlineExceededError(absl::StrCat(
-        "too late: your decision (version ", timed_out->first,
-        ") timed out and the referee played '", timed_out->second,
-        "' for you"));
+        "too late: your decision (version ", timed_out->version,
+        ") timed out (", timed_out->detail, ") and the referee played '",
+        timed_out->notation, "' for you", AbsentNoteLocked(seat)));
   } else if (status_ != v1::MATCH_STATUS_IN_PROGRESS) {
-    refused = absl::FailedPreconditionError(
-        absl::StrCat("the match is over: ", end_reason_));
-  } else if (faults_.forfeited(seat) || faults_.absent(seat)) {
     refused = absl::FailedPreconditionError(absl::StrCat(
-        "seat ", seat, faults_.forfeited(seat) ? " has forfeited" : " is absent",
-        " (docs/fault_policy.md): the referee plays its decisions"));
+        "the match is over: ", end_reason_, AbsentNoteLocked(seat)));
+  } else if (faults_.forfeited(seat)) {
+    refused = absl::FailedPreconditionError(absl::StrCat(
+        "seat ", seat,
+        " has forfeited (docs/fault_policy.md): the referee plays its "
+        "decisions"));
+  } else if (faults_.absent(seat)) {
+    refused = absl::FailedPreconditionError(faults_.AbsentReason(seat));
   } else if (request.decision_version() > version_) {
     refused = absl::FailedPreconditionError(absl::StrCat(
         "decision_version ", request.decision_version(),
@@ -285,9 +290,16 @@ absl::StatusOr<v1::SubmitActionResponse> Match::SubmitLocked(
         "; answer the version of an observation you received"));
   } else if (request.decision_version() != 0 &&
              request.decision_version() != version_) {
+    // Said plainly when the seat is still to act: no new observation will
+    // be pushed, so waiting for one times the decision out.
     refused = absl::FailedPreconditionError(absl::StrCat(
         "stale submission: it answers version ", request.decision_version(),
-        " but the match is at version ", version_));
+        " but the match is at version ", version_,
+        state_->current_seat() == seat
+            ? absl::StrCat("; you are still to act at version ", version_,
+                           ": answer that version (GetObservation shows it)")
+            : absl::StrCat("; seat ", state_->current_seat(),
+                           " is to act: wait for your next observation")));
   } else if (state_->current_seat() != seat) {
     refused = absl::FailedPreconditionError(absl::StrCat(
         "not your turn: seat ", state_->current_seat(), " is to act"));
@@ -394,6 +406,7 @@ absl::Status Match::RecordActionLocked(int seat, Action action, int round,
 void Match::LogRejectedLocked(int seat, const v1::Action& action,
                               const absl::Status& status) {
   if (status_ != v1::MATCH_STATUS_IN_PROGRESS) return;
+  faults_.CountRejections(seat, 1);
   v1::LogRecord record;
   v1::RejectedSubmission* rejected = record.mutable_rejected();
   rejected->set_seat(seat);
@@ -435,12 +448,43 @@ bool Match::TimeoutLocked(absl::Time now) {
                 now);
     return true;
   }
-  FaultLocked(v1::FAULT_KIND_TIMEOUT,
-              absl::StrCat("no legal action within ",
-                           options_.decision_time_limit_millis,
-                           " ms plus the seat's time bank"),
-              now);
+  FaultLocked(v1::FAULT_KIND_TIMEOUT, TimeoutDetailLocked(), now);
   return true;
+}
+
+std::string Match::TimeoutDetailLocked() const {
+  const int64_t limit = options_.decision_time_limit_millis;
+  // The bank as the decision started: Stop() has not taken from it yet.
+  const int64_t bank = absl::ToInt64Milliseconds(
+      clock_.bank_at_start(state_->current_seat()));
+  if (bank > 0) {
+    return absl::StrCat("no legal action within ", limit + bank,
+                        " ms: the decision limit of ", limit, " ms plus the ",
+                        bank, " ms left in the seat's time bank");
+  }
+  return absl::StrCat("no legal action within ", limit,
+                      " ms, the decision limit",
+                      options_.time_bank_millis > 0
+                          ? " (the seat's time bank is used up)"
+                          : "");
+}
+
+std::string Match::AbsentNoteLocked(int seat) const {
+  if (seat < 0 || seat >= seats_.size() || !faults_.absent(seat)) return "";
+  return absl::StrCat("; ", faults_.AbsentReason(seat));
+}
+
+absl::Status Match::SeatStreamEnd(int seat) const {
+  absl::MutexLock lock(&mu_);
+  AwaitSyncLocked();
+  if (status_ != v1::MATCH_STATUS_IN_PROGRESS || seat < 0 ||
+      seat >= seats_.size() || !faults_.absent(seat)) {
+    return absl::OkStatus();
+  }
+  return absl::FailedPreconditionError(absl::StrCat(
+      faults_.AbsentReason(seat),
+      " until the match ends, so this stream ends; GetObservation and "
+      "GetMatch still answer"));
 }
 
 std::string Match::FaultLocked(v1::FaultKind kind, const std::string& detail,
@@ -477,7 +521,7 @@ absl::StatusOr<bool> Match::SettleFaultLocked(v1::FaultKind kind,
   const int round = state_->round();  // before the action may end it
   last_substitute_ = state_->ActionToString(neutral);
   state_->ApplyLegalAction(neutral);
-  faults_.PlayedFor(seat, kind, version_, last_substitute_);
+  faults_.PlayedFor(seat, kind, version_, last_substitute_, detail);
   RETURN_IF_ERROR(RecordActionLocked(seat, neutral, round,
                                      absl::ToInt64Microseconds(taken),
                                      /*sequence=*/0, /*by_referee=*/true));

@@ -16,6 +16,7 @@ log in DIR. Chromium that cannot start is a failure (as root it runs with
 --no-sandbox), never a skip.
 """
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -110,6 +111,19 @@ class ReplayPageTest(unittest.TestCase):
         self.assertTrue(
             d.find_element(By.ID, "moves").find_elements(By.CSS_SELECTOR,
                                                          "div.current"))
+        # Every move names its seat's number as well as its name: one bot in
+        # two seats plays under one name.
+        data = json.loads(d.find_element(By.ID, "game-data")
+                          .get_attribute("textContent"))
+        lines = d.find_elements(By.CSS_SELECTOR, "#moves div")
+        self.assertEqual(len(lines), len(data["steps"]))
+        seated = 0
+        for line, step in zip(lines, data["steps"]):
+            seat = f"[{step['seat']}] " if step["seat"] >= 0 else ""
+            seated += bool(seat)
+            self.assertEqual(line.get_attribute("textContent"),
+                             f"#{step['record']} {seat}{step['text']}")
+        self.assertGreater(seated, 5)  # the smallest game has 7 moves
 
         # Names are text: no element of the page comes from a player's name.
         names = d.find_element(By.ID, "players").text

@@ -26,8 +26,13 @@ MODE is one of:
   busy_referee a referee that holds one match at a time serves an event
                playing three at once: refused matches wait for room.
   heuristic    the heuristic bot beats the random bot: the analyzer's 95%
-               interval of the paired score difference excludes zero in
-               every game.
+               interval of its paired score against random lies above 1/2,
+               and of the paired score difference excludes zero, in every
+               game.
+  demo         scripts/demo.sh with this build's binaries: every interval
+               the demo prints, and every one in the JSON reports of its
+               logs, rests on at least 5 independent units and has two
+               different ends; the schedule repeats no seating.
 """
 import json
 import os
@@ -95,7 +100,7 @@ def round_robin(tools, src, tmp):
         "--quiet --strategy=heuristic"]
     run_tournament(tools, out, bots,
                    ["--games=craits:3,krass_kariert:3,kraken:4", "--duplicate",
-                    "--concurrency=4"], check=0)
+                    "--matches=1", "--concurrency=4"], check=0)
     report = load(out, "report.json")
     matches = report["matches"]
     if report["scheduled"] != len(matches) or not matches:
@@ -116,6 +121,15 @@ def round_robin(tools, src, tmp):
     for deal_set, ms in deal_sets.items():
         if len(ms) < 2:
             fail(f"deal set {deal_set} has one match only")
+        seatings = [tuple(s["bot"] for s in m["seats"]) for m in ms]
+        if len(set(seatings)) != len(seatings):
+            fail(f"deal set {deal_set} plays a seating twice: {seatings}")
+        for m in ms:
+            if m["game"] == "kraken":
+                teams = [{s["bot"] for s in m["seats"] if s["seat"] % 2 == t}
+                         for t in (0, 1)]
+                if teams[0] & teams[1]:
+                    fail(f"{m['key']}: a bot on both teams: {teams}")
         orders = [deck_orders(tools, m["log"]) for m in ms]
         headers = [log_records(tools, m["log"])[0] for m in ms]
         if any(h["header"].get("dealSetId") != deal_set
@@ -144,7 +158,7 @@ def resume(tools, src, tmp):
     bots = cpp_bots(tools) + [
         f"first={tools}/cardref_bot --quiet --strategy=first"]
     args = [f"{tools}/cardref_tournament", f"--out={out}", "--trust_bots",
-            PARAMS, "--games=craits:3,kraken", "--duplicate",
+            PARAMS, "--games=craits:3,kraken", "--duplicate", "--matches=1",
             "--concurrency=2"] + [f"--bot={b}" for b in bots]
     first = subprocess.Popen(args, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
@@ -162,7 +176,7 @@ def resume(tools, src, tmp):
     print(f"killed after {len(done_before)} matches", flush=True)
     second = run_tournament(tools, out, bots,
                             ["--games=craits:3,kraken", "--duplicate",
-                             "--concurrency=2"], check=0)
+                             "--matches=1", "--concurrency=2"], check=0)
     report = load(out, "report.json")
     keys = [r[0] for r in records(out)]
     if len(keys) != len(set(keys)) or len(keys) != report["scheduled"]:
@@ -213,6 +227,7 @@ def faults(tools, src, tmp):
             bots {{ name: "hang" command: "{hang}" }}
             games: "craits:2"
             schedule: "gauntlet"
+            matches: 1
             join_timeout_s: 3
         """)
     start = time.time()
@@ -330,7 +345,12 @@ def bot_limits(tools, src, tmp):
         "forker": ("processes and threads, past its limit of 64 "
                    "(--max_bot_threads)", "fork bot: forking")}
     for bot, (exit_text, stderr_text) in expected.items():
-        mine = [s for s in seats if s["bot"] == bot]
+        # Against the other bad bot, whichever passes its limit first ends
+        # the match: its opponent is then killed as innocent. Only its
+        # matches against the C++ bots say what the limit does.
+        mine = [s for m in report["matches"] for s in m["seats"]
+                if s["bot"] == bot and
+                not all(x["bot"] in bad_bots for x in m["seats"])]
         if not mine:
             fail(f"no match of the {bot}")
         for s in mine:
@@ -376,7 +396,7 @@ def stall(tools, src, tmp):
     start = time.time()
     run_tournament(tools, out, [f"random={tools}/cardref_bot --quiet",
                                 f"stall={bot}"],
-                   ["--games=craits:2", "--concurrency=2",
+                   ["--games=craits:2", "--matches=1", "--concurrency=2",
                     "--decision_time_limit_ms=1000", "--match_budget_s=3"],
                    check=3)
     if time.time() - start > 30:
@@ -523,13 +543,103 @@ def heuristic(tools, src, tmp):
              "random@cardref_bot 0.1.0 random", logs],
             check=True, stdout=subprocess.PIPE, text=True).stdout
         c = json.loads(text)
+        print(game, c["paired_score"], c["paired_score_ci"],
+              c["score_difference"], c["score_difference_ci"])
+        # A's score against B per deal set: above 1/2, or (every deal set
+        # alike, so no interval) 1/2 nowhere near.
+        ps = c["paired_score_ci"]
+        if ps["low"] is not None:
+            if not ps["low"] > 0.5:
+                fail(f"{game}: the heuristic bot's paired score {ps}")
+        elif not (c["paired_score"] > 0.6 and "no variance" in ps["note"]):
+            fail(f"{game}: no interval of the paired score: {ps}")
         ci = c["score_difference_ci"]
+        if ci["low"] is None or ci["high"] is None:
+            fail(f"{game}: no interval of the score difference: {ci}")
+        if int(ci["units"]) < 5:
+            fail(f"{game}: an interval over {ci['units']} units")
         better_high = c.get("higher_score_is_better", False)
-        low, high = ci.get("low", 0), ci.get("high", 0)
-        print(game, c.get("score_difference"), low, high, better_high)
-        if not (low > 0 if better_high else high < 0):
+        if not (ci["low"] > 0 if better_high else ci["high"] < 0):
             fail(f"{game}: the heuristic bot does not beat random: {ci}")
     print("PASS: the heuristic bot beats the random bot in every game")
+
+
+INTERVAL = re.compile(r"(-?\d+\.\d+)\.\.(-?\d+\.\d+)")
+
+
+def check_intervals(where, node, units=None):
+    """Every interval in a report's JSON: both ends or neither (then a
+    note), two different ends, and at least 5 units under it."""
+    if isinstance(node, list):
+        for x in node:
+            check_intervals(where, x, units)
+        return
+    if not isinstance(node, dict):
+        return
+    units = int(node.get("units", units) or 0) if "units" in node else units
+    for low, high, note in (("low", "high", "note"),
+                            ("ci_low", "ci_high", "ci_note")):
+        if low not in node:
+            continue
+        lo, hi = node[low], node[high]
+        if lo is not None and hi is not None:
+            if not lo < hi:
+                fail(f"{where}: a zero-width interval {lo}..{hi}: {node}")
+            if units is not None and units < 5:
+                fail(f"{where}: an interval over {units} units: {node}")
+        elif not node.get(note):
+            fail(f"{where}: a missing bound without a note: {node}")
+    for value in node.values():
+        check_intervals(where, value, units)
+
+
+def demo(tools, src, tmp):
+    out = os.path.join(tmp, "demo")
+    env = dict(os.environ, CARDREF_DEMO_BIN=tools, CARDREF_DEMO_OUT=out)
+    start = time.time()
+    run = subprocess.run([os.path.join(src, "scripts", "demo.sh")], env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True, timeout=280)
+    print(run.stdout[-8000:])
+    if run.returncode != 0:
+        fail(f"scripts/demo.sh exited {run.returncode}")
+    took = re.search(r"== tournament took (\d+) s", run.stdout)
+    print(f"demo: {time.time() - start:.0f} s, tournament "
+          f"{took.group(1) if took else '?'} s")
+    # What the demo prints: no interval with equal ends.
+    for lo, hi in INTERVAL.findall(run.stdout):
+        if lo == hi:
+            fail(f"the demo prints a zero-width interval {lo}..{hi}")
+    if "fewer than 5" in run.stdout:
+        fail("the demo prints a statistic over fewer than 5 units")
+    if "set aside" in run.stdout:
+        fail("the demo's event repeats a game")
+    if "NOT balanced" in run.stdout or "each bot sits in each seat" \
+            not in run.stdout:
+        fail("the demo's schedule is not balanced")
+    # Every interval of its reports, in JSON.
+    logs = os.path.join(out, "logs")
+    analyze = f"{tools}/cardref_analyze"
+    for command in ("stats", "ratings"):
+        report = json.loads(subprocess.run(
+            [analyze, command, "--format=json", logs], check=True,
+            stdout=subprocess.PIPE, text=True).stdout)
+        for game in report["games"]:
+            if int(game["units"]) < 5:
+                fail(f"{command} {game['game']}: {game['units']} units")
+            check_intervals(f"{command} {game['game']}", game)
+    with open(os.path.join(out, "event", "standings.json")) as f:
+        check_intervals("standings", json.load(f)["games"])
+    for game in ("craits", "krass_kariert", "kraken"):
+        c = json.loads(subprocess.run(
+            [analyze, "compare", "--format=json", f"--game={game}",
+             "heuristic@cardref_bot 0.1.0 heuristic",
+             "random@cardref_bot 0.1.0 random", logs], check=True,
+            stdout=subprocess.PIPE, text=True).stdout)
+        if int(c["units"]) < 5:
+            fail(f"compare {game}: {c['units']} units")
+        check_intervals(f"compare {game}", c)
+    print("PASS: the demo's intervals rest on 5 units or more, none a point")
 
 
 def main():
@@ -539,7 +649,7 @@ def main():
          "stall": stall, "referee_lost": referee_lost,
          "server_refusals": server_refusals, "busy_referee": busy_referee,
          "flood": flood, "bot_limits": bot_limits,
-         "heuristic": heuristic}[mode](tools, src, tmp)
+         "heuristic": heuristic, "demo": demo}[mode](tools, src, tmp)
 
 
 if __name__ == "__main__":

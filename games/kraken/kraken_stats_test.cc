@@ -1,14 +1,18 @@
-// Kraken statistics over real referee logs, checked against a tally this
-// test makes on its own from the round results: the burden team is derived
-// from the level and the maker (KR-7.6) and success from the raw points
-// (KR-14.3), not read from the hook's inputs.
+// Kraken statistics over real referee logs, through the path `cardref_analyze
+// stats` takes (SummarizeFile, BuildStatsReport, RenderStats), checked
+// against a tally this test makes on its own from the round results: the
+// burden team is derived from the level and the maker (KR-7.6) and success
+// from the raw points (KR-14.3), not read from the hook's inputs.
 #include <map>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "analyzer/stats.h"
+#include "analyzer/render.h"
+#include "analyzer/report.h"
+#include "analyzer/stats_hook.h"
+#include "analyzer/summary.h"
 #include "analyzer/testing/test_logs.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -68,9 +72,31 @@ class KrakenStatsTest : public ::testing::Test {
     }
   }
 
+  static std::vector<v1::GameSummary> Summaries() {
+    std::vector<v1::GameSummary> out;
+    for (const std::string& p : *logs_) {
+      out.push_back(SummarizeFile(p, {}, AllGames()));
+    }
+    SortSummaries(&out);
+    return out;
+  }
+
   static std::vector<std::string>* logs_;
 };
 std::vector<std::string>* KrakenStatsTest::logs_ = nullptr;
+
+// Moments summed over summaries, by metric name.
+using MomentsByName = std::map<std::string, v1::Moments>;
+
+void AddMoments(const google::protobuf::Map<std::string, v1::Moments>& in,
+                MomentsByName& out) {
+  for (const auto& [name, m] : in) {
+    v1::Moments& sum = out[name];
+    sum.set_count(sum.count() + m.count());
+    sum.set_sum(sum.sum() + m.sum());
+    sum.set_sum_squares(sum.sum_squares() + m.sum_squares());
+  }
+}
 
 // One round from team t's side, written out from the rules.
 void TallyTeamRound(const v1::KrakenRoundResult& r, int t, Tally& out) {
@@ -91,24 +117,36 @@ void TallyTeamRound(const v1::KrakenRoundResult& r, int t, Tally& out) {
   out["round_score"].push_back(static_cast<double>(r.scores(t)));
 }
 
-void ExpectSame(const Metrics& got, const Tally& want) {
+// The summaries' moments (what the report reads) against the tally: every
+// metric's count and mean; and the report's mean of each, when given (an
+// extra table shows only the columns its hook names: `all_shown` false).
+void ExpectSame(const MomentsByName& got, const Tally& want,
+                const google::protobuf::RepeatedPtrField<v1::NamedValue>*
+                    report_means = nullptr,
+                bool all_shown = true) {
   for (const auto& [name, values] : want) {
     SCOPED_TRACE(name);
     auto it = got.find(name);
     ASSERT_NE(it, got.end());
     EXPECT_EQ(it->second.count(), static_cast<int64_t>(values.size()));
-    EXPECT_NEAR(it->second.mean(), Mean(values), 1e-9);
+    EXPECT_NEAR(it->second.sum() / it->second.count(), Mean(values), 1e-9);
+    if (report_means == nullptr) continue;
+    bool found = false;
+    for (const v1::NamedValue& v : *report_means) {
+      if (v.name() != name) continue;
+      found = true;
+      EXPECT_NEAR(v.value(), Mean(values), 1e-9);
+    }
+    EXPECT_TRUE(found || !all_shown);
   }
 }
 
 TEST_F(KrakenStatsTest, PlayersTeamsAndVariantsMatchAnIndependentTally) {
-  StatsCollector stats(&AllGames());
   std::map<std::string, Tally> players, teams, player_variants, variants;
   int rounds = 0, challenged_rounds = 0, bonus_rounds = 0;
   for (const std::string& path : *logs_) {
     absl::StatusOr<record::GameLog> log = record::ReadGameLog(path);
     ASSERT_TRUE(log.ok());
-    ASSERT_TRUE(stats.Add(*log, path).ok());
     const auto& params = log->header().params().values();
     const std::string variant =
         absl::StrCat(params.at("trump_mode").enum_value(), "/",
@@ -177,48 +215,84 @@ TEST_F(KrakenStatsTest, PlayersTeamsAndVariantsMatchAnIndependentTally) {
   EXPECT_GT(challenged_rounds, 0);  // the columns are exercised
   EXPECT_GT(bonus_rounds, 0);
 
+  const std::vector<v1::GameSummary> summaries = Summaries();
+  std::map<std::string, MomentsByName> player_moments;
+  std::map<std::string, std::map<std::string, MomentsByName>> extra;
+  for (const v1::GameSummary& s : summaries) {
+    ASSERT_EQ(s.audit().verdict(), "OK") << s.audit().message();
+    for (const v1::SeatSummary& seat : s.seats()) {
+      AddMoments(seat.metrics(), player_moments[seat.player_name()]);
+    }
+    for (const v1::ExtraRowSummary& row : s.extra_rows()) {
+      AddMoments(row.metrics(), extra[row.table()][row.label()]);
+    }
+  }
+  const v1::StatsReportProto report = BuildStatsReport(summaries);
+  ASSERT_EQ(report.games_size(), 1);
+  const v1::GameStatsProto& game = report.games(0);
+  EXPECT_EQ(game.game(), "kraken");
+
   // Player rows: the hook's per-seat metrics.
-  const std::vector<PlayerStats> rows = stats.Rows();
-  ASSERT_EQ(rows.size(), players.size());
-  for (const PlayerStats& row : rows) {
-    SCOPED_TRACE(row.player);
-    EXPECT_EQ(row.game, "kraken");
-    ExpectSame(row.metrics, players.at(row.player));
+  ASSERT_EQ(game.players_size(), static_cast<int>(players.size()));
+  for (const v1::PlayerStatsProto& row : game.players()) {
+    SCOPED_TRACE(row.player());
+    const std::string name = row.player().substr(0, row.player().find('@'));
+    ExpectSame(player_moments.at(name), players.at(name), &row.metrics());
   }
   // Extra tables.
-  const ExtraRows& extra = stats.extra_rows("kraken");
+  auto report_row = [&](const std::string& table, const std::string& label)
+      -> const v1::ExtraRowProto* {
+    for (const v1::ExtraRowProto& r : game.extra_rows()) {
+      if (r.table() == table && r.label() == label) return &r;
+    }
+    return nullptr;
+  };
   ASSERT_EQ(extra.count("teams"), 1u);
   ASSERT_EQ(extra.at("teams").size(), teams.size());
   for (const auto& [label, tally] : teams) {
     SCOPED_TRACE(label);
     ASSERT_EQ(extra.at("teams").count(label), 1u);
-    ExpectSame(extra.at("teams").at(label), tally);
+    const v1::ExtraRowProto* row = report_row("teams", label);
+    ASSERT_NE(row, nullptr);
+    ExpectSame(extra.at("teams").at(label), tally, &row->metrics(), false);
   }
   ASSERT_EQ(extra.at("players by variant").size(), player_variants.size());
   for (const auto& [label, tally] : player_variants) {
     SCOPED_TRACE(label);
-    ExpectSame(extra.at("players by variant").at(label), tally);
+    const v1::ExtraRowProto* row = report_row("players by variant", label);
+    ASSERT_NE(row, nullptr);
+    ExpectSame(extra.at("players by variant").at(label), tally,
+               &row->metrics(), false);
   }
   ASSERT_EQ(extra.at("variants").size(), 5u);  // 4 variants and "all"
   for (const auto& [label, tally] : variants) {
     SCOPED_TRACE(label);
-    ExpectSame(extra.at("variants").at(label), tally);
+    const v1::ExtraRowProto* row = report_row("variants", label);
+    ASSERT_NE(row, nullptr);
+    ExpectSame(extra.at("variants").at(label), tally, &row->metrics(), false);
   }
   EXPECT_EQ(extra.at("variants").at("all").at("burden_won").count(), rounds);
+  ASSERT_NE(report_row("variants", "all"), nullptr);
+  EXPECT_EQ(report_row("variants", "all")->count(), rounds);
 }
 
 TEST_F(KrakenStatsTest, TextAndJsonShowTheExtraTables) {
-  StatsCollector stats(&AllGames());
-  for (const std::string& path : *logs_) stats.AddFile(path);
-  const std::string text = stats.ToText();
+  const v1::StatsReportProto report = BuildStatsReport(Summaries());
+  const std::string text = RenderStats(report, Format::kText);
   const std::vector<std::string> lines = absl::StrSplit(text, '\n');
   ASSERT_GE(lines.size(), 10u);
-  EXPECT_EQ(lines[2], absl::StrCat("kraken: ", logs_->size(), " logs"));
-  EXPECT_THAT(lines[3], HasSubstr("burden_won  made_ahead  challenged  "
-                                  "chall_won  bonus_pts"));
-  EXPECT_THAT(text, HasSubstr("\nkraken teams:\nteam "));
-  EXPECT_THAT(text, HasSubstr("\nkraken players by variant:\nplayer variant "));
-  EXPECT_THAT(text, HasSubstr("\nkraken variants:\nvariant "));
+  EXPECT_THAT(lines[2],
+              ::testing::StartsWith(absl::StrCat("kraken: ", logs_->size(),
+                                                 " logs in ")));
+  // The partners' shared result is said in words.
+  EXPECT_EQ(lines[3],
+            "note: partners share their result: a seat wins when its side "
+            "wins");
+  EXPECT_THAT(lines[4], HasSubstr("bonus_points  burden_won  challenge_won  "
+                                  "challenged"));
+  EXPECT_THAT(text, HasSubstr("\nkraken teams:\nrow "));
+  EXPECT_THAT(text, HasSubstr("\nkraken players by variant:\nrow "));
+  EXPECT_THAT(text, HasSubstr("\nkraken variants:\nrow "));
   EXPECT_THAT(text, HasSubstr("\nann+cat UTRECHT/AMSTERDAM "));
   EXPECT_THAT(text, HasSubstr("\nall "));
   // "all" covers every round: 48.
@@ -233,22 +307,35 @@ TEST_F(KrakenStatsTest, TextAndJsonShowTheExtraTables) {
   }
   EXPECT_EQ(all_rows, 1);
 
-  const nlohmann::json doc = nlohmann::json::parse(stats.ToJson());
+  const nlohmann::json doc =
+      nlohmann::json::parse(RenderStats(report, Format::kJson));
   ASSERT_EQ(doc["games"].size(), 1u);
   const nlohmann::json& game = doc["games"][0];
   EXPECT_EQ(game["game"], "kraken");
-  ASSERT_EQ(game["tables"].size(), 3u);
-  EXPECT_EQ(game["tables"][0]["title"], "teams");
-  EXPECT_EQ(game["tables"][2]["title"], "variants");
-  const nlohmann::json& all = game["tables"][2]["rows"].back();
-  EXPECT_EQ(all["row"], "all");
-  EXPECT_EQ(all["metrics"]["burden_won"]["count"], 48);
-  EXPECT_DOUBLE_EQ(all["metrics"]["burden_won"]["mean"].get<double>(),
-                   stats.extra_rows("kraken")
-                       .at("variants")
-                       .at("all")
-                       .at("burden_won")
-                       .mean());
+  // The tables in the hook's order: teams, players by variant, variants.
+  std::vector<std::string> tables;
+  for (const nlohmann::json& row : game["extra_rows"]) {
+    const std::string table = row["table"];
+    if (tables.empty() || tables.back() != table) tables.push_back(table);
+  }
+  EXPECT_EQ(tables, (std::vector<std::string>{"teams", "players by variant",
+                                              "variants"}));
+  const nlohmann::json& all = game["extra_rows"].back();
+  EXPECT_EQ(all["label"], "all");
+  EXPECT_EQ(all["count"], "48");
+  double burden_won = -1;
+  for (const nlohmann::json& m : all["metrics"]) {
+    if (m["name"] == "burden_won") burden_won = m["value"].get<double>();
+  }
+  for (const v1::ExtraRowProto& r : report.games(0).extra_rows()) {
+    if (r.table() != "variants" || r.label() != "all") continue;
+    for (const v1::NamedValue& v : r.metrics()) {
+      if (v.name() == "burden_won") {
+        EXPECT_DOUBLE_EQ(burden_won, v.value());
+      }
+    }
+  }
+  EXPECT_GE(burden_won, 0);
 }
 
 TEST(KrakenStatsHookTest, IsFoundByGameId) {
