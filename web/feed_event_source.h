@@ -16,7 +16,7 @@
 namespace cardref::web {
 
 // Every write carries at most about this much (at least one event).
-inline constexpr size_t kMaxEventBytesPerWrite = 64 * 1024;
+inline constexpr size_t kMaxEventBytesPerWrite = size_t{64} * 1024;
 // What the stream asks a browser to wait before it reconnects.
 inline constexpr int kReconnectMillis = 2000;
 

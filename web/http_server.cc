@@ -144,7 +144,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     HttpAnswer answer = server_->handler->Handle(request);
     if (answer.events != nullptr && !head_only_) {
       source_ = std::move(answer.events);
-      return StartEvents(std::move(answer.response));
+      return StartEvents(answer.response);
     }
     Respond(std::move(answer.response));
   }
@@ -190,7 +190,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
   // --- server-sent events ---
 
-  void StartEvents(HttpResponse r) {
+  void StartEvents(const HttpResponse& r) {
     header_ = std::make_unique<http::response<http::empty_body>>();
     header_->result(static_cast<unsigned>(r.status));
     header_->version(11);

@@ -91,7 +91,7 @@ class RefereeWebTest : public ::testing::Test {
   }
 
   std::string WriteOwnerOnly(const std::string& name, const std::string& text) {
-    const std::string path = (dir_ / name).string();
+    std::string path = (dir_ / name).string();
     FILE* f = std::fopen(path.c_str(), "w");
     std::fwrite(text.data(), 1, text.size(), f);
     std::fclose(f);

@@ -80,7 +80,7 @@ class WebFrontTest : public ::testing::Test {
     absl::StatusOr<v1::CreateMatchResponse> created =
         manager_->CreateMatch(create);
     EXPECT_TRUE(created.ok()) << created.status();
-    const std::string id = created->match_id();
+    std::string id = created->match_id();
     for (int s = 0; s < 2; ++s) {
       v1::JoinMatchRequest join;
       join.set_match_id(id);

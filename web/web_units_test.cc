@@ -47,6 +47,7 @@ TEST(SseSlotsTest, CapsPerClientAndInAll) {
   EXPECT_TRUE(slots.Acquire("10.0.0.3").ok());
   SseSlots unlimited(0, 0);
   std::vector<SseSlot> many;
+  many.reserve(1000);
   for (int i = 0; i < 1000; ++i) many.push_back(*unlimited.Acquire("x"));
   EXPECT_EQ(unlimited.open_total(), 1000);
 }
