@@ -33,8 +33,6 @@ import grpc
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from cardref.v1 import referee_pb2
-
 import web_util
 
 ARGS = None

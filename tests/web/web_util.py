@@ -7,7 +7,6 @@ every change.
 PYTHONPATH must hold the generated stubs (build/python) and tests/ (for
 referee_test_util).
 """
-import collections
 import http.client
 import json
 import os
@@ -36,14 +35,16 @@ def wait_for_file(path, proc, what):
             return int(open(path).read().strip())
         if proc.poll() is not None:
             raise AssertionError(f"the referee exited ({proc.returncode}) "
-                                 f"before writing its {what}")
+                                 f"before writing its {what}; its stderr is "
+                                 f"in {os.path.dirname(path)}/referee.stderr")
         time.sleep(0.025)
     proc.kill()
     raise AssertionError(f"the referee did not write its {what}")
 
 
 class Referee:
-    """cardref_referee with --http_port=0, logging to tmp/logs."""
+    """cardref_referee with --http_port=0, logging to tmp/logs (its stderr
+    to tmp/referee.stderr)."""
 
     def __init__(self, referee_bin, tmp, *flags):
         self.tmp = tmp
@@ -57,7 +58,8 @@ class Referee:
             [referee_bin, "--port=0", f"--port_file={port_file}",
              f"--log_dir={self.log_dir}", "--http_port=0",
              f"--http_port_file={http_file}", *flags],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL,
+            stderr=open(os.path.join(tmp, "referee.stderr"), "w"))
         self.port = wait_for_file(port_file, self.proc, "port")
         self.http_port = wait_for_file(http_file, self.proc, "web port")
         self.channel = grpc.insecure_channel(f"localhost:{self.port}")
