@@ -177,7 +177,9 @@ void MatchManager::Listener::StatusChanged(const std::string& seed_commitment,
   manager_->caps_.StatusChanged(from, to);
   const bool was_live = IsLive(from), is_live = IsLive(to);
   if (was_live == is_live) return;
-  if (was_live && !deal_set_id.empty()) manager_->deal_sets_.Ended(deal_set_id);
+  if (was_live && !deal_set_id.empty()) {
+    manager_->deal_sets_.Ended(deal_set_id, to == v1::MATCH_STATUS_FINISHED);
+  }
   absl::MutexLock lock(&manager_->live_mu_);
   if (is_live) {
     ++manager_->live_by_seed_[seed_commitment];
