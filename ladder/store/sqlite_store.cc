@@ -904,6 +904,53 @@ absl::StatusOr<std::optional<MatchResult>> SqliteStore::GetResult(
   return result;
 }
 
+absl::StatusOr<std::optional<MatchResult>> SqliteStore::ResultOfMatch(
+    int64_t match_id) {
+  std::string log_hash;
+  {
+    absl::MutexLock lock(&mu_);
+    ASSIGN_OR_RETURN(
+        SqliteStatement select,
+        db_->Prepare("SELECT log_hash FROM results WHERE match_id = ?1"));
+    ASSIGN_OR_RETURN(bool row, select.BindAll(match_id).Step());
+    if (!row) return std::nullopt;
+    log_hash = select.Text(0);
+  }
+  return GetResult(log_hash);
+}
+
+absl::StatusOr<std::vector<MatchResult>> SqliteStore::ListResults(
+    int64_t game_id, std::optional<MatchKind> kind) {
+  absl::MutexLock lock(&mu_);
+  // One pass over the seats of every result, joined in result order.
+  ASSIGN_OR_RETURN(
+      SqliteStatement select,
+      db_->Prepare(
+          "SELECT r.log_hash, r.match_id, r.worker, s.seat, s.version_id, "
+          "s.finish_rank, s.score FROM results r JOIN matches m ON m.id = "
+          "r.match_id JOIN result_seats s ON s.log_hash = r.log_hash WHERE "
+          "m.game_id = ?1 AND (?2 = '' OR m.kind = ?2) ORDER BY "
+          "r.recorded_micros, r.match_id, s.seat"));
+  select.BindAll(game_id, kind.has_value() ? std::string(MatchKindName(*kind))
+                                           : std::string());
+  std::vector<MatchResult> results;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) return results;
+    std::string log_hash = select.Text(0);
+    if (results.empty() || results.back().log_hash != log_hash) {
+      MatchResult result;
+      result.log_hash = std::move(log_hash);
+      result.match_id = select.Int(1);
+      result.worker = select.Text(2);
+      results.push_back(std::move(result));
+    }
+    results.back().seats.push_back(
+        {static_cast<int>(select.Int(3)), select.Int(4),
+         static_cast<int>(select.Int(5)), select.Double(6)});
+  }
+}
+
 absl::StatusOr<std::vector<Rating>> SqliteStore::Ratings(int64_t game_id) {
   absl::MutexLock lock(&mu_);
   ASSIGN_OR_RETURN(SqliteStatement select,

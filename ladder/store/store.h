@@ -283,6 +283,14 @@ class LadderStore {
       const RateResultFn& rate) = 0;
   [[nodiscard]] virtual absl::StatusOr<std::optional<MatchResult>> GetResult(
       absl::string_view log_hash) = 0;
+  // The result that counted for a match; nullopt if it has none.
+  [[nodiscard]] virtual absl::StatusOr<std::optional<MatchResult>>
+  ResultOfMatch(int64_t match_id) = 0;
+  // The recorded results of a game's matches of `kind` (all kinds if
+  // nullopt), in the order they were recorded (by match id among equals),
+  // seats by seat. For exports and the periodic refit.
+  [[nodiscard]] virtual absl::StatusOr<std::vector<MatchResult>> ListResults(
+      int64_t game_id, std::optional<MatchKind> kind) = 0;
 
   // Current ratings of a game, by version id.
   [[nodiscard]] virtual absl::StatusOr<std::vector<Rating>> Ratings(
