@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "analyzer/audit.h"
 #include "analyzer/summary.h"
 #include "games/all_games.h"
@@ -187,7 +188,9 @@ PlayedMatch PlayLadderMatch(const Table& table, const LadderConfig& config,
       what.push_back(seat.stderr_tail.empty()
                          ? seat.exit
                          : absl::StrCat(seat.exit, " (its output ends: ",
-                                        seat.stderr_tail, ")"));
+                                        absl::StripAsciiWhitespace(
+                                            seat.stderr_tail),
+                                        ")"));
       bot_failures.push_back(
           absl::StrCat("seat ", seat.seat, " (", seat.bot, "): ", seat.exit));
     }
