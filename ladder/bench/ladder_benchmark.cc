@@ -167,6 +167,13 @@ void Build(const std::string& path, int entrants, int64_t games) {
   for (sqlite3_stmt* s : {match, seat, result, result_seat, history, rating}) {
     sqlite3_finalize(s);
   }
+  // The tallies the store keeps as it schedules, as migration 2 counts them.
+  Exec(db,
+       "INSERT INTO seat_tallies (version_id, game_id, seat, matches, "
+       "last_round) SELECT s.version_id, m.game_id, s.seat, COUNT(*), "
+       "MAX(m.round) FROM match_seats s JOIN matches m ON m.id = s.match_id "
+       "WHERE m.kind = 'rated' AND m.state <> 'voided' GROUP BY "
+       "s.version_id, m.game_id, s.seat");
   Exec(db, "COMMIT");
   sqlite3_close(db);
   std::fflush(stdout);
