@@ -13,7 +13,8 @@ MODE is one of:
               `versions` and `standings`; a retired version keeps its
               results and rating history and plays no more.
   heuristic   about 20 rated matches of the heuristic bot against two
-              random ones: the standings put heuristic first; the JSON and
+              random ones: the standings put heuristic first; the batch
+              refit is reported every 10 rated results; the JSON and
               CSV standings agree; a match is reproduced move for move;
               `export` lists every recorded result once.
 """
@@ -216,8 +217,13 @@ def heuristic(tools, tmp):
     make_ladder(tools, db, [
         ("heuristic", bot(tools, "heuristic"), hash_of("h")),
         ("random", bot(tools, "random"), hash_of("r"))])
-    ladder(tools, "run", f"--db={db}", "--trust_bots", "--matches=22",
-           "--workers=2", "--refit_every=10")
+    ran = ladder(tools, "run", f"--db={db}", "--trust_bots", "--matches=22",
+                 "--workers=2", "--refit_every=10")
+    # The periodic refit is run and reported.
+    refits = [line for line in ran.splitlines() if line.startswith("refit ")]
+    if len(refits) < 2 or "after 10 rated results" not in refits[0] or \
+            "Kendall tau" not in refits[0]:
+        fail(f"the refit was not reported every 10 rated results: {refits}")
     standings = json.loads(ladder(tools, "standings", f"--db={db}",
                                   "--format=json"))
     rows = standings["games"][0]["standings"]
