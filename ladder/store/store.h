@@ -61,7 +61,8 @@ struct LadderGame {
   std::string game;
   int players = 0;
   // The team of each seat ({0, 1, 0, 1} for two partnerships of two);
-  // empty when every seat plays for itself. Partners share their rank and are rated as one side.
+  // empty when every seat plays for itself. Partners share their rank and
+  // are rated as one side.
   std::vector<int> teams;
   std::string params;  // "name=value,..." as cardref_tournament --params
 };
