@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "games/api/game.h"
 #include "grpcpp/grpcpp.h"
 #include "ladder/run/play_match.h"
 #include "ladder/store/sqlite_store.h"
@@ -91,7 +92,8 @@ absl::StatusOr<Reproduction> Reproduce(const ReproduceOptions& options,
                                  ? tournament::DefaultRefereeBinary()
                                  : options.referee_binary;
   ASSIGN_OR_RETURN(tournament::LocalReferee referee,
-                   tournament::StartLocalReferee(binary, work.referee));
+                   tournament::StartLocalReferee(binary, work.referee,
+                                                 4 * kMaxSeats + 16));
   auto stub = cardref::v1::Referee::NewStub(
       grpc::CreateChannel(referee.address, grpc::InsecureChannelCredentials()));
   Table table;

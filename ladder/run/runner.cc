@@ -17,6 +17,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "games/api/game.h"
 #include "grpcpp/grpcpp.h"
 #include "ladder/matchmaking/matchmaker.h"
 #include "ladder/matchmaking/schedule_round.h"
@@ -571,7 +572,12 @@ absl::Status Runner::Run() {
                                  ? tournament::DefaultRefereeBinary()
                                  : options_.referee_binary;
   ASSIGN_OR_RETURN(tournament::LocalReferee referee,
-                   tournament::StartLocalReferee(binary, paths.referee));
+                   // Each seat's bot and the runner's own channel, with room
+                   // for bots that reconnect before their old connection
+                   // is gone (as the tournament sizes it).
+                   tournament::StartLocalReferee(
+                       binary, paths.referee,
+                       4 * options_.workers * kMaxSeats + 16));
   stub_ = cardref::v1::Referee::NewStub(
       grpc::CreateChannel(referee.address, grpc::InsecureChannelCredentials()));
   {
