@@ -7,7 +7,9 @@ MODE is one of:
   kill9       a runner killed with SIGKILL while a rated match is in play,
               then started again: the interrupted match is played again
               (claimed twice, one result), no result is lost or counted
-              twice, and the ratings count every rated result once.
+              twice, and the ratings count every rated result once. Then
+              SIGTERM to a runner with a match in play: it finishes and
+              records it, leaves no claim and exits 0.
   validation  a new version plays its validation match and is ranked; a
               version that crashes is rejected with the reason shown by
               `versions` and `standings`; a retired version keeps its
@@ -138,8 +140,30 @@ def kill9(tools, tmp):
     after = check_books(db)
     if after != before + 3:
         fail(f"{after} results after the restart, expected {before} + 3")
-    # A retry of a recorded log changes nothing: the store keys by hash.
-    print(f"kill9: match {interrupted} replayed; {after} results, each once")
+    # SIGTERM: the match in play is finished and recorded, nothing is left
+    # claimed, and the runner exits 0.
+    runner = subprocess.Popen(args, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    deadline = time.time() + 30
+    while time.time() < deadline and not query(
+            db, "SELECT id FROM matches WHERE state='claimed'"):
+        time.sleep(0.05)
+    runner.send_signal(signal.SIGTERM)
+    try:
+        out, _ = runner.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        runner.kill()
+        fail("the runner did not stop within 30 s of SIGTERM")
+    print(out, flush=True)
+    if runner.returncode != 0:
+        fail(f"the runner exited {runner.returncode} after SIGTERM")
+    if query(db, "SELECT id FROM matches WHERE state='claimed'"):
+        fail("a claim was left after SIGTERM")
+    final = check_books(db)
+    if final <= after:
+        fail("the match in play at SIGTERM was not recorded")
+    print(f"kill9: match {interrupted} replayed; {after} results, each once; "
+          "SIGTERM finished the match in play")
 
 
 def validation(tools, tmp):
