@@ -689,6 +689,7 @@ absl::Status Runner::Run() {
       config_.frozen ? "; frozen: finals, no rating drift" : ""));
 
   std::vector<std::thread> workers;
+  workers.reserve(options_.workers);
   for (int n = 0; n < options_.workers; ++n) {
     workers.emplace_back([this, n] { Worker(n); });
   }
