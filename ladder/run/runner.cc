@@ -91,10 +91,13 @@ class Runner {
   bool PlayClaimed(LadderStore& store, const Match& match,
                    const std::string& owner);
   // A referee-side fault: the deal again, as a new match, unless replayed
-  // too often.
+  // too often. The caller holds schedule_mu_ (see JudgeValidation).
   void Replay(LadderStore& store, const Match& match);
   // After a validation match: ranks its version, or rejects it with
-  // `fault` (non-empty).
+  // `fault` (non-empty). The caller holds schedule_mu_ from before the
+  // match's result or void is written, so that Schedule never sees the
+  // version without a pending validation match in between and schedules it
+  // another.
   void JudgeValidation(LadderStore& store, const Match& match,
                        const std::string& fault);
   void MaybeRefit(LadderStore& store);
@@ -294,7 +297,6 @@ absl::StatusOr<bool> Runner::Schedule(LadderStore& store) {
 
 void Runner::JudgeValidation(LadderStore& store, const Match& match,
                              const std::string& fault) {
-  std::lock_guard<std::mutex> lock(schedule_mu_);
   const int64_t candidate = Candidate(match);
   absl::StatusOr<Version> version = store.GetVersion(candidate);
   if (!version.ok() || version->status != VersionStatus::kValidating) return;
@@ -425,6 +427,8 @@ bool Runner::PlayClaimed(LadderStore& store, const Match& match,
   const int64_t now = NowMicros();
   switch (played.outcome) {
     case Outcome::kScored: {
+      std::unique_lock<std::mutex> judging(schedule_mu_, std::defer_lock);
+      if (match.kind == MatchKind::kValidation) judging.lock();
       absl::StatusOr<RecordOutcome> recorded =
           store.RecordResult(played.result, now, RatePlackettLuce);
       if (!recorded.ok()) {
@@ -464,6 +468,7 @@ bool Runner::PlayClaimed(LadderStore& store, const Match& match,
       return true;
     }
     case Outcome::kBotFault: {
+      std::lock_guard<std::mutex> judging(schedule_mu_);
       absl::Status s = store.VoidMatch(match.id, played.reason, now);
       ++voided_;
       progress_.Line(absl::StrCat(label, ": voided, ", played.reason,
@@ -487,6 +492,7 @@ bool Runner::PlayClaimed(LadderStore& store, const Match& match,
       return true;
     }
     case Outcome::kRefereeFault: {
+      std::lock_guard<std::mutex> replaying(schedule_mu_);
       absl::Status s = store.VoidMatch(
           match.id, absl::StrCat("referee-side fault: ", played.reason), now);
       ++voided_;
