@@ -3,10 +3,10 @@
 //   cardref_ladder init|add|set-status|run|standings|versions|export|freeze|
 //                  reproduce|backup|restore [flags]
 #include <pwd.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <csignal>
 #include <iostream>
 #include <string>
 #include <vector>

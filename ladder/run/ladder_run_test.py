@@ -7,7 +7,13 @@ MODE is one of:
   kill9       a runner killed with SIGKILL while a rated match is in play,
               then started again: the interrupted match is played again
               (claimed twice, one result), no result is lost or counted
-              twice, and the ratings count every rated result once.
+              twice, and the ratings count every rated result once. Then
+              SIGTERM to a runner with a match in play: it finishes and
+              records it, leaves no claim and exits 0.
+  referee_dies the runner's referee killed with SIGKILL mid-match: the
+              match is voided as a referee-side fault (no result, no rating),
+              the referee is started again with the same key, and the
+              match's deal is replayed with the same seats and finished.
   validation  a new version plays its validation match and is ranked; a
               version that crashes is rejected with the reason shown by
               `versions` and `standings`; a retired version keeps its
@@ -138,8 +144,97 @@ def kill9(tools, tmp):
     after = check_books(db)
     if after != before + 3:
         fail(f"{after} results after the restart, expected {before} + 3")
-    # A retry of a recorded log changes nothing: the store keys by hash.
-    print(f"kill9: match {interrupted} replayed; {after} results, each once")
+    # SIGTERM: the match in play is finished and recorded, nothing is left
+    # claimed, and the runner exits 0.
+    runner = subprocess.Popen(args, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    deadline = time.time() + 30
+    while time.time() < deadline and not query(
+            db, "SELECT id FROM matches WHERE state='claimed'"):
+        time.sleep(0.05)
+    runner.send_signal(signal.SIGTERM)
+    try:
+        out, _ = runner.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        runner.kill()
+        fail("the runner did not stop within 30 s of SIGTERM")
+    print(out, flush=True)
+    if runner.returncode != 0:
+        fail(f"the runner exited {runner.returncode} after SIGTERM")
+    if query(db, "SELECT id FROM matches WHERE state='claimed'"):
+        fail("a claim was left after SIGTERM")
+    final = check_books(db)
+    if final <= after:
+        fail("the match in play at SIGTERM was not recorded")
+    print(f"kill9: match {interrupted} replayed; {after} results, each once; "
+          "SIGTERM finished the match in play")
+
+
+def referee_dies(tools, tmp):
+    db = os.path.join(tmp, "l.db")
+    make_ladder(tools, db, [
+        ("heuristic", bot(tools, "heuristic"), hash_of("h")),
+        ("first", bot(tools, "first"), hash_of("f"))])
+    ladder(tools, "run", f"--db={db}", "--trust_bots", "--matches=2")
+    args = [f"{tools}/cardref_ladder", "run", f"--db={db}", "--trust_bots",
+            "--matches=3"]
+    print("$", " ".join(args), flush=True)
+    runner = subprocess.Popen(args, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    interrupted = None
+    deadline = time.time() + 30
+    while time.time() < deadline and interrupted is None:
+        rows = query(db, "SELECT id FROM matches WHERE state='claimed'")
+        interrupted = rows[0][0] if rows else None
+        time.sleep(0.05)
+    if interrupted is None:
+        runner.kill()
+        fail("no match was claimed within 30 s")
+    # The runner's referee: its child running cardref_referee.
+    referee = None
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{pid}/cmdline") as f:
+                cmd = f.read()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == runner.pid and "cardref_referee" in cmd:
+            referee = int(pid)
+    if referee is None:
+        runner.kill()
+        fail("the runner's referee was not found")
+    os.kill(referee, signal.SIGKILL)
+    try:
+        out, _ = runner.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        runner.kill()
+        fail("the runner did not finish after its referee died")
+    print(out, flush=True)
+    if runner.returncode != 0:
+        fail(f"the runner exited {runner.returncode}")
+    voided = query(db, "SELECT state, reason, deal_set, seed FROM matches "
+                   "WHERE id=?", interrupted)[0]
+    if voided[0] != "voided" or "referee-side fault" not in voided[1]:
+        fail(f"match {interrupted} after its referee died: {voided}")
+    if query(db, "SELECT COUNT(*) FROM results WHERE match_id=?",
+             interrupted)[0][0] != 0:
+        fail("the voided match has a result")
+    seats = query(db, "SELECT version_id FROM match_seats WHERE match_id=? "
+                  "ORDER BY seat", interrupted)
+    replays = [r[0] for r in query(
+        db, "SELECT id FROM matches WHERE deal_set=? AND seed=? AND id>? AND "
+        "state='finished'", voided[2], voided[3], interrupted)
+        if query(db, "SELECT version_id FROM match_seats WHERE match_id=? "
+                 "ORDER BY seat", r[0]) == seats]
+    if not replays:
+        fail(f"the deal of match {interrupted} was not replayed and finished")
+    if "starting it again" not in out:
+        fail("the runner did not say it restarted its referee")
+    check_books(db)
+    print(f"referee_dies: match {interrupted} voided, its deal replayed as "
+          f"match {replays[0]}, no bot scored for it")
 
 
 def validation(tools, tmp):
@@ -258,7 +353,8 @@ def main():
     mode, tools = sys.argv[1], sys.argv[2]
     started = time.time()
     with tempfile.TemporaryDirectory() as tmp:
-        {"kill9": kill9, "validation": validation,
+        {"kill9": kill9, "referee_dies": referee_dies,
+         "validation": validation,
          "heuristic": heuristic}[mode](tools, tmp)
     print(f"{mode}: {time.time() - started:.1f} s")
 

@@ -59,6 +59,7 @@ absl::StatusOr<RefitComparison> RefitGame(LadderStore& store,
     }
   }
   std::vector<std::vector<inference::Comparison>> units;
+  units.reserve(by_unit.size());
   for (auto& [key, comparisons] : by_unit) {
     units.push_back(std::move(comparisons));
   }

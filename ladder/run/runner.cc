@@ -91,13 +91,22 @@ class Runner {
   bool PlayClaimed(LadderStore& store, const Match& match,
                    const std::string& owner);
   // A referee-side fault: the deal again, as a new match, unless replayed
-  // too often.
+  // too often. The caller holds schedule_mu_ (see JudgeValidation).
   void Replay(LadderStore& store, const Match& match);
   // After a validation match: ranks its version, or rejects it with
-  // `fault` (non-empty).
+  // `fault` (non-empty). The caller holds schedule_mu_ from before the
+  // match's result or void is written, so that Schedule never sees the
+  // version without a pending validation match in between and schedules it
+  // another.
   void JudgeValidation(LadderStore& store, const Match& match,
                        const std::string& fault);
   void MaybeRefit(LadderStore& store);
+  // Starts the referee (again) and points the table at it.
+  absl::Status StartReferee();
+  // The table for one match, and the stub it uses.
+  std::pair<Table, std::shared_ptr<cardref::v1::Referee::Stub>> CurrentTable();
+  // After a referee-side fault: a referee that exited is started again.
+  void RestartRefereeIfDead();
   // The candidate of a validation match: its version that is not the
   // reference (0 if none).
   int64_t Candidate(const Match& match) const;
@@ -112,7 +121,14 @@ class Runner {
   LadderConfig config_;
   std::map<int64_t, LadderGame> games_;
   std::map<int64_t, cardref::v1::GameInfo> infos_;
-  std::unique_ptr<cardref::v1::Referee::Stub> stub_;
+  // The local referee; restarted (same folder, same key) when it dies.
+  // Workers take a copy of the table per match (CurrentTable), which keeps
+  // the stub it names alive.
+  std::mutex referee_mu_;
+  std::mutex restart_mu_;  // one restart at a time
+  std::optional<tournament::LocalReferee> referee_;
+  std::string referee_binary_, referee_dir_;
+  std::shared_ptr<cardref::v1::Referee::Stub> stub_;
   Table table_;
   int64_t reference_ = 0;
   std::string owner_base_;
@@ -281,7 +297,6 @@ absl::StatusOr<bool> Runner::Schedule(LadderStore& store) {
 
 void Runner::JudgeValidation(LadderStore& store, const Match& match,
                              const std::string& fault) {
-  std::lock_guard<std::mutex> lock(schedule_mu_);
   const int64_t candidate = Candidate(match);
   absl::StatusOr<Version> version = store.GetVersion(candidate);
   if (!version.ok() || version->status != VersionStatus::kValidating) return;
@@ -395,7 +410,8 @@ bool Runner::PlayClaimed(LadderStore& store, const Match& match,
       }
     }
   });
-  PlayedMatch played = PlayLadderMatch(table_, config_, game,
+  const auto [table, stub] = CurrentTable();
+  PlayedMatch played = PlayLadderMatch(table, config_, game,
                                        infos_[match.game_id], match, seats,
                                        owner);
   {
@@ -411,6 +427,8 @@ bool Runner::PlayClaimed(LadderStore& store, const Match& match,
   const int64_t now = NowMicros();
   switch (played.outcome) {
     case Outcome::kScored: {
+      std::unique_lock<std::mutex> judging(schedule_mu_, std::defer_lock);
+      if (match.kind == MatchKind::kValidation) judging.lock();
       absl::StatusOr<RecordOutcome> recorded =
           store.RecordResult(played.result, now, RatePlackettLuce);
       if (!recorded.ok()) {
@@ -450,6 +468,7 @@ bool Runner::PlayClaimed(LadderStore& store, const Match& match,
       return true;
     }
     case Outcome::kBotFault: {
+      std::lock_guard<std::mutex> judging(schedule_mu_);
       absl::Status s = store.VoidMatch(match.id, played.reason, now);
       ++voided_;
       progress_.Line(absl::StrCat(label, ": voided, ", played.reason,
@@ -473,17 +492,84 @@ bool Runner::PlayClaimed(LadderStore& store, const Match& match,
       return true;
     }
     case Outcome::kRefereeFault: {
+      std::lock_guard<std::mutex> replaying(schedule_mu_);
       absl::Status s = store.VoidMatch(
           match.id, absl::StrCat("referee-side fault: ", played.reason), now);
       ++voided_;
       progress_.Line(absl::StrCat(label, ": voided (referee-side fault, no ",
                                   "bot is scored): ", played.reason,
                                   s.ok() ? "" : " (" + s.ToString() + ")"));
+      RestartRefereeIfDead();
       if (s.ok()) Replay(store, match);
       return false;
     }
   }
   return false;
+}
+
+absl::Status Runner::StartReferee() {
+  std::lock_guard<std::mutex> lock(referee_mu_);
+  if (referee_.has_value()) referee_->process.Kill();
+  referee_.reset();
+  // Each seat's bot and the runner's own channel, with room for bots that
+  // reconnect before their old connection is gone (as the tournament sizes
+  // it).
+  ASSIGN_OR_RETURN(tournament::LocalReferee started,
+                   tournament::StartLocalReferee(
+                       referee_binary_, referee_dir_,
+                       4 * options_.workers * kMaxSeats + 16));
+  referee_ = std::move(started);
+  auto stub = std::shared_ptr<cardref::v1::Referee::Stub>(
+      cardref::v1::Referee::NewStub(grpc::CreateChannel(
+          referee_->address, grpc::InsecureChannelCredentials())));
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::seconds(10));
+  cardref::v1::RefereeKey key;
+  grpc::Status s =
+      stub->GetRefereeKey(&context, cardref::v1::GetRefereeKeyRequest(), &key);
+  if (!s.ok()) {
+    referee_->process.Kill();
+    return absl::UnavailableError(absl::StrCat(
+        "the ladder's referee does not give its key: ", s.error_message()));
+  }
+  // The key is kept in the referee's folder: a restarted referee signs
+  // with the same one, or its logs would not count.
+  if (!table_.referee_public_key.empty() &&
+      key.public_key() != table_.referee_public_key) {
+    referee_->process.Kill();
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the restarted referee signs with another key than the ladder's (",
+        referee_dir_, "/referee_ed25519.key changed)"));
+  }
+  table_.referee_public_key = key.public_key();
+  table_.match.server = referee_->address;
+  table_.match.organiser_token = referee_->token;
+  stub_ = std::move(stub);
+  table_.stub = stub_.get();
+  return absl::OkStatus();
+}
+
+std::pair<Table, std::shared_ptr<cardref::v1::Referee::Stub>>
+Runner::CurrentTable() {
+  std::lock_guard<std::mutex> lock(referee_mu_);
+  return {table_, stub_};
+}
+
+void Runner::RestartRefereeIfDead() {
+  std::lock_guard<std::mutex> restarting(restart_mu_);
+  {
+    std::lock_guard<std::mutex> lock(referee_mu_);
+    if (!referee_.has_value() || !referee_->process.Poll()) return;
+    progress_.Line(absl::StrCat("the referee exited (",
+                                referee_->process.Describe(),
+                                "); starting it again"));
+  }
+  absl::Status s = StartReferee();
+  progress_.Line(s.ok() ? absl::StrCat("the referee serves again at ",
+                                       CurrentTable().first.match.server)
+                        : absl::StrCat("the referee did not start again: ",
+                                       s.ToString()));
 }
 
 void Runner::Worker(int n) {
@@ -568,32 +654,14 @@ absl::Status Runner::Run() {
   const LadderPaths paths =
       PathsFor(std::filesystem::absolute(options_.db).string());
   RETURN_IF_ERROR(MakeLadderDirs(paths));
-  const std::string binary = options_.referee_binary.empty()
-                                 ? tournament::DefaultRefereeBinary()
-                                 : options_.referee_binary;
-  ASSIGN_OR_RETURN(tournament::LocalReferee referee,
-                   // Each seat's bot and the runner's own channel, with room
-                   // for bots that reconnect before their old connection
-                   // is gone (as the tournament sizes it).
-                   tournament::StartLocalReferee(
-                       binary, paths.referee,
-                       4 * options_.workers * kMaxSeats + 16));
-  stub_ = cardref::v1::Referee::NewStub(
-      grpc::CreateChannel(referee.address, grpc::InsecureChannelCredentials()));
-  {
-    grpc::ClientContext context;
-    context.set_deadline(std::chrono::system_clock::now() +
-                         std::chrono::seconds(10));
-    cardref::v1::RefereeKey key;
-    grpc::Status s = stub_->GetRefereeKey(
-        &context, cardref::v1::GetRefereeKeyRequest(), &key);
-    if (!s.ok()) {
-      referee.process.Kill();
-      return absl::UnavailableError(absl::StrCat(
-          "the ladder's referee does not give its key: ", s.error_message()));
-    }
-    table_.referee_public_key = key.public_key();
-  }
+  referee_binary_ = options_.referee_binary.empty()
+                        ? tournament::DefaultRefereeBinary()
+                        : options_.referee_binary;
+  referee_dir_ = paths.referee;
+  table_.logs_dir = paths.logs;
+  table_.match.bot_output_dir = paths.bots;
+  table_.match.run_as = options_.run_as;
+  RETURN_IF_ERROR(StartReferee());
   {
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() +
@@ -606,19 +674,13 @@ absl::Status Runner::Run() {
         if (info.id() == game.game) infos_[id] = info;
       }
       if (!s.ok() || infos_.count(id) == 0) {
-        referee.process.Kill();
+        referee_->process.Kill();
         return absl::UnavailableError(absl::StrCat(
             "the ladder's referee does not serve ", game.game,
             s.ok() ? "" : ": " + s.error_message()));
       }
     }
   }
-  table_.stub = stub_.get();
-  table_.logs_dir = paths.logs;
-  table_.match.server = referee.address;
-  table_.match.organiser_token = referee.token;
-  table_.match.bot_output_dir = paths.bots;
-  table_.match.run_as = options_.run_as;
   char host[256] = {};
   gethostname(host, sizeof(host) - 1);
   owner_base_ = options_.worker_name.empty()
@@ -626,18 +688,22 @@ absl::Status Runner::Run() {
                     : options_.worker_name;
   progress_.Line(absl::StrCat(
       "ladder '", config_.name, "' (", options_.db, "): ", options_.workers,
-      " worker(s) on the referee at ", referee.address, ", key ",
+      " worker(s) on the referee at ", table_.match.server, ", key ",
       ToHex(table_.referee_public_key).substr(0, 16), "...; ",
       options_.matches > 0 ? absl::StrCat(options_.matches, " match(es)")
                            : std::string("until stopped"),
       config_.frozen ? "; frozen: finals, no rating drift" : ""));
 
   std::vector<std::thread> workers;
+  workers.reserve(options_.workers);
   for (int n = 0; n < options_.workers; ++n) {
     workers.emplace_back([this, n] { Worker(n); });
   }
   for (std::thread& t : workers) t.join();
-  referee.process.Kill();
+  {
+    std::lock_guard<std::mutex> lock(referee_mu_);
+    if (referee_.has_value()) referee_->process.Kill();
+  }
   progress_.Line(absl::StrCat("stopped: ", recorded_.load(),
                               " result(s) recorded, ", voided_.load(),
                               " match(es) voided, ", replayed_.load(),
