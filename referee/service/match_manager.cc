@@ -98,6 +98,7 @@ absl::Status ShuttingDown() {
       "the referee is shutting down: it takes no new match and no join");
 }
 
+
 // Waiting for players or in progress: its seed must not be shown to anyone
 // while a twin dealt from the same seed is one of these.
 bool IsLive(v1::MatchStatus status) {
@@ -126,9 +127,25 @@ bool IsFileSafeId(const std::string& id) {
 
 }  // namespace
 
+namespace {
+
+std::shared_ptr<BotCredentials> CredentialsOrMemory(
+    std::shared_ptr<BotCredentials> given) {
+  if (given != nullptr) return given;
+  // In memory: cannot fail.
+  return std::shared_ptr<BotCredentials>(*BotCredentials::Open(""));
+}
+
+}  // namespace
+
 MatchManager::MatchManager(const GameRegistry* registry,
                            ManagerOptions options)
-    : registry_(registry), options_(std::move(options)) {
+    : registry_(registry),
+      options_(std::move(options)),
+      credentials_(CredentialsOrMemory(options_.bot_credentials)),
+      invitations_({options_.limits.max_invitation_streams_per_credential,
+                    options_.limits.max_invitations_per_credential},
+                   options_.metrics, options_.ops_log) {
   if (options_.recover_on_start) {
     absl::StatusOr<std::vector<RecoveredLog>> found =
         RecoverInterruptedLogs(options_.log_dir, options_.signing_key);
@@ -156,7 +173,12 @@ void MatchManager::Listener::DeadlineChanged(const std::string& match_id,
   manager_->deadlines_.Set(match_id, deadline);
 }
 
+void MatchManager::Listener::JoinsClosed(const std::string& match_id) {
+  manager_->invitations_.JoinsClosed(match_id);
+}
+
 void MatchManager::Listener::Ended(const std::string& match_id) {
+  manager_->invitations_.MatchEnded(match_id);
   manager_->deadlines_.Set(match_id, absl::InfiniteFuture());
   manager_->evictions_.Set(
       match_id, manager_->options_.clock->Now() + manager_->options_.evict_after);
@@ -373,6 +395,8 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateNew(
   }
   match_options.open = request.seat_assignments_size() == 0;
   match_options.decision_time_limit_millis = limit;
+  ASSIGN_OR_RETURN(match_options.latency_allowance_millis,
+                   SeatAllowances(request));
   match_options.deal_set_id = request.deal_set_id();
   if (request.deal_set_size() > 0 && request.deal_set_id().empty()) {
     return absl::InvalidArgumentError(
@@ -430,24 +454,30 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateNew(
   response.set_seed_commitment((*match)->seed_commitment());
   std::shared_ptr<Match> shared = std::move(*match);
   *created_match = shared;
-  absl::MutexLock lock(&mu_);
-  // The clock may have popped a join deadline that came due before the
-  // match was findable: registered again (no-op if not), under the lock, so
-  // no join can have moved the deadline on meanwhile.
-  deadlines_.Set(match_options.match_id, shared->deadline());
-  if (shared->open()) {
-    FreeSeatQueue& q = free_seats_[request.game()];
-    q.matches.push_back(shared);
-    if (q.matches.size() >= q.compact_at) {
-      q.matches.erase(
-          std::remove_if(q.matches.begin(), q.matches.end(),
-                         [](const std::weak_ptr<Match>& m) { return m.expired(); }),
-          q.matches.end());
-      q.compact_at = std::max<size_t>(64, 2 * q.matches.size());
+  {
+    absl::MutexLock lock(&mu_);
+    // The clock may have popped a join deadline that came due before the
+    // match was findable: registered again (no-op if not), under the lock,
+    // so no join can have moved the deadline on meanwhile.
+    deadlines_.Set(match_options.match_id, shared->deadline());
+    if (shared->open()) {
+      FreeSeatQueue& q = free_seats_[request.game()];
+      q.matches.push_back(shared);
+      if (q.matches.size() >= q.compact_at) {
+        q.matches.erase(std::remove_if(q.matches.begin(), q.matches.end(),
+                                       [](const std::weak_ptr<Match>& m) {
+                                         return m.expired();
+                                       }),
+                        q.matches.end());
+        q.compact_at = std::max<size_t>(64, 2 * q.matches.size());
+      }
     }
+    matches_[match_options.match_id] = std::move(shared);
+    creation_order_.push_back(match_options.match_id);
   }
-  matches_[match_options.match_id] = std::move(shared);
-  creation_order_.push_back(match_options.match_id);
+  // Once the match can be found: an invited bot may join at once.
+  OfferInvitations(request, response, limit,
+                   match_options.latency_allowance_millis);
   return response;
 }
 
@@ -626,6 +656,18 @@ absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinNew(
   RETURN_IF_ERROR(
       CheckPlayerVersion("player_version", request.player_version()));
   RETURN_IF_ERROR(CheckText("ticket", request.ticket(), kMaxSecretChars));
+  RETURN_IF_ERROR(
+      CheckText("credential", request.credential(), kMaxSecretChars));
+  // A bot credential joins under its entrant's name, and an entrant's name
+  // only with its credential.
+  std::optional<BotEntrant> caller;
+  std::string player_name = request.player_name();
+  if (!request.credential().empty()) {
+    caller = credentials_->FindByCredential(request.credential());
+    if (!caller.has_value()) return UnknownCredentialError();
+    if (player_name.empty()) player_name = caller->name;
+  }
+  const NameCheck check = JoinNameCheck(caller);
   std::vector<std::shared_ptr<Match>> candidates;
   if (!request.match_id().empty()) {
     absl::StatusOr<std::shared_ptr<Match>> match = Find(request.match_id());
@@ -671,13 +713,16 @@ absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinNew(
   for (const std::shared_ptr<Match>& match : candidates) {
     if (request.match_id().empty() && !match->HasFreeSeat()) continue;
     absl::StatusOr<JoinResult> joined =
-        match->Join(seat, request.player_name(), request.player_version(),
-                    request.ticket(), request.retry_key());
+        match->Join(seat, player_name, request.player_version(),
+                    request.ticket(), request.retry_key(), check);
     if (!joined.ok()) {
       last = joined.status();
       // A race with another joiner: try the next open match.
       if (request.match_id().empty()) continue;
       return last;
+    }
+    if (caller.has_value() && IsLive(match->status())) {
+      invitations_.Joined(caller->name, match->id(), joined->seat);
     }
     *joined_match = match;
     return JoinResponse(*match, *joined);
@@ -778,8 +823,12 @@ void MatchManager::EvictDue(absl::Time now) {
 }
 
 void MatchManager::StopAccepting() {
-  absl::MutexLock lock(&mu_);
-  accepting_ = false;
+  {
+    absl::MutexLock lock(&mu_);
+    accepting_ = false;
+  }
+  invitations_.EndAll(absl::UnavailableError(
+      "the referee is shutting down: it sends no more invitations"));
 }
 
 std::vector<std::shared_ptr<Match>> MatchManager::AllMatches() {
