@@ -1,6 +1,7 @@
 #include "referee/service/bot_credentials.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
