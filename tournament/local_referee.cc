@@ -23,8 +23,9 @@ std::string DefaultRefereeBinary() {
   return (self.parent_path() / "cardref_referee").string();
 }
 
-absl::StatusOr<LocalReferee> StartLocalReferee(const std::string& binary,
-                                               const std::string& dir) {
+absl::StatusOr<LocalReferee> StartLocalReferee(
+    const std::string& binary, const std::string& dir,
+    const std::vector<std::string>& extra_args) {
   const std::string token_path = absl::StrCat(dir, "/organiser.token");
   std::string token;
   if (std::ifstream in(token_path); in) {
@@ -43,6 +44,7 @@ absl::StatusOr<LocalReferee> StartLocalReferee(const std::string& binary,
   spec.argv = {binary, "--port=0", absl::StrCat("--port_file=", port_path),
                absl::StrCat("--log_dir=", dir, "/logs"),
                absl::StrCat("--organiser_token_file=", token_path)};
+  spec.argv.insert(spec.argv.end(), extra_args.begin(), extra_args.end());
   spec.stderr_path = absl::StrCat(dir, "/referee.out");
   std::optional<ChildProcess> child = ChildProcess::Start(spec);
   if (!child.has_value()) {

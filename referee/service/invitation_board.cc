@@ -122,51 +122,101 @@ InvitationBoard::Next InvitationBoard::Take(Stream& stream) {
   return next;
 }
 
+namespace {
+
+bool Plays(const std::string& game,
+           const absl::flat_hash_set<std::string>& games) {
+  return games.empty() || games.count(game) > 0;
+}
+
+}  // namespace
+
 void InvitationBoard::DispatchLocked(
     const std::string& name, Entrant& entrant,
     std::vector<std::shared_ptr<Stream>>* wake) {
-  for (auto it = entrant.queued.begin(); it != entrant.queued.end();) {
-    if (entrant.invited >= bounds_.max_invitations_per_credential) return;
-    // The stream with the most room that plays the game; ties to the one
-    // that was sent the fewest.
-    Stream* best = nullptr;
-    std::shared_ptr<Stream> best_shared;
-    for (const std::shared_ptr<Stream>& s : entrant.streams) {
-      if (s->end.has_value() || s->closed || s->in_flight >= s->granted) {
+  // Seats of one match go together: an entrant that holds some seats of a
+  // match and waits for room for the rest would hold them for nothing
+  // (and two such matches could wait on each other for ever).
+  while (!entrant.queued.empty()) {
+    bool sent_any = false;
+    for (size_t first = 0; first < entrant.queued.size();) {
+      const std::string match_id = entrant.queued[first].match_id();
+      const std::string game = entrant.queued[first].game();
+      std::vector<size_t> group;
+      for (size_t i = first; i < entrant.queued.size(); ++i) {
+        if (entrant.queued[i].match_id() == match_id) group.push_back(i);
+      }
+      const int size = static_cast<int>(group.size());
+      int room = 0, granted = 0;
+      for (const std::shared_ptr<Stream>& s : entrant.streams) {
+        if (s->end.has_value() || s->closed || !Plays(game, s->games)) {
+          continue;
+        }
+        granted += s->granted;
+        room += std::max(0, s->granted - s->in_flight);
+      }
+      const bool fits_ever =
+          granted >= size && size <= bounds_.max_invitations_per_credential;
+      const bool fits_now =
+          room >= size &&
+          entrant.invited + size <= bounds_.max_invitations_per_credential;
+      if (!fits_now) {
+        // Waits for room, ahead of what was queued after it (else a match
+        // with many seats could wait for ever behind small ones); one no
+        // stream could ever take is passed over.
+        if (fits_ever) return;
+        ++first;
+        while (first < entrant.queued.size() &&
+               entrant.queued[first].match_id() == match_id) {
+          ++first;
+        }
         continue;
       }
-      if (!s->games.empty() && s->games.count(it->game()) == 0) continue;
-      const int room = s->granted - s->in_flight;
-      if (best == nullptr || room > best->granted - best->in_flight ||
-          (room == best->granted - best->in_flight && s->sent < best->sent)) {
-        best = s.get();
-        best_shared = s;
+      std::vector<v1::Invitation> batch;
+      for (size_t i : group) batch.push_back(std::move(entrant.queued[i]));
+      for (size_t k = group.size(); k-- > 0;) {
+        entrant.queued.erase(entrant.queued.begin() +
+                             static_cast<std::ptrdiff_t>(group[k]));
       }
+      for (v1::Invitation& invitation : batch) {
+        // The stream with the most room that plays the game; ties to the
+        // one that was sent the fewest.
+        std::shared_ptr<Stream> best;
+        for (const std::shared_ptr<Stream>& s : entrant.streams) {
+          if (s->end.has_value() || s->closed || s->in_flight >= s->granted ||
+              !Plays(game, s->games)) {
+            continue;
+          }
+          const int r = s->granted - s->in_flight;
+          const int best_room =
+              best == nullptr ? -1 : best->granted - best->in_flight;
+          if (r > best_room || (r == best_room && s->sent < best->sent)) {
+            best = s;
+          }
+        }
+        Held& held = held_[{invitation.match_id(), invitation.seat()}];
+        held.entrant = name;
+        held.stream = best;
+        held.invited = true;
+        held.invitation = invitation;
+        ++entrant.invited;
+        ++best->in_flight;
+        ++best->sent;
+        Log({{"event", "invitation_sent"},
+             {"match", invitation.match_id()},
+             {"seat", absl::StrCat(invitation.seat())},
+             {"entrant", name},
+             {"stream", absl::StrCat(best->serial)}});
+        best->outbox.push_back(std::move(invitation));
+        metrics_->InvitationCounted("sent");
+        if (std::find(wake->begin(), wake->end(), best) == wake->end()) {
+          wake->push_back(best);
+        }
+      }
+      sent_any = true;
+      break;  // the queue changed: start again from its front
     }
-    if (best == nullptr) {
-      ++it;
-      continue;
-    }
-    v1::Invitation invitation = std::move(*it);
-    it = entrant.queued.erase(it);
-    Held& held = held_[{invitation.match_id(), invitation.seat()}];
-    held.entrant = name;
-    held.stream = best_shared;
-    held.invited = true;
-    held.invitation = invitation;
-    ++entrant.invited;
-    ++best->in_flight;
-    ++best->sent;
-    Log({{"event", "invitation_sent"},
-         {"match", invitation.match_id()},
-         {"seat", absl::StrCat(invitation.seat())},
-         {"entrant", name},
-         {"stream", absl::StrCat(best->serial)}});
-    best->outbox.push_back(std::move(invitation));
-    metrics_->InvitationCounted("sent");
-    if (std::find(wake->begin(), wake->end(), best_shared) == wake->end()) {
-      wake->push_back(best_shared);
-    }
+    if (!sent_any) return;
   }
 }
 
@@ -223,12 +273,12 @@ void InvitationBoard::Close(const std::shared_ptr<Stream>& stream) {
 }
 
 void InvitationBoard::Offer(const std::string& entrant,
-                            v1::Invitation invitation) {
+                            std::vector<v1::Invitation> seats) {
   std::vector<std::shared_ptr<Stream>> wake;
   {
     absl::MutexLock lock(&mu_);
     Entrant& e = entrants_[entrant];
-    e.queued.push_back(std::move(invitation));
+    for (v1::Invitation& seat : seats) e.queued.push_back(std::move(seat));
     DispatchLocked(entrant, e, &wake);
     ReportLocked();
   }

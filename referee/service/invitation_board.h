@@ -8,9 +8,14 @@
 // that plays its game has room: a stream holds at most the matches it was
 // granted at once, and an entrant at most `max_invitations_per_credential`
 // over all its streams. A seat counts from the moment it is sent until its
-// match is over (MatchEnded); then the stream has room again. Among the
-// streams with room the one with the most room takes it (a pool of bot
-// processes shares the work). A stream that closes gives its seats not yet
+// match is over (MatchEnded); then the stream has room again. An entrant's
+// seats of one match are sent together or not at all (holding some seats
+// of a match while waiting for room for the others would hold them for
+// nothing), in queue order: a match waits for room ahead of later ones,
+// unless no stream of the entrant could ever take all its seats (then it
+// is passed over, and the join deadline settles it). Each seat goes to the
+// stream with the most room that plays its game (a pool of bot processes
+// shares the work). A stream that closes gives its seats not yet
 // joined back to the queue, for another stream of the entrant (a pool
 // member that died); seats joined stay counted until their match is over.
 // Invitations still queued when their match starts without them (the join
@@ -106,8 +111,9 @@ class InvitationBoard {
   // the entrant's queue.
   void Close(const std::shared_ptr<Stream>& stream) ABSL_LOCKS_EXCLUDED(mu_);
 
-  // The organiser invited `entrant` to `invitation`'s seat.
-  void Offer(const std::string& entrant, v1::Invitation invitation)
+  // The organiser invited `entrant` to `seats`: all its seats of one match
+  // (they are sent together).
+  void Offer(const std::string& entrant, std::vector<v1::Invitation> seats)
       ABSL_LOCKS_EXCLUDED(mu_);
   // `entrant` joined `seat` of `match_id` with its credential (invited or
   // not): the seat is the entrant's until the match is over.

@@ -69,9 +69,9 @@ class InvitationBoardTest : public ::testing::Test {
 TEST_F(InvitationBoardTest, AStreamGetsItsGrantedMatchesThenWaitsForOneToEnd) {
   auto s = Open("alice", 2);
   EXPECT_THAT(Drain(board_, *s), ElementsAre("open"));
-  board_.Offer("alice", Seat("m1", 0));
-  board_.Offer("alice", Seat("m2", 1));
-  board_.Offer("alice", Seat("m3", 0));
+  board_.Offer("alice", {Seat("m1", 0)});
+  board_.Offer("alice", {Seat("m2", 1)});
+  board_.Offer("alice", {Seat("m3", 0)});
   EXPECT_THAT(Drain(board_, *s), ElementsAre("m1/0", "m2/1"));
   EXPECT_EQ(board_.CountsOf("alice").queued, 1);
   board_.MatchEnded("m2");
@@ -87,7 +87,9 @@ TEST_F(InvitationBoardTest, TheStreamWithTheMostRoomTakesTheNextSeat) {
   auto b = Open("alice", 3);
   Drain(board_, *a);
   Drain(board_, *b);
-  for (int m = 0; m < 4; ++m) board_.Offer("alice", Seat("m" + std::to_string(m), 0));
+  for (int m = 0; m < 4; ++m) {
+    board_.Offer("alice", {Seat("m" + std::to_string(m), 0)});
+  }
   // b has more room for the first two; then a tie goes to the one sent
   // fewer (a); b takes the last.
   EXPECT_THAT(Drain(board_, *b), ElementsAre("m0/0", "m1/0", "m3/0"));
@@ -103,7 +105,9 @@ TEST_F(InvitationBoardTest, ACredentialHoldsAtMostItsBoundOverItsStreams) {
               HasSubstr("--max_invitations_per_credential"));
   auto t = Open("alice", 100);
   Drain(board_, *t);
-  for (int m = 0; m < 6; ++m) board_.Offer("alice", Seat("m" + std::to_string(m), 0));
+  for (int m = 0; m < 6; ++m) {
+    board_.Offer("alice", {Seat("m" + std::to_string(m), 0)});
+  }
   EXPECT_EQ(Drain(board_, *s).size() + Drain(board_, *t).size(), 4u);
   EXPECT_EQ(board_.CountsOf("alice").queued, 2);
   // Three streams per credential here.
@@ -114,14 +118,35 @@ TEST_F(InvitationBoardTest, ACredentialHoldsAtMostItsBoundOverItsStreams) {
             absl::StatusCode::kInvalidArgument);
 }
 
+TEST_F(InvitationBoardTest, AnEntrantsSeatsOfOneMatchAreSentTogether) {
+  auto s = Open("alice", 3);
+  Drain(board_, *s);
+  board_.Offer("alice", {Seat("m1", 0)});
+  // Needs all 3 places.
+  board_.Offer("alice", {Seat("m2", 0), Seat("m2", 1), Seat("m2", 2)});
+  board_.Offer("alice", {Seat("m3", 0)});
+  // m2 waits for room for its three seats, and m3 waits behind it.
+  EXPECT_THAT(Drain(board_, *s), ElementsAre("m1/0"));
+  board_.MatchEnded("m1");
+  EXPECT_THAT(Drain(board_, *s), ElementsAre("m2/0", "m2/1", "m2/2"));
+  board_.MatchEnded("m2");
+  EXPECT_THAT(Drain(board_, *s), ElementsAre("m3/0"));
+  // A match no stream could ever hold whole is passed over.
+  board_.Offer("alice", {Seat("big", 0), Seat("big", 1), Seat("big", 2),
+                         Seat("big", 3)});
+  board_.Offer("alice", {Seat("m4", 0)});
+  EXPECT_THAT(Drain(board_, *s), ElementsAre("m4/0"));
+  EXPECT_EQ(board_.CountsOf("alice").queued, 4);
+}
+
 TEST_F(InvitationBoardTest, AStreamGetsOnlyTheGamesItPlays) {
   auto craits = Open("alice", 2, {"craits"});
   auto kraken = Open("alice", 2, {"kraken"});
   Drain(board_, *craits);
   Drain(board_, *kraken);
-  board_.Offer("alice", Seat("k1", 0, "kraken"));
-  board_.Offer("alice", Seat("c1", 0, "craits"));
-  board_.Offer("alice", Seat("x1", 0, "krass_kariert"));
+  board_.Offer("alice", {Seat("k1", 0, "kraken")});
+  board_.Offer("alice", {Seat("c1", 0, "craits")});
+  board_.Offer("alice", {Seat("x1", 0, "krass_kariert")});
   EXPECT_THAT(Drain(board_, *craits), ElementsAre("c1/0"));
   EXPECT_THAT(Drain(board_, *kraken), ElementsAre("k1/0"));
   EXPECT_EQ(board_.CountsOf("alice").queued, 1);
@@ -130,8 +155,8 @@ TEST_F(InvitationBoardTest, AStreamGetsOnlyTheGamesItPlays) {
 TEST_F(InvitationBoardTest, AClosedStreamGivesBackTheSeatsNotYetJoined) {
   auto a = Open("alice", 2);
   Drain(board_, *a);
-  board_.Offer("alice", Seat("m1", 0));
-  board_.Offer("alice", Seat("m2", 0));
+  board_.Offer("alice", {Seat("m1", 0)});
+  board_.Offer("alice", {Seat("m2", 0)});
   EXPECT_THAT(Drain(board_, *a), ElementsAre("m1/0", "m2/0"));
   board_.Joined("alice", "m1", 0);
   board_.Close(a);
@@ -144,8 +169,8 @@ TEST_F(InvitationBoardTest, AClosedStreamGivesBackTheSeatsNotYetJoined) {
 }
 
 TEST_F(InvitationBoardTest, QueuedSeatsAreDroppedWhenTheirMatchStartsOrEnds) {
-  board_.Offer("alice", Seat("m1", 0));
-  board_.Offer("alice", Seat("m2", 0));
+  board_.Offer("alice", {Seat("m1", 0)});
+  board_.Offer("alice", {Seat("m2", 0)});
   board_.JoinsClosed("m1");
   board_.MatchEnded("m2");
   EXPECT_EQ(board_.CountsOf("alice").queued, 0);
@@ -157,10 +182,10 @@ TEST_F(InvitationBoardTest, QueuedSeatsAreDroppedWhenTheirMatchStartsOrEnds) {
 TEST_F(InvitationBoardTest, AnEndedEntrantsStreamsEndAndItsSeatsAreNamed) {
   auto s = Open("alice", 1);
   Drain(board_, *s);
-  board_.Offer("alice", Seat("m1", 0));
-  board_.Offer("alice", Seat("m2", 1));  // queued
+  board_.Offer("alice", {Seat("m1", 0)});
+  board_.Offer("alice", {Seat("m2", 1)});  // queued
   board_.Joined("alice", "m3", 1);       // joined by ticket and credential
-  board_.Offer("bob", Seat("m1", 1));
+  board_.Offer("bob", {Seat("m1", 1)});
   InvitationBoard::Ended ended = board_.EndEntrant(
       "alice", absl::PermissionDeniedError("revoked"));
   EXPECT_EQ(ended.streams, 1);

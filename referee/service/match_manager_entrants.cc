@@ -1,5 +1,6 @@
 // MatchManager's bot credentials and invitations (match_manager.h;
 // docs/bots.md, "Invitations"; docs/auth.md, "Bot credentials").
+#include <map>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -67,6 +68,8 @@ void MatchManager::OfferInvitations(const v1::CreateMatchRequest& request,
                               ? request.fault_policy().join_deadline_millis()
                               : options_.default_fault_policy
                                     .join_deadline_millis();
+  // Each entrant's seats of the match together (invitation_board.h).
+  std::map<std::string, std::vector<v1::Invitation>> by_entrant;
   for (const v1::SeatTicket& ticket : created.tickets()) {
     const int s = ticket.seat();
     if (s < 0 || s >= request.seat_assignments_size() ||
@@ -92,7 +95,10 @@ void MatchManager::OfferInvitations(const v1::CreateMatchRequest& request,
       invitation.set_join_deadline_unix_millis(
           absl::ToUnixMillis(options_.clock->Now()) + join_ms);
     }
-    invitations_.Offer(ticket.player_name(), std::move(invitation));
+    by_entrant[ticket.player_name()].push_back(std::move(invitation));
+  }
+  for (auto& [entrant, seats] : by_entrant) {
+    invitations_.Offer(entrant, std::move(seats));
   }
 }
 
