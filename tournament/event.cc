@@ -600,10 +600,29 @@ int RunEvent(EventOptions options, std::FILE* progress) {
                pending.size(), options.server.c_str(), options.concurrency);
   std::fflush(progress);
 
+  // --sprt: the decision so far (a resumed event's recorded matches first).
+  std::unique_ptr<SprtStop> sprt;
+  std::atomic<bool> sprt_told{false};
+  if (!options.sprt.empty()) {
+    sprt = std::make_unique<SprtStop>(config, *all, *ParseSprtSpec(options.sprt),
+                                      TeamsByGame(config));
+    for (const ScheduledMatch& m : *schedule) {
+      if (state->Played(m.key)) sprt->Done(m.key, RecordedRanks(dir, m.key));
+    }
+    if (sprt->decided()) {
+      sprt_told = true;
+      std::fprintf(progress, "%s (decided before this run: nothing more to "
+                             "play)\n",
+                   DescribeSprt(sprt->state(), config).c_str());
+      std::fflush(progress);
+    }
+  }
+
   // Bots taken by invitation: started once for the event (or remote),
   // before any match is made for them.
   std::unique_ptr<BotPools> pools;
-  if (AnyByInvitation(options) && !pending.empty()) {
+  if (AnyByInvitation(options) && !pending.empty() &&
+      !(sprt != nullptr && sprt->decided())) {
     PoolOptions pool;
     pool.server = options.server;
     pool.organiser_token = options.organiser_token;
@@ -633,24 +652,6 @@ int RunEvent(EventOptions options, std::FILE* progress) {
     pools = *std::move(started);
     for (const BotSpec& bot : config.bots) {
       if (ByInvitation(options, bot)) options.match.invited_bots.insert(bot.name);
-    }
-  }
-
-  // --sprt: the decision so far (a resumed event's recorded matches first).
-  std::unique_ptr<SprtStop> sprt;
-  std::atomic<bool> sprt_told{false};
-  if (!options.sprt.empty()) {
-    sprt = std::make_unique<SprtStop>(config, *all, *ParseSprtSpec(options.sprt),
-                                      TeamsByGame(config));
-    for (const ScheduledMatch& m : *schedule) {
-      if (state->Played(m.key)) sprt->Done(m.key, RecordedRanks(dir, m.key));
-    }
-    if (sprt->decided()) {
-      sprt_told = true;
-      std::fprintf(progress, "%s (decided before this run: nothing more to "
-                             "play)\n",
-                   DescribeSprt(sprt->state(), config).c_str());
-      std::fflush(progress);
     }
   }
 
