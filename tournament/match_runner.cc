@@ -227,6 +227,7 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
   if (config.duplicate) create.set_deal_set_id(match.deal_set);
   create.set_decision_time_limit_millis(options.decision_time_limit_ms);
   bool any_invited = false;
+  bool all_invited = true;
   for (size_t seat = 0; seat < match.seats.size(); ++seat) {
     const std::string& name = config.bots[match.seats[seat]].name;
     cardref::v1::SeatAssignment* assignment = create.add_seat_assignments();
@@ -236,9 +237,11 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
       assignment->set_match_seed(
           BotSeed(secret, match.key, static_cast<int>(seat)));
       any_invited = true;
+    } else {
+      all_invited = false;
     }
   }
-  if (any_invited) {
+  if (any_invited && all_invited) {
     // cardref_referee's default policy, with a join deadline: a bot that
     // accepts and never joins is settled (and logged) by the referee.
     cardref::v1::FaultPolicy* policy = create.mutable_fault_policy();
@@ -363,8 +366,9 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
       std::find(by_hand.begin(), by_hand.end(), true) != by_hand.end();
   const Clock::time_point join_deadline =
       After(any_by_hand ? std::max(options.join_timeout_s, kByHandJoinTimeoutS)
-            : any_invited ? options.join_timeout_s + kInvitedJoinMarginS
-                          : options.join_timeout_s);
+            : any_invited && all_invited
+                ? options.join_timeout_s + kInvitedJoinMarginS
+                : options.join_timeout_s);
   const Clock::time_point budget_deadline = After(options.match_budget_s);
   std::string end_reason;
   bool join_timed_out = false;
@@ -435,10 +439,17 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
   }
   for (size_t seat = 0; seat < bots.size(); ++seat) {
     if (invited[seat]) {
-      if (!joined[seat]) {
-        fault[seat] =
-            "invited but never joined (the referee's join deadline made the "
-            "seat absent)";
+      // Blamed when the match started without it (the referee's join
+      // deadline) or waited for it in vain; not when another bot's failure
+      // ended the match first.
+      const bool started_without =
+          info.status() == cardref::v1::MATCH_STATUS_FINISHED ||
+          info.status() == cardref::v1::MATCH_STATUS_ABORTED;
+      if (!joined[seat] && (started_without || join_timed_out)) {
+        fault[seat] = started_without
+                          ? "invited but never joined (the referee's join "
+                            "deadline made the seat absent)"
+                          : "invited but never joined";
       }
     } else if (by_hand[seat]) {
       if (!joined[seat] && join_timed_out) {

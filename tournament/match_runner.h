@@ -56,11 +56,12 @@ struct MatchOptions {
   // Bots taken by invitation (--bot_lifetime=event, remote entrants:
   // bot_pool.h): their seats are invited on the referee
   // (SeatAssignment.invite, with the seat's CARDREF_MATCH_SEED as
-  // match_seed) and no process is started for them. A match with such a
-  // seat carries the fault policy of cardref_referee's defaults with a
-  // join deadline of join_timeout_s, so the referee settles a seat its bot
-  // never joins (absent, logged); the runner's own cancel comes
-  // kInvitedJoinMarginS later.
+  // match_seed) and no process is started for them. A match whose every
+  // seat is invited carries the fault policy of cardref_referee's defaults
+  // with a join deadline of join_timeout_s, so the referee settles a seat
+  // its bot never joins (absent, logged), and the runner's own cancel comes
+  // kInvitedJoinMarginS later; a match with processes too is cancelled at
+  // join_timeout_s as any other.
   std::set<std::string> invited_bots;
   // Called once the match exists on the referee, before any bot starts,
   // with outcome "started" (the event records it, so that a killed run's
