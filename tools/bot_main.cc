@@ -32,6 +32,7 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -421,6 +422,7 @@ int RunInvitations(const std::shared_ptr<grpc::Channel>& channel,
     std::shared_ptr<std::atomic<bool>> done;
   };
   std::vector<SeatThread> seats;
+  std::set<std::string> taken;  // "match/seat" of every invitation played
   std::atomic<int> failures{0};
   int started = 0;
   const auto patience =
@@ -450,6 +452,13 @@ int RunInvitations(const std::shared_ptr<grpc::Channel>& channel,
         continue;
       }
       const cardref::v1::Invitation invitation = event.invitation();
+      // A stream that broke gives back its seats not yet joined, and the
+      // reopened one may bring one this bot is joining already.
+      if (!taken.insert(absl::StrCat(invitation.match_id(), "/",
+                                     invitation.seat()))
+               .second) {
+        continue;
+      }
       SeatSpec spec;
       spec.match_id = invitation.match_id();
       spec.seat = invitation.seat();

@@ -33,6 +33,23 @@ absl::Status FromGrpc(const grpc::Status& s, absl::string_view what) {
                       absl::StrCat(what, ": ", s.error_message()));
 }
 
+// An organiser call, sent again while the connection fails (a lost answer
+// is answered again: each call here is safe to repeat), for up to 30 s:
+// 0.1 s doubling to 2 s apart.
+template <typename Call>
+grpc::Status Retrying(Call call) {
+  const Clock::time_point give_up = Clock::now() + std::chrono::seconds(30);
+  auto pause = std::chrono::milliseconds(100);
+  for (;;) {
+    grpc::Status s = call();
+    const bool lost = s.error_code() == grpc::StatusCode::UNAVAILABLE ||
+                      s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED;
+    if (!lost || Clock::now() + pause > give_up) return s;
+    std::this_thread::sleep_for(pause);
+    pause = std::min(2 * pause, std::chrono::milliseconds(2000));
+  }
+}
+
 std::string Basename(const std::string& path) {
   const size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -129,13 +146,13 @@ absl::Status BotPools::Issue(int b, std::vector<std::string>* credentials) {
   const PooledBot& bot = bots_[b];
   if (bot.command.empty()) {
     // A remote entrant keeps the credential its author has, if any.
-    absl::StatusOr<std::vector<int>> streams = Streams();
-    if (!streams.ok()) return streams.status();
     cardref::v1::ListBotCredentialsResponse listed;
-    grpc::ClientContext context;
-    Organiser(options_.organiser_token, &context);
-    grpc::Status s = stub_.ListBotCredentials(
-        &context, cardref::v1::ListBotCredentialsRequest(), &listed);
+    grpc::Status s = Retrying([&] {
+      grpc::ClientContext context;
+      Organiser(options_.organiser_token, &context);
+      return stub_.ListBotCredentials(
+          &context, cardref::v1::ListBotCredentialsRequest(), &listed);
+    });
     if (!s.ok()) return FromGrpc(s, "ListBotCredentials");
     for (const cardref::v1::BotEntrant& e : listed.entrants()) {
       if (e.name() != bot.name) continue;
@@ -148,14 +165,20 @@ absl::Status BotPools::Issue(int b, std::vector<std::string>* credentials) {
   }
   cardref::v1::IssueBotCredentialRequest request;
   request.set_entrant(bot.name);
+  // A process's credential is replaced on every run (its old processes
+  // are gone); a remote entrant with none gets its first.
   request.set_replace(true);
   if (bot.command.empty()) {
     request.set_latency_allowance_millis(options_.remote_latency_allowance_ms);
   }
   cardref::v1::IssueBotCredentialResponse issued;
-  grpc::ClientContext context;
-  Organiser(options_.organiser_token, &context);
-  grpc::Status s = stub_.IssueBotCredential(&context, request, &issued);
+  // Replacing: a resend after a lost answer replaces the credential that
+  // answer carried, and this one is the bot's.
+  grpc::Status s = Retrying([&] {
+    grpc::ClientContext context;
+    Organiser(options_.organiser_token, &context);
+    return stub_.IssueBotCredential(&context, request, &issued);
+  });
   if (!s.ok()) {
     return FromGrpc(s, absl::StrCat("IssueBotCredential for ", bot.name));
   }
@@ -244,10 +267,12 @@ void BotPools::Watch() {
 
 absl::StatusOr<std::vector<int>> BotPools::Streams() {
   cardref::v1::ListBotCredentialsResponse listed;
-  grpc::ClientContext context;
-  Organiser(options_.organiser_token, &context);
-  grpc::Status s = stub_.ListBotCredentials(
-      &context, cardref::v1::ListBotCredentialsRequest(), &listed);
+  grpc::Status s = Retrying([&] {
+    grpc::ClientContext context;
+    Organiser(options_.organiser_token, &context);
+    return stub_.ListBotCredentials(
+        &context, cardref::v1::ListBotCredentialsRequest(), &listed);
+  });
   if (!s.ok()) return FromGrpc(s, "ListBotCredentials");
   std::map<std::string, int> by_name;
   for (const cardref::v1::BotEntrant& e : listed.entrants()) {
@@ -276,9 +301,11 @@ void BotPools::Stop() {
     revoke.set_entrant(bots_[b].name);
     revoke.set_reason("the event is over");
     cardref::v1::RevokeBotCredentialResponse revoked;
-    grpc::ClientContext context;
-    Organiser(options_.organiser_token, &context);
-    stub_.RevokeBotCredential(&context, revoke, &revoked).ok();
+    Retrying([&] {
+      grpc::ClientContext context;
+      Organiser(options_.organiser_token, &context);
+      return stub_.RevokeBotCredential(&context, revoke, &revoked);
+    }).ok();
   }
 }
 

@@ -311,6 +311,8 @@ std::vector<std::vector<int>> TeamsByGame(const ScheduleConfig& config) {
 // Whether `bot` takes its seats by invitation in this event.
 bool ByInvitation(const EventOptions& options, const BotSpec& bot) {
   if (bot.remote) return true;
+  // Started by hand: a process per match, the one you start.
+  if (bot.name == options.match.by_hand) return false;
   if (options.bot_lifetime == "event") return true;
   if (options.bot_lifetime == "match") return false;
   return bot.invitable;

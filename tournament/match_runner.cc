@@ -382,8 +382,12 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     bool all_exited = true;
     for (size_t seat = 0; seat < bots.size(); ++seat) {
       std::optional<ChildProcess>& bot = bots[seat];
-      // The referee's info tells about these.
-      if (by_hand[seat] || invited[seat]) continue;
+      // The referee's info tells about these; they have no process that
+      // could have exited.
+      if (by_hand[seat] || invited[seat]) {
+        all_exited = false;
+        continue;
+      }
       // A bot that never started, or one that exited with a failure.
       if (!bot.has_value() || (bot->Poll() && !bot->succeeded())) {
         any_failed = true;

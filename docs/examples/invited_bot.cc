@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -162,6 +163,7 @@ int main(int argc, char** argv) {
   }
 
   std::vector<std::thread> seats;
+  std::set<std::string> taken;  // "match/seat" of every invitation played
   std::atomic<int> failed{0};
   bool done = false;
   grpc::Status end;
@@ -181,6 +183,10 @@ int main(int argc, char** argv) {
         std::fflush(stdout);
         continue;
       }
+      // A broken stream's seats come again on the next one.
+      const std::string key = event.invitation().match_id() + "/" +
+                              std::to_string(event.invitation().seat());
+      if (!taken.insert(key).second) continue;
       seats.emplace_back([&stub, credential, invitation = event.invitation(),
                           &failed] {
         if (!Play(*stub, credential, invitation)) failed.fetch_add(1);

@@ -72,7 +72,7 @@ def main():
         print("invited_bot.py: set CARDREF_BOT_CREDENTIAL", file=sys.stderr)
         return 2
 
-    results, threads = [], []
+    results, threads, taken = [], [], set()
     with grpc.insecure_channel(args.server) as channel:
         stub = referee_pb2_grpc.RefereeStub(channel)
         request = referee_pb2.WatchInvitationsRequest(
@@ -90,6 +90,11 @@ def main():
                               f"{event.open.max_matches} matches at once",
                               flush=True)
                         continue
+                    # A broken stream's seats come again on the next one.
+                    key = (event.invitation.match_id, event.invitation.seat)
+                    if key in taken:
+                        continue
+                    taken.add(key)
                     thread = threading.Thread(
                         target=play, args=(stub, credential,
                                            event.invitation, results))
