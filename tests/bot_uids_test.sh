@@ -50,13 +50,14 @@ chmod 755 "$TMP/spy_bot.sh"
 start_referee
 export SPY_BOT="$TMP/cardref_bot"
 
-# One match of two spies (--shard=0/2: the first of its two seat orders).
+# One match of two spies (--matches=1 schedules two, one per seat order;
+# --shard=0/2 plays the first).
 play() {  # play NAME FLAG
   mkdir -m 1777 "$TMP/$1"
   SPY_DIR="$TMP/$1" "$BIN/cardref_tournament" \
     --server="localhost:$(cat "$TMP/port")" \
     --organiser_token_file="$TMP/token" --bot="spy=$TMP/spy_bot.sh" \
-    "$2" --games=craits:2 --shard=0/2 --params=game_length=SHORT \
+    "$2" --games=craits:2 --matches=1 --shard=0/2 --params=game_length=SHORT \
     --out="$TMP/$1/event"
   cat "$TMP/$1"/out.* >"$TMP/$1/out"
   echo "== $1:"; cat "$TMP/$1/out"

@@ -23,6 +23,7 @@
 #include "referee/base/hex.h"
 #include "referee/codec/game_catalog.h"
 #include "games/all_games.h"
+#include "games/api/game.h"
 #include "referee/grpc/organiser_token.h"
 #include "tournament/bot_pool.h"
 #include "tournament/event_state.h"
@@ -518,7 +519,10 @@ int RunEvent(EventOptions options, std::FILE* progress) {
                "--max_invitation_streams_per_credential=1024"};
     }
     absl::StatusOr<LocalReferee> started =
-        StartLocalReferee(options.referee_binary, dir, extra);
+        // Each seat's bot and the runner's own channel, with room for
+        // bots that reconnect before their old connection is gone.
+        StartLocalReferee(options.referee_binary, dir,
+                          4 * options.concurrency * kMaxSeats + 16, extra);
     if (!started.ok()) {
       return Fail(kEventError, started.status());
     }

@@ -83,8 +83,15 @@ absl::StatusOr<std::string> LoadOrCreateSecret(const std::string& dir) {
                                             parent.string(), ": ",
                                             error.message()));
   }
-  if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+  // Owner-only: the folder holds the event secret, the schedule and the
+  // logs of matches whose twins are still to be played; a bot running as
+  // another user must not read them.
+  if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
     return ErrnoError(absl::StrCat("cannot create the event folder ", dir));
+  }
+  if (chmod(dir.c_str(), 0700) != 0) {
+    return ErrnoError(absl::StrCat("cannot make the event folder ", dir,
+                                   " owner-only"));
   }
   const std::string path = absl::StrCat(dir, "/", kSecretFile);
   std::ifstream in(path);
@@ -104,6 +111,13 @@ absl::StatusOr<std::string> LoadOrCreateSecret(const std::string& dir) {
 std::string DealSeed(const std::string& secret, const std::string& deal_set) {
   return crypto::Sha256(absl::StrCat("cardref-tournament-deal-v1",
                                      std::string(1, '\0'), secret, deal_set));
+}
+
+std::string RefereeDealSetId(const std::string& secret,
+                             const std::string& deal_set) {
+  const std::string tag = crypto::Sha256(absl::StrCat(
+      "cardref-tournament-deal-set-id-v1", std::string(1, '\0'), secret));
+  return absl::StrCat(ToHex(tag.substr(0, 6)), "-", deal_set);
 }
 
 uint64_t BotSeed(const std::string& secret, const std::string& match_key,
@@ -160,7 +174,7 @@ absl::Status EventState::Record(const MatchRecord& record) {
                       "\t"),
         "\n");
   }
-  return WriteFileAtomically(absl::StrCat(dir_, "/", kMatchesFile), text, 0644);
+  return WriteFileAtomically(absl::StrCat(dir_, "/", kMatchesFile), text, 0600);
 }
 
 std::map<std::string, MatchRecord> EventState::records() const {

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -24,7 +25,7 @@ std::string DefaultRefereeBinary() {
 }
 
 absl::StatusOr<LocalReferee> StartLocalReferee(
-    const std::string& binary, const std::string& dir,
+    const std::string& binary, const std::string& dir, int max_clients,
     const std::vector<std::string>& extra_args) {
   const std::string token_path = absl::StrCat(dir, "/organiser.token");
   std::string token;
@@ -43,7 +44,9 @@ absl::StatusOr<LocalReferee> StartLocalReferee(
   ChildSpec spec;
   spec.argv = {binary, "--port=0", absl::StrCat("--port_file=", port_path),
                absl::StrCat("--log_dir=", dir, "/logs"),
-               absl::StrCat("--organiser_token_file=", token_path)};
+               absl::StrCat("--organiser_token_file=", token_path),
+               absl::StrCat("--max_connections_per_address=",
+                            std::max(256, max_clients))};
   spec.argv.insert(spec.argv.end(), extra_args.begin(), extra_args.end());
   spec.stderr_path = absl::StrCat(dir, "/referee.out");
   std::optional<ChildProcess> child = ChildProcess::Start(spec);

@@ -18,7 +18,7 @@ absl::Status WriteMatchFile(const std::string& dir,
                             const ScheduledMatch& match,
                             const MatchOutcome& outcome) {
   const std::string folder = absl::StrCat(dir, "/matches");
-  mkdir(folder.c_str(), 0755);
+  mkdir(folder.c_str(), 0700);
   nlohmann::json j;
   j["key"] = match.key;
   j["game"] = config.games[match.game].id;
@@ -59,7 +59,7 @@ absl::Status WriteMatchFile(const std::string& dir,
   return WriteFileAtomically(
       absl::StrCat(folder, "/", match.key, ".json"),
       j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
-      0644);
+      0600);
 }
 
 absl::StatusOr<int> WriteEventReport(
