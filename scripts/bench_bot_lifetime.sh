@@ -4,8 +4,10 @@
 # handed their matches by invitation (--bot_lifetime=event), measured in
 # the same run (BENCHMARKS.md, "Bot lifetime"). Not part of CI.
 #
-#   scripts/bench_bot_lifetime.sh [BUILD_TOOLS_DIR] [MATCHES] [ROUNDS]
+#   [PARAMS=game_length=SHORT,rounds=4] \
+#     scripts/bench_bot_lifetime.sh [BUILD_TOOLS_DIR] [MATCHES] [ROUNDS]
 #
+# PARAMS (empty by default: each game's own defaults) goes to --params.
 # For each game and lifetime, ROUNDS times (alternating the lifetimes):
 # one duplicate event of the three example strategies, MATCHES deal sets,
 # --concurrency=2, the tournament's own referee. CPU is the tournament's,
@@ -15,6 +17,7 @@ set -euo pipefail
 B=${1:-build/tools}
 MATCHES=${2:-6}
 ROUNDS=${3:-3}
+PARAMS=${PARAMS:-}
 OUT=$(mktemp -d /tmp/bench_bot_lifetime.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 declare -A CPU GAMES
@@ -28,6 +31,7 @@ for game in craits:3 krass_kariert:3 kraken:4; do
         "--bot=heuristic=$B/cardref_bot --quiet --strategy=heuristic" \
         "--bot=first=$B/cardref_bot --quiet --strategy=first" \
         --games="$game" --duplicate --matches="$MATCHES" --concurrency=2 \
+        ${PARAMS:+--params="$PARAMS"} \
         --bot_lifetime="$lifetime" >"$dir.out" 2>&1 ||
         { echo "$game $lifetime: the event failed:"; tail -5 "$dir.out"; exit 1; }
       read -r user sys wall <"$dir.time"

@@ -33,6 +33,10 @@ MODE is one of:
                60-match event by invitation; every match finished and
                audits OK, and each bot process was started once and took
                its share of the seats.
+  remote       --remote_bot=far: the event issues far's credential (with a
+               latency allowance) to DIR/credentials/far.credential and waits;
+               a bot started apart with it connects and plays its seats; the
+               log headers carry its allowance, and the credential stays.
   sprt         --sprt=0,50: the heuristic bot against random stops with H1
                accepted well before the fixed length, exits 0, resumes to
                the same verdict with nothing played, and an event with the
@@ -700,6 +704,58 @@ def invitations(tools, src, tmp):
     print("PASS: 60 matches by invitation, audited, 6 processes started once")
 
 
+def remote(tools, src, tmp):
+    out = os.path.join(tmp, "event")
+    args = [f"{tools}/cardref_tournament", f"--out={out}", "--trust_bots",
+            PARAMS, f"--bot=random={tools}/cardref_bot --quiet",
+            "--remote_bot=far", "--latency_allowance_ms=250",
+            "--remote_wait_s=60", "--games=craits:2", "--duplicate",
+            "--matches=2", "--concurrency=2"]
+    print("$", " ".join(args), flush=True)
+    event = subprocess.Popen(args, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+    credential_file = os.path.join(out, "credentials", "far.credential")
+    for _ in range(300):
+        if os.path.exists(credential_file):
+            break
+        time.sleep(0.1)
+    else:
+        event.kill()
+        fail("no credential file for the remote bot")
+    if os.stat(credential_file).st_mode & 0o777 != 0o600:
+        fail("the remote bot's credential file is not 0600")
+    port = open(os.path.join(out, "referee.port")).read().strip()
+    env = dict(os.environ,
+               CARDREF_BOT_CREDENTIAL=open(credential_file).read().strip())
+    far = subprocess.Popen(
+        [f"{tools}/cardref_bot", "--strategy=heuristic",
+         f"--server=localhost:{port}", "--max_matches=2"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        output, _ = event.communicate(timeout=240)
+    finally:
+        far.kill()
+    print(output[-4000:])
+    if event.returncode != 0:
+        fail(f"cardref_tournament exited {event.returncode}")
+    if "remote entrant far" not in output:
+        fail("the event did not say it waits for the remote bot")
+    report = load(out, "report.json")
+    if len(report["matches"]) != 4:
+        fail(f"{len(report['matches'])} matches, not 4")
+    for m in report["matches"]:
+        if m["outcome"] != "finished":
+            fail(f"{m['key']}: {m['outcome']}: {m['reason']}")
+        seat = [s["seat"] for s in m["seats"] if s["bot"] == "far"][0]
+        header = log_records(tools, m["log"])[0]["header"]
+        allowance = header["clock"].get("latencyAllowanceMillis", [])
+        if [int(a) for a in allowance] != [250 if s == seat else 0
+                                          for s in range(2)]:
+            fail(f"{m['key']}: allowances {allowance}, far in seat {seat}")
+    print("PASS: the remote bot connected with the issued credential and "
+          "played its seats with its latency allowance")
+
+
 def sprt(tools, src, tmp):
     bots = [f"heuristic={tools}/cardref_bot --quiet --strategy=heuristic",
             f"random={tools}/cardref_bot --quiet --strategy=random"]
@@ -773,7 +829,7 @@ def main():
          "server_refusals": server_refusals, "busy_referee": busy_referee,
          "flood": flood, "bot_limits": bot_limits,
          "heuristic": heuristic, "demo": demo, "invitations": invitations,
-         "sprt": sprt}[mode](tools, src, tmp)
+         "remote": remote, "sprt": sprt}[mode](tools, src, tmp)
 
 
 if __name__ == "__main__":
