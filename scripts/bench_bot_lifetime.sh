@@ -36,10 +36,10 @@ for game in craits:3 krass_kariert:3 kraken:4; do
         { echo "$game $lifetime: the event failed:"; tail -5 "$dir.out"; exit 1; }
       read -r user sys wall <"$dir.time"
       games=$(grep -c $'\tfinished\t' "$dir/matches.tsv" || true)
-      cpu=$(echo "$user + $sys" | bc -l)
+      cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
       printf '%-16s %-6s round %d: %3d games, CPU %6.2f s, wall %6.2f s, %8.0f games per core-hour\n' \
         "$game" "$lifetime" "$round" "$games" "$cpu" "$wall" \
-        "$(echo "$games / $cpu * 3600" | bc -l)"
+        "$(awk -v g="$games" -v c="$cpu" 'BEGIN { print g / c * 3600 }')"
       CPU[$game/$lifetime]+="$cpu "
       GAMES[$game/$lifetime]=$games
     done
@@ -53,8 +53,7 @@ for game in craits:3 krass_kariert:3 kraken:4; do
   g=${GAMES[$game/match]}
   m=$(echo "${CPU[$game/match]}" | median)
   e=$(echo "${CPU[$game/event]}" | median)
-  printf '| %s | %d | %.0f ms | %.0f ms | %.0f | %.0f | **%.1fx** |\n' \
-    "$game" "$g" "$(echo "$m / $g * 1000" | bc -l)" \
-    "$(echo "$e / $g * 1000" | bc -l)" "$(echo "$g / $m * 3600" | bc -l)" \
-    "$(echo "$g / $e * 3600" | bc -l)" "$(echo "$m / $e" | bc -l)"
+  awk -v game="$game" -v g="$g" -v m="$m" -v e="$e" 'BEGIN {
+    printf "| %s | %d | %.0f ms | %.0f ms | %.0f | %.0f | **%.1fx** |\n",
+      game, g, m / g * 1000, e / g * 1000, g / m * 3600, g / e * 3600, m / e }' 
 done
