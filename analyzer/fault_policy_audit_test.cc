@@ -483,6 +483,81 @@ TEST(FaultPolicyTest, TheAuditRecomputesTheBank) {
   EXPECT_EQ(report.discrepancy->field, "action.time_taken_micros");
 }
 
+// A remote entrant's latency allowance (ClockPolicy.latency_allowance_millis)
+// lengthens its seat's limit only: seat 1 answers every decision in 1.3 s
+// against a limit of 1 s plus its allowance of 0.5 s, with no bank.
+TEST(FaultPolicyTest, TheAuditAddsEachSeatsLatencyAllowanceToItsLimit) {
+  service::FakeClock time;
+  GameParams params;
+  params.Set("num_players", int64_t{2});
+  params.Set("game_length", std::string("SHORT"));
+  auto game = AllGames().Create("craits", params);
+  ASSERT_TRUE(game.ok()) << game.status();
+  service::MatchOptions options;
+  options.match_id = "allowance";
+  options.decision_time_limit_millis = 1000;
+  options.latency_allowance_millis = {0, 500};
+  options.fault_policy = Policy(v1::FAULT_ACTION_SUBSTITUTE);
+  options.dealing_seed = 5;
+  options.clock = &time;
+  options.signing_key = testlogs::TestSigningKey();
+  const std::string path = testlogs::MakeTempDir() + "/allowance.cardlog";
+  options.log_path = path;
+  auto created = service::Match::Create(std::move(*game), options);
+  ASSERT_TRUE(created.ok()) << created.status();
+  service::Match& match = **created;
+  std::vector<std::string> tokens;
+  for (int s = 0; s < 2; ++s) {
+    auto joined = match.Join(s, "p" + std::to_string(s), "1");
+    ASSERT_TRUE(joined.ok()) << joined.status();
+    tokens.push_back(joined->token);
+  }
+  Rng rng(5);
+  int slow = 0;
+  for (int guard = 0; guard < 100000; ++guard) {
+    if (match.status() != v1::MATCH_STATUS_IN_PROGRESS) break;
+    const int seat = match.progress().seat_to_act;
+    auto obs = match.Observe(seat, tokens[seat]);
+    ASSERT_TRUE(obs.ok()) << obs.status();
+    if (seat == 1) {
+      EXPECT_EQ(obs->deadline_unix_millis(),
+                absl::ToUnixMillis(time.Now()) + 1500);
+      ++slow;
+    }
+    time.Advance(absl::Milliseconds(seat == 1 ? 1300 : 10));
+    v1::SubmitActionRequest r;
+    r.set_match_id("allowance");
+    r.set_seat(seat);
+    r.set_token(tokens[seat]);
+    *r.mutable_action() =
+        obs->legal_actions(rng.Uniform(obs->legal_actions_size()));
+    r.set_decision_version(obs->version());
+    ASSERT_TRUE(match.Submit(r).ok());
+  }
+  ASSERT_EQ(match.status(), v1::MATCH_STATUS_FINISHED);
+  EXPECT_GT(slow, 3);
+  const v1::MatchInfo info = match.Info();
+  EXPECT_EQ(info.seat_faults(1).timeouts(), 0);
+  EXPECT_THAT(info.clock().latency_allowance_millis(),
+              ::testing::ElementsAre(0, 500));
+  created->reset();  // closes the log
+  auto payloads = testlogs::ReadPayloads(path);
+  ASSERT_TRUE(payloads.ok());
+  EXPECT_EQ(AuditPayloads(*payloads).verdict, Verdict::kOk);
+  // Without the allowance in the header, seat 1's first answer came after
+  // its limit.
+  testlogs::TamperRecord(
+      &*payloads, testlogs::Pick::kFirst,
+      [](const v1::LogRecord& r) { return r.has_header(); },
+      [](v1::LogRecord& r) {
+        r.mutable_header()->mutable_clock()->clear_latency_allowance_millis();
+      });
+  AuditReport report = AuditPayloads(*payloads);
+  EXPECT_EQ(report.verdict, Verdict::kMismatch) << report.Line();
+  ASSERT_TRUE(report.discrepancy.has_value());
+  EXPECT_EQ(report.discrepancy->field, "action.time_taken_micros");
+}
+
 }  // namespace
 }  // namespace cardref::analyzer
 

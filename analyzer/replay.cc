@@ -120,6 +120,13 @@ LogReplay::LogReplay(const v1::LogHeader& header, std::unique_ptr<Game> game,
   }
   bank_micros_.assign(
       n, limit_micros_ > 0 ? header.clock().bank_millis() * 1000 : 0);
+  allowance_micros_.assign(n, 0);
+  for (int s = 0; s < n && limit_micros_ > 0 &&
+                  s < header.clock().latency_allowance_millis_size();
+       ++s) {
+    allowance_micros_[s] =
+        std::max<int64_t>(0, header.clock().latency_allowance_millis(s)) * 1000;
+  }
   consecutive_timeouts_.assign(n, 0);
   rejections_.assign(n, 0);
   absent_.assign(n, false);
@@ -445,7 +452,8 @@ absl::Status LogReplay::CheckActionPolicy(const v1::ActionEvent& event,
   }
   if (limit_micros_ > 0) {
     const int64_t taken = event.time_taken_micros();
-    const int64_t allowance = limit_micros_ + bank_micros_[seat];
+    const int64_t seat_limit = limit_micros_ + allowance_micros_[seat];
+    const int64_t allowance = seat_limit + bank_micros_[seat];
     if (!event.by_referee() && taken >= allowance) {
       return Fail("action.time_taken_micros", absl::StrCat(taken),
                   absl::StrCat("less than ", allowance),
@@ -457,9 +465,9 @@ absl::Status LogReplay::CheckActionPolicy(const v1::ActionEvent& event,
                   absl::StrCat("at least ", allowance),
                   "a timeout before the seat's limit and bank ran out");
     }
-    if (taken > limit_micros_) {
+    if (taken > seat_limit) {
       bank_micros_[seat] =
-          std::max<int64_t>(0, bank_micros_[seat] - (taken - limit_micros_));
+          std::max<int64_t>(0, bank_micros_[seat] - (taken - seat_limit));
     }
   }
   return absl::OkStatus();

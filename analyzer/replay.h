@@ -157,6 +157,9 @@ class LogReplay {
   v1::LogHeader header_;
   v1::FaultAction fault_action_ = v1::FAULT_ACTION_SUBSTITUTE;
   int64_t limit_micros_ = 0;  // 0: no limit
+  // Each seat's latency allowance (ClockPolicy.latency_allowance_millis),
+  // added to the limit for that seat.
+  std::vector<int64_t> allowance_micros_;
   std::vector<int64_t> bank_micros_;
   std::vector<int> consecutive_timeouts_;
   std::vector<int> rejections_;  // for the pending decision

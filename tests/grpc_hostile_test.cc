@@ -121,6 +121,9 @@ const std::vector<Method>& UnaryMethods() {
       {"CancelMatch", "cardref.v1.EndMatchRequest"},
       {"AbortMatch", "cardref.v1.EndMatchRequest"},
       {"GetRefereeKey", "cardref.v1.GetRefereeKeyRequest"},
+      {"IssueBotCredential", "cardref.v1.IssueBotCredentialRequest"},
+      {"RevokeBotCredential", "cardref.v1.RevokeBotCredentialRequest"},
+      {"ListBotCredentials", "cardref.v1.ListBotCredentialsRequest"},
   };
   return *methods;
 }

@@ -11,16 +11,28 @@
 // another language needs only referee.proto: the observation lists the legal
 // actions, each with its notation.
 //
+// With a bot credential ($CARDREF_BOT_CREDENTIAL, or --invitations) it runs
+// as a service instead (docs/bots.md, "Invitations"): it keeps one
+// WatchInvitations stream open, asks for --max_matches at once (else
+// $CARDREF_MAX_MATCHES, else 1) of --games (else $CARDREF_GAMES, else all),
+// and plays every seat it is invited to on a thread of its own, seeded by
+// the invitation's match_seed, until the stream ends (or --matches seats
+// were played, when given).
+//
 // It does what docs/bots.md asks of a bot on a network that fails: every
 // unary call has a deadline; a join is resent with its retry_key and an
 // answer with its sequence number (so the referee acts on each at most
 // once); a stream that breaks is reopened from the last version seen.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -31,6 +43,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "cardref/v1/referee.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "referee/base/rng.h"
@@ -54,7 +67,19 @@ ABSL_FLAG(uint64_t, seed, 0,
           "Seed of the random strategy; 0 = $CARDREF_MATCH_SEED (set by "
           "cardref_tournament, its own per match and seat), else from the "
           "OS");
-ABSL_FLAG(int, matches, 1, "Matches to play one after the other");
+ABSL_FLAG(int, matches, 1,
+          "Matches to play one after the other; with invitations, seats to "
+          "play before leaving (0: until the invitation stream ends)");
+ABSL_FLAG(bool, invitations, false,
+          "Run as a service: take matches by invitation with the bot "
+          "credential in $CARDREF_BOT_CREDENTIAL (implied when it is set "
+          "and no match is named)");
+ABSL_FLAG(int, max_matches, 0,
+          "With invitations: matches played at once; 0 = $CARDREF_MAX_MATCHES, "
+          "else 1");
+ABSL_FLAG(std::vector<std::string>, games, {},
+          "With invitations: the games to be invited to; empty = "
+          "$CARDREF_GAMES (comma-separated), else every game");
 ABSL_FLAG(int, join_timeout_s, 30,
           "How long to keep retrying to find an open match");
 ABSL_FLAG(int, reconnect_timeout_s, 30,
@@ -126,19 +151,53 @@ class Backoff {
   std::chrono::milliseconds pause_{50};
 };
 
+// The seat to join: from the flags and the environment, or an invitation.
+struct SeatSpec {
+  std::string match_id;
+  std::string game;
+  int seat = -1;
+  std::string player_name;  // empty with a credential: the entrant's
+  std::string ticket;
+  std::string credential;
+};
+
+SeatSpec SeatFromFlags() {
+  SeatSpec spec;
+  spec.match_id =
+      FlagOrEnv(absl::GetFlag(FLAGS_match_id), "CARDREF_MATCH_ID");
+  spec.game = absl::GetFlag(FLAGS_game);
+  spec.seat = absl::GetFlag(FLAGS_seat);
+  if (const char* env = std::getenv("CARDREF_SEAT");
+      spec.seat < 0 && env != nullptr && !absl::SimpleAtoi(env, &spec.seat)) {
+    spec.seat = -1;
+  }
+  spec.player_name = PlayerName();
+  // An invited seat's ticket: from the environment, where the tournament
+  // runner puts it (a command line is visible to every user).
+  if (const char* ticket = std::getenv("CARDREF_JOIN_TICKET");
+      ticket != nullptr) {
+    spec.ticket = ticket;
+  }
+  return spec;
+}
+
 class Bot {
  public:
   Bot(const std::shared_ptr<grpc::Channel>& channel, uint64_t seed)
       : stub_(Referee::NewStub(channel)), rng_(seed) {}
 
   // Plays one match to its end. Returns false on an error.
-  bool PlayOne() {
+  bool PlayOne(const SeatSpec& spec) {
     cardref::v1::JoinMatchResponse joined;
-    if (!Join(&joined)) return false;
+    if (!Join(spec, &joined)) return false;
     const std::string who =
         absl::StrCat(joined.match_id(), " seat ", joined.seat());
     if (!absl::GetFlag(FLAGS_quiet)) {
-      std::printf("%s: joined %s\n", PlayerName().c_str(), who.c_str());
+      std::printf("%s: joined %s\n",
+                  spec.player_name.empty() ? "(entrant)"
+                                           : spec.player_name.c_str(),
+                  who.c_str());
+      std::fflush(stdout);
     }
     cardref::v1::SeatRequest request;
     request.set_match_id(joined.match_id());
@@ -210,24 +269,14 @@ class Bot {
   }
 
  private:
-  bool Join(cardref::v1::JoinMatchResponse* joined) {
+  bool Join(const SeatSpec& spec, cardref::v1::JoinMatchResponse* joined) {
     cardref::v1::JoinMatchRequest request;
-    request.set_match_id(FlagOrEnv(absl::GetFlag(FLAGS_match_id),
-                                   "CARDREF_MATCH_ID"));
-    request.set_game(absl::GetFlag(FLAGS_game));
-    int seat = absl::GetFlag(FLAGS_seat);
-    if (const char* env = std::getenv("CARDREF_SEAT");
-        seat < 0 && env != nullptr && !absl::SimpleAtoi(env, &seat)) {
-      seat = -1;
-    }
-    if (seat >= 0) request.set_seat(seat);
-    request.set_player_name(PlayerName());
-    // An invited seat's ticket: from the environment, where the tournament
-    // runner puts it (a command line is visible to every user).
-    if (const char* ticket = std::getenv("CARDREF_JOIN_TICKET");
-        ticket != nullptr) {
-      request.set_ticket(ticket);
-    }
+    request.set_match_id(spec.match_id);
+    request.set_game(spec.game);
+    if (spec.seat >= 0) request.set_seat(spec.seat);
+    request.set_player_name(spec.player_name);
+    request.set_ticket(spec.ticket);
+    request.set_credential(spec.credential);
     request.set_player_version(absl::StrCat("cardref_bot ", cardref::kVersion,
                                             " ", absl::GetFlag(FLAGS_strategy)));
     // Makes the join safe to resend: a join the referee took whose answer
@@ -326,6 +375,141 @@ class Bot {
   int resends_ = 0;  // answers sent again after a failed connection
 };
 
+// The invitation stream's settings: flags, else the environment the
+// tournament runner sets, else defaults.
+struct InvitationSettings {
+  std::string credential;
+  int max_matches = 1;
+  std::vector<std::string> games;
+  int seats_to_play = 0;  // 0: until the stream ends
+};
+
+InvitationSettings InvitationsFromFlags() {
+  InvitationSettings settings;
+  if (const char* env = std::getenv("CARDREF_BOT_CREDENTIAL")) {
+    settings.credential = env;
+  }
+  settings.max_matches = absl::GetFlag(FLAGS_max_matches);
+  if (const char* env = std::getenv("CARDREF_MAX_MATCHES");
+      settings.max_matches <= 0 && env != nullptr) {
+    absl::SimpleAtoi(env, &settings.max_matches);
+  }
+  settings.max_matches = std::max(settings.max_matches, 1);
+  settings.games = absl::GetFlag(FLAGS_games);
+  if (const char* env = std::getenv("CARDREF_GAMES");
+      settings.games.empty() && env != nullptr) {
+    settings.games = absl::StrSplit(env, ',', absl::SkipEmpty());
+  }
+  // --matches counts seats here, and only when given.
+  if (absl::GetFlag(FLAGS_matches) != 1 || absl::GetFlag(FLAGS_invitations)) {
+    settings.seats_to_play = absl::GetFlag(FLAGS_matches);
+  }
+  return settings;
+}
+
+// Plays invitations until the stream ends for good (revoked, or the referee
+// gone for --reconnect_timeout_s) or `seats_to_play` seats were played.
+// Each seat on a thread of its own; returns once they are all over.
+int RunInvitations(const std::shared_ptr<grpc::Channel>& channel,
+                   const InvitationSettings& settings) {
+  auto stub = Referee::NewStub(channel);
+  cardref::v1::WatchInvitationsRequest request;
+  request.set_credential(settings.credential);
+  request.set_max_matches(settings.max_matches);
+  for (const std::string& g : settings.games) request.add_games(g);
+  struct SeatThread {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> done;
+  };
+  std::vector<SeatThread> seats;
+  std::set<std::string> taken;  // "match/seat" of every invitation played
+  std::atomic<int> failures{0};
+  int started = 0;
+  const auto patience =
+      std::chrono::seconds(absl::GetFlag(FLAGS_reconnect_timeout_s));
+  auto give_up = std::chrono::steady_clock::now() + patience;
+  Backoff backoff;
+  grpc::Status end;
+  std::optional<grpc::ClientContext> context;
+  for (;;) {
+    context.emplace();
+    context->set_wait_for_ready(true);
+    auto stream = stub->WatchInvitations(&*context, request);
+    cardref::v1::InvitationEvent event;
+    bool done = false;
+    while (!done && stream->Read(&event)) {
+      give_up = std::chrono::steady_clock::now() + patience;
+      backoff.Reset();
+      if (event.has_open()) {
+        if (!absl::GetFlag(FLAGS_quiet)) {
+          std::printf("%s: taking up to %d matches at once%s%s\n",
+                      event.open().entrant().c_str(),
+                      event.open().max_matches(),
+                      event.open().note().empty() ? "" : ": ",
+                      event.open().note().c_str());
+          std::fflush(stdout);
+        }
+        continue;
+      }
+      const cardref::v1::Invitation invitation = event.invitation();
+      // A stream that broke gives back its seats not yet joined, and the
+      // reopened one may bring one this bot is joining already.
+      if (!taken.insert(absl::StrCat(invitation.match_id(), "/",
+                                     invitation.seat()))
+               .second) {
+        continue;
+      }
+      SeatSpec spec;
+      spec.match_id = invitation.match_id();
+      spec.seat = invitation.seat();
+      spec.ticket = invitation.ticket();
+      spec.credential = settings.credential;
+      const uint64_t seed = invitation.match_seed() != 0
+                                ? invitation.match_seed()
+                                : StrategySeed(absl::GetFlag(FLAGS_seed));
+      // Seats over are joined as new ones come: a bot that plays for days
+      // holds no finished thread.
+      seats.erase(std::remove_if(seats.begin(), seats.end(),
+                                 [](SeatThread& t) {
+                                   if (!t.done->load()) return false;
+                                   t.thread.join();
+                                   return true;
+                                 }),
+                  seats.end());
+      auto over = std::make_shared<std::atomic<bool>>(false);
+      seats.push_back({std::thread([channel, spec, seed, over, &failures] {
+                         Bot bot(channel, seed);
+                         if (!bot.PlayOne(spec)) failures.fetch_add(1);
+                         over->store(true);
+                       }),
+                       over});
+      ++started;
+      if (settings.seats_to_play > 0 && started >= settings.seats_to_play) {
+        done = true;
+      }
+    }
+    if (done) {
+      context->TryCancel();
+      stream->Finish().IgnoreError();
+      break;
+    }
+    end = stream->Finish();
+    if (!IsTransient(end) || std::chrono::steady_clock::now() > give_up) {
+      break;
+    }
+    std::fprintf(stderr, "invitation stream broke (%s); reopening\n",
+                 StatusText(end).c_str());
+    backoff.Wait();
+  }
+  for (SeatThread& t : seats) t.thread.join();
+  if (!end.ok()) {
+    std::fprintf(stderr, "invitation stream ended: %s\n",
+                 StatusText(end).c_str());
+    return 1;
+  }
+  return failures == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -339,11 +523,11 @@ int main(int argc, char** argv) {
                  strategy.c_str());
     return cardref::cli::kExitUsage;
   }
-  if (absl::GetFlag(FLAGS_matches) < 1 ||
+  if (absl::GetFlag(FLAGS_matches) < 0 ||
       absl::GetFlag(FLAGS_join_timeout_s) < 0 ||
       absl::GetFlag(FLAGS_reconnect_timeout_s) < 0) {
     std::fprintf(stderr,
-                 "cardref_bot: --matches must be 1 or more, --join_timeout_s "
+                 "cardref_bot: --matches must be 0 or more, --join_timeout_s "
                  "and --reconnect_timeout_s 0 or more; got %d, %d and %d\n",
                  absl::GetFlag(FLAGS_matches),
                  absl::GetFlag(FLAGS_join_timeout_s),
@@ -352,12 +536,26 @@ int main(int argc, char** argv) {
   }
   std::string server = FlagOrEnv(absl::GetFlag(FLAGS_server), "CARDREF_SERVER");
   if (server.empty()) server = "localhost:50051";
-  Bot bot(grpc::CreateChannel(server,
-                              grpc::InsecureChannelCredentials()),
-          StrategySeed(absl::GetFlag(FLAGS_seed)));
+  const std::shared_ptr<grpc::Channel> channel =
+      grpc::CreateChannel(server, grpc::InsecureChannelCredentials());
+  const InvitationSettings invited = InvitationsFromFlags();
+  const bool match_named =
+      !FlagOrEnv(absl::GetFlag(FLAGS_match_id), "CARDREF_MATCH_ID").empty();
+  if (absl::GetFlag(FLAGS_invitations) ||
+      (!invited.credential.empty() && !match_named)) {
+    if (invited.credential.empty()) {
+      std::fprintf(stderr,
+                   "cardref_bot: --invitations needs the bot credential in "
+                   "$CARDREF_BOT_CREDENTIAL (docs/bots.md, \"Invitations\")\n");
+      return cardref::cli::kExitUsage;
+    }
+    return RunInvitations(channel, invited);
+  }
+  Bot bot(channel, StrategySeed(absl::GetFlag(FLAGS_seed)));
+  const SeatSpec spec = SeatFromFlags();
   int failures = 0;
-  for (int i = 0; i < absl::GetFlag(FLAGS_matches); ++i) {
-    if (!bot.PlayOne()) ++failures;
+  for (int i = 0; i < std::max(1, absl::GetFlag(FLAGS_matches)); ++i) {
+    if (!bot.PlayOne(spec)) ++failures;
   }
   return failures == 0 ? 0 : 1;
 }

@@ -111,6 +111,19 @@ ABSL_FLAG(int32_t, max_service_streams_per_connection,
           cardref::service::Limits().max_service_streams_per_connection,
           "Open Health/Watch and ServerReflectionInfo streams per connection; "
           "0 = no cap");
+ABSL_FLAG(int32_t, max_invitation_streams_per_credential,
+          cardref::service::Limits().max_invitation_streams_per_credential,
+          "WatchInvitations streams one bot credential may hold open at once "
+          "(a pool of bot processes takes one each); at least 1");
+ABSL_FLAG(int32_t, max_invitations_per_credential,
+          cardref::service::Limits().max_invitations_per_credential,
+          "Seats sent by invitation to one bot credential whose matches are "
+          "not over; a stream asking for more at once is granted this many; "
+          "at least 1");
+ABSL_FLAG(int64_t, max_latency_allowance_ms, 10000,
+          "Largest latency allowance a bot credential may add to its "
+          "entrant's decision limit (docs/bots.md, \"Invitations\"); 0 = no "
+          "maximum");
 ABSL_FLAG(double, calls_per_second_per_token,
           cardref::service::Limits().calls_per_second_per_token,
           "Calls per second per seat token or bearer token; 0 = no limit");
@@ -318,6 +331,11 @@ absl::StatusOr<service::Limits> LimitsFromFlags() {
   ASSIGN_OR_RETURN(
       limits.max_service_streams_per_connection,
       InRange(FLAGS_max_service_streams_per_connection, 0, kMaxInt32));
+  ASSIGN_OR_RETURN(
+      limits.max_invitation_streams_per_credential,
+      InRange(FLAGS_max_invitation_streams_per_credential, 1, kMaxInt32));
+  ASSIGN_OR_RETURN(limits.max_invitations_per_credential,
+                   InRange(FLAGS_max_invitations_per_credential, 1, kMaxInt32));
   ASSIGN_OR_RETURN(limits.calls_per_second_per_token,
                    NonNegative(FLAGS_calls_per_second_per_token));
   ASSIGN_OR_RETURN(limits.burst_per_token, NonNegative(FLAGS_burst_per_token));
@@ -406,6 +424,9 @@ absl::StatusOr<RefereeConfig> RefereeConfigFromFlags() {
   ASSIGN_OR_RETURN(manager.max_join_deadline_millis,
                    InRange(FLAGS_max_join_deadline_ms, int64_t{0}, kMaxMillis));
   ASSIGN_OR_RETURN(manager.default_fault_policy, FaultPolicyFromFlags());
+  ASSIGN_OR_RETURN(manager.max_latency_allowance_millis,
+                   InRange(FLAGS_max_latency_allowance_ms, int64_t{0},
+                           kMaxMillis));
   RETURN_IF_ERROR(DefaultWithinMaximum(FLAGS_join_deadline_ms,
                                        FLAGS_max_join_deadline_ms));
   ASSIGN_OR_RETURN(manager.limits, LimitsFromFlags());

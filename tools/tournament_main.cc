@@ -23,6 +23,7 @@
 #include "absl/strings/str_join.h"
 #include "referee/grpc/organiser_token.h"
 #include "tools/cli_flags.h"
+#include "tournament/bot_pool.h"
 #include "tournament/config.h"
 #include "tournament/event.h"
 #include "tournament/local_referee.h"
@@ -116,6 +117,32 @@ ABSL_FLAG(std::string, by_hand, "",
           "(ticket included) to DIR/by_hand.env, prints the command to run "
           "and waits up to 600 s for it to join; matches are played one at "
           "a time (docs/bots.md, \"Your bot under a debugger\")");
+ABSL_FLAG(std::string, bot_lifetime, "",
+          "event: every bot started once (a pool of --bot_pool processes) "
+          "and handed its matches by invitation; match: a process per seat "
+          "per match; empty: event for bots that take invitations (the "
+          "example bots, config bots with invitable: true), match for the "
+          "others (docs/tournament.md, \"Bot lifetime\")");
+ABSL_FLAG(int32_t, bot_pool, 1,
+          "With event lifetime: processes per bot, 1 to 256; each takes an "
+          "equal share of the seats the bot may hold at once");
+ABSL_FLAG(std::vector<std::string>, remote_bot, {},
+          "NAME,...: bots that run elsewhere and connect by invitation; the "
+          "event issues each a credential, written to DIR/credentials/"
+          "NAME.credential for its author, unless the referee already has "
+          "one for it");
+ABSL_FLAG(double, remote_wait_s, 600,
+          "How long to wait for the remote bots to connect before the event "
+          "starts");
+ABSL_FLAG(int64_t, latency_allowance_ms, 0,
+          "The latency allowance of remote bots' new credentials, added to "
+          "their decision limit (at most the referee's "
+          "--max_latency_allowance_ms)");
+ABSL_FLAG(std::string, sprt, "",
+          "ELO0,ELO1[,ALPHA,BETA]: for a two-bot event, stop scheduling "
+          "once the SPRT on deal-set outcomes accepts H0 (elo <= ELO0) or H1 "
+          "(elo >= ELO1); alpha and beta default to 0.05 (docs/tournament.md, "
+          "\"Early stopping\")");
 ABSL_FLAG(bool, trust_bots, false,
           "Run the bots as this program's own user (without --bot_user): only "
           "for bots you trust, since they could read what this user can");
@@ -137,6 +164,8 @@ int main(int argc, char** argv) {
       "--out=DIR [--games=craits:3,kraken] [--schedule=round_robin|gauntlet] "
       "[--duplicate] [--matches=DEAL_SETS] [--seatings=balanced|all] "
       "[--concurrency=K] [--shard=I/N] [--server=HOST:PORT] "
+      "[--bot_lifetime=event|match] [--bot_pool=N] [--remote_bot=NAME,...] "
+      "[--sprt=ELO0,ELO1[,ALPHA,BETA]] "
       "--trust_bots|--bot_user=USER|--bot_uids=FIRST-LAST");
   namespace t = cardref::tournament;
   t::EventOptions options;
@@ -152,7 +181,27 @@ int main(int argc, char** argv) {
   for (const std::string& text : absl::GetFlag(FLAGS_bot).values) {
     absl::StatusOr<t::BotSpec> bot = t::ParseBotSpec(text);
     if (!bot.ok()) return Usage(std::string(bot.status().message()));
+    bot->invitable = t::IsKnownInvitableBot(bot->command);
     options.schedule.bots.push_back(*bot);
+  }
+  for (const std::string& name : absl::GetFlag(FLAGS_remote_bot)) {
+    absl::StatusOr<t::BotSpec> bot =
+        t::ParseBotSpec(absl::StrCat(name, "=remote"));
+    if (!bot.ok()) return Usage(std::string(bot.status().message()));
+    bot->command.clear();
+    bot->remote = true;
+    options.schedule.bots.push_back(*bot);
+  }
+  if (!absl::GetFlag(FLAGS_bot_lifetime).empty()) {
+    options.bot_lifetime = absl::GetFlag(FLAGS_bot_lifetime);
+  }
+  if (absl::GetFlag(FLAGS_bot_pool) != 1) {
+    options.bot_pool = absl::GetFlag(FLAGS_bot_pool);
+  }
+  options.remote_wait_s = absl::GetFlag(FLAGS_remote_wait_s);
+  options.remote_latency_allowance_ms = absl::GetFlag(FLAGS_latency_allowance_ms);
+  if (!absl::GetFlag(FLAGS_sprt).empty()) {
+    options.sprt = absl::GetFlag(FLAGS_sprt);
   }
   if (options.schedule.bots.empty()) {
     return Usage("no bots: give --bot='NAME=COMMAND ARGS...' for each");

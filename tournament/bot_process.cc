@@ -40,6 +40,7 @@ std::optional<ChildProcess> ChildProcess::Start(const ChildSpec& spec) {
   for (char** e = environ; *e != nullptr; ++e) {
     const absl::string_view entry(*e);
     bool drop = absl::StartsWith(entry, "CARDREF_JOIN_TICKET=") ||
+                absl::StartsWith(entry, "CARDREF_BOT_CREDENTIAL=") ||
                 absl::StartsWith(entry, absl::StrCat(kOrganiserTokenEnv, "="));
     for (const auto& [name, value] : spec.env) {
       drop = drop || absl::StartsWith(entry, absl::StrCat(name, "="));

@@ -24,7 +24,8 @@ struct RunAs {
 struct ChildSpec {
   std::vector<std::string> argv;
   // Set in the child's environment, over the inherited one. The organiser
-  // credential and any inherited CARDREF_JOIN_TICKET are always removed.
+  // credential and any inherited CARDREF_JOIN_TICKET and
+  // CARDREF_BOT_CREDENTIAL are always removed.
   std::vector<std::pair<std::string, std::string>> env;
   std::string stderr_path;  // stdout and stderr go here (created, 0600)
   RunAs user;

@@ -10,6 +10,7 @@
 #include "absl/strings/str_split.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
+#include "tournament/bot_pool.h"
 
 namespace cardref::tournament {
 namespace {
@@ -63,18 +64,28 @@ absl::StatusOr<v1::TournamentConfig> ReadConfigFile(const std::string& path) {
 absl::Status ApplyConfig(const v1::TournamentConfig& config,
                          EventOptions* options) {
   for (const v1::TournamentBot& bot : config.bots()) {
-    if (bot.name().empty() || bot.command().empty()) {
+    if (bot.name().empty() || (bot.command().empty() != bot.remote())) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "a bot in the config needs a name and a command, got name '",
+          "a bot in the config needs a name and a command (a remote one a "
+          "name and no command), got name '",
           bot.name(), "'"));
     }
     // The same checks as --bot: the name's characters.
-    absl::StatusOr<BotSpec> spec =
-        ParseBotSpec(absl::StrCat(bot.name(), "=", bot.command(0)));
+    absl::StatusOr<BotSpec> spec = ParseBotSpec(absl::StrCat(
+        bot.name(), "=", bot.remote() ? "remote" : bot.command(0)));
     if (!spec.ok()) return spec.status();
-    options->schedule.bots.push_back(
-        {bot.name(), {bot.command().begin(), bot.command().end()}});
+    BotSpec added;
+    added.name = bot.name();
+    added.command = {bot.command().begin(), bot.command().end()};
+    added.remote = bot.remote();
+    added.invitable = bot.invitable() || IsKnownInvitableBot(added.command);
+    options->schedule.bots.push_back(std::move(added));
   }
+  if (!config.bot_lifetime().empty()) {
+    options->bot_lifetime = config.bot_lifetime();
+  }
+  if (config.bot_pool() > 0) options->bot_pool = config.bot_pool();
+  if (!config.sprt().empty()) options->sprt = config.sprt();
   for (const std::string& g : config.games()) {
     absl::StatusOr<GameSpec> game = ParseGameSpec(g);
     if (!game.ok()) return game.status();

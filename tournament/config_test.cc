@@ -64,6 +64,41 @@ TEST(ConfigTest, ReadsEveryField) {
   EXPECT_EQ(kDefaultDealSets, 5);
 }
 
+TEST(ConfigTest, ReadsBotLifetimesRemoteBotsAndTheSprt) {
+  const std::string path = WriteTemp(R"(
+    bots { name: "mine" command: ["./my_bot"] invitable: true }
+    bots { name: "plain" command: ["./other_bot"] }
+    bots { name: "example" command: ["build/tools/cardref_bot"] }
+    bots { name: "far" remote: true }
+    bot_lifetime: "event"
+    bot_pool: 3
+    sprt: "0,10"
+  )");
+  absl::StatusOr<v1::TournamentConfig> config = ReadConfigFile(path);
+  std::remove(path.c_str());
+  ASSERT_TRUE(config.ok()) << config.status();
+  EventOptions options;
+  ASSERT_TRUE(ApplyConfig(*config, &options).ok());
+  ASSERT_EQ(options.schedule.bots.size(), 4u);
+  EXPECT_TRUE(options.schedule.bots[0].invitable);
+  EXPECT_FALSE(options.schedule.bots[1].invitable);
+  EXPECT_TRUE(options.schedule.bots[2].invitable);  // an example bot
+  EXPECT_TRUE(options.schedule.bots[3].remote);
+  EXPECT_TRUE(options.schedule.bots[3].command.empty());
+  EXPECT_EQ(options.bot_lifetime, "event");
+  EXPECT_EQ(options.bot_pool, 3);
+  EXPECT_EQ(options.sprt, "0,10");
+  // A remote bot has no command; any other needs one.
+  v1::TournamentConfig bad;
+  v1::TournamentBot* remote = bad.add_bots();
+  remote->set_name("far");
+  remote->set_remote(true);
+  remote->add_command("./far_bot");
+  EventOptions ignored;
+  EXPECT_THAT(std::string(ApplyConfig(bad, &ignored).message()),
+              testing::HasSubstr("a remote one a name and no command"));
+}
+
 TEST(ConfigTest, SyntaxErrorNamesFileLineAndSchema) {
   const std::string path = WriteTemp("bots { name: \"a\"\n  colour: 3 }\n");
   absl::StatusOr<v1::TournamentConfig> config = ReadConfigFile(path);

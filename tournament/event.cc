@@ -3,8 +3,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -16,16 +18,19 @@
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
 #include "analyzer/cli.h"
+#include "nlohmann/json.hpp"
 #include "grpcpp/grpcpp.h"
 #include "referee/base/hex.h"
 #include "referee/codec/game_catalog.h"
 #include "games/all_games.h"
 #include "games/api/game.h"
 #include "referee/grpc/organiser_token.h"
+#include "tournament/bot_pool.h"
 #include "tournament/event_state.h"
 #include "tournament/local_referee.h"
 #include "tournament/process_tree.h"
 #include "tournament/report.h"
+#include "tournament/sprt_stop.h"
 
 namespace cardref::tournament {
 namespace {
@@ -279,6 +284,76 @@ int ResolveFailed(const absl::Status& status) {
   return Fail(absl::IsUnavailable(status) ? kEventError : kEventUsage, status);
 }
 
+// The ranks by seat a match file (report.h) recorded; empty if none.
+std::vector<int> RecordedRanks(const std::string& dir, const std::string& key) {
+  std::ifstream in(absl::StrCat(dir, "/matches/", key, ".json"));
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  std::vector<int> ranks;
+  if (j.is_discarded() || !j.contains("ranks") || !j["ranks"].is_array() ||
+      j.value("outcome", "") != "finished") {
+    return ranks;
+  }
+  for (const nlohmann::json& r : j["ranks"]) {
+    if (r.is_number_integer()) ranks.push_back(r.get<int>());
+  }
+  return ranks;
+}
+
+// Each game's partnerships, for the paired outcomes of --sprt.
+std::vector<std::vector<int>> TeamsByGame(const ScheduleConfig& config) {
+  std::vector<std::vector<int>> teams;
+  for (const GameSpec& g : config.games) {
+    const GameTraits& traits = TraitsOf(g.id);
+    teams.push_back(traits.teams ? traits.teams(g.players) : std::vector<int>());
+  }
+  return teams;
+}
+
+// Whether `bot` takes its seats by invitation in this event.
+bool ByInvitation(const EventOptions& options, const BotSpec& bot) {
+  if (bot.remote) return true;
+  // Started by hand: a process per match, the one you start.
+  if (bot.name == options.match.by_hand) return false;
+  if (options.bot_lifetime == "event") return true;
+  if (options.bot_lifetime == "match") return false;
+  return bot.invitable;
+}
+
+bool AnyByInvitation(const EventOptions& options) {
+  for (const BotSpec& bot : options.schedule.bots) {
+    if (ByInvitation(options, bot)) return true;
+  }
+  return false;
+}
+
+// The pools of the bots taken by invitation: each bot's processes ask for
+// enough matches at once to hold every seat it can have while `concurrency`
+// matches are played, so no match waits for a bot's room.
+std::vector<PooledBot> PoolsFor(const EventOptions& options,
+                                const std::vector<ScheduledMatch>& schedule) {
+  std::vector<PooledBot> pools;
+  for (size_t b = 0; b < options.schedule.bots.size(); ++b) {
+    const BotSpec& bot = options.schedule.bots[b];
+    if (!ByInvitation(options, bot)) continue;
+    int most = 0;  // seats it holds in one match
+    for (const ScheduledMatch& m : schedule) {
+      most = std::max<int>(
+          most, static_cast<int>(std::count(m.seats.begin(), m.seats.end(),
+                                            static_cast<int>(b))));
+    }
+    PooledBot pooled;
+    pooled.name = bot.name;
+    pooled.command = bot.remote ? std::vector<std::string>() : bot.command;
+    pooled.processes = bot.remote ? 0 : std::max(1, options.bot_pool);
+    const int at_once = std::max(1, most * std::max(1, options.concurrency));
+    pooled.max_matches = bot.remote ? at_once
+                                    : (at_once + pooled.processes - 1) /
+                                          pooled.processes;
+    pools.push_back(std::move(pooled));
+  }
+  return pools;
+}
+
 }  // namespace
 
 absl::Status CheckEventOptions(const EventOptions& options) {
@@ -295,6 +370,47 @@ absl::Status CheckEventOptions(const EventOptions& options) {
   }
   if (options.concurrency < 1) {
     return absl::InvalidArgumentError("--concurrency must be 1 or more");
+  }
+  if (!options.bot_lifetime.empty() && options.bot_lifetime != "event" &&
+      options.bot_lifetime != "match") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--bot_lifetime must be event or match, got '", options.bot_lifetime,
+        "'"));
+  }
+  if (options.bot_pool < 1 || options.bot_pool > 256) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--bot_pool must be 1 to 256 processes per bot, got ",
+        options.bot_pool));
+  }
+  if (!(options.remote_wait_s > 0 && options.remote_wait_s <= 86400)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--remote_wait_s must be more than 0 and at most 86400, got ",
+        options.remote_wait_s));
+  }
+  for (const BotSpec& bot : options.schedule.bots) {
+    if (bot.remote && !options.match.by_hand.empty() &&
+        bot.name == options.match.by_hand) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--by_hand=", bot.name, " names a remote bot: it connects by "
+          "itself"));
+    }
+  }
+  if (!options.sprt.empty()) {
+    if (absl::Status s = ParseSprtSpec(options.sprt).status(); !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = CheckSprtEvent(options.schedule); !s.ok()) return s;
+    if (!options.shard.empty()) {
+      return absl::InvalidArgumentError(
+          "--sprt decides on the whole event's deal sets in order: it cannot "
+          "stop one shard (give --sprt without --shard)");
+    }
+  }
+  if (!options.match.by_hand.empty() && AnyByInvitation(options) &&
+      options.bot_lifetime == "event") {
+    return absl::InvalidArgumentError(
+        "--by_hand plays a match at a time with processes per match: give "
+        "--bot_lifetime=match with it");
   }
   if (!options.match.by_hand.empty()) {
     bool named = false;
@@ -395,11 +511,18 @@ int RunEvent(EventOptions options, std::FILE* progress) {
   }
   std::optional<LocalReferee> local;
   if (options.server.empty()) {
+    // Its own referee holds the event's bots' streams and seats whatever
+    // their pools ask (the runner sizes them to --concurrency).
+    std::vector<std::string> extra;
+    if (AnyByInvitation(options)) {
+      extra = {"--max_invitations_per_credential=100000",
+               "--max_invitation_streams_per_credential=1024"};
+    }
     absl::StatusOr<LocalReferee> started =
         // Each seat's bot and the runner's own channel, with room for
         // bots that reconnect before their old connection is gone.
         StartLocalReferee(options.referee_binary, dir,
-                          4 * options.concurrency * kMaxSeats + 16);
+                          4 * options.concurrency * kMaxSeats + 16, extra);
     if (!started.ok()) {
       return Fail(kEventError, started.status());
     }
@@ -483,6 +606,61 @@ int RunEvent(EventOptions options, std::FILE* progress) {
                pending.size(), options.server.c_str(), options.concurrency);
   std::fflush(progress);
 
+  // --sprt: the decision so far (a resumed event's recorded matches first).
+  std::unique_ptr<SprtStop> sprt;
+  std::atomic<bool> sprt_told{false};
+  if (!options.sprt.empty()) {
+    sprt = std::make_unique<SprtStop>(config, *all, *ParseSprtSpec(options.sprt),
+                                      TeamsByGame(config));
+    for (const ScheduledMatch& m : *schedule) {
+      if (state->Played(m.key)) sprt->Done(m.key, RecordedRanks(dir, m.key));
+    }
+    if (sprt->decided()) {
+      sprt_told = true;
+      std::fprintf(progress, "%s (decided before this run: nothing more to "
+                             "play)\n",
+                   DescribeSprt(sprt->state(), config).c_str());
+      std::fflush(progress);
+    }
+  }
+
+  // Bots taken by invitation: started once for the event (or remote),
+  // before any match is made for them.
+  std::unique_ptr<BotPools> pools;
+  if (AnyByInvitation(options) && !pending.empty() &&
+      !(sprt != nullptr && sprt->decided())) {
+    PoolOptions pool;
+    pool.server = options.server;
+    pool.organiser_token = options.organiser_token;
+    for (const GameSpec& g : config.games) pool.games.push_back(g.id);
+    pool.bot_output_dir = options.match.bot_output_dir;
+    pool.run_as = options.match.run_as;
+    pool.uid_pool = options.match.uid_pool;
+    // An event-long process writes all its matches' output to one file.
+    pool.max_output_bytes = std::min<uint64_t>(
+        uint64_t{1} << 30,
+        (static_cast<uint64_t>(options.match.max_bot_output_mb) << 20) *
+            std::max<uint64_t>(1, pending.size()));
+    pool.max_memory_bytes =
+        static_cast<uint64_t>(options.match.max_bot_memory_mb) << 20;
+    pool.max_tasks = options.match.max_bot_threads;
+    pool.ready_timeout_s = options.match.join_timeout_s;
+    pool.remote_wait_s = options.remote_wait_s;
+    pool.credentials_dir = absl::StrCat(dir, "/credentials");
+    pool.remote_latency_allowance_ms = options.remote_latency_allowance_ms;
+    absl::StatusOr<std::unique_ptr<BotPools>> started =
+        BotPools::Start(*stub, PoolsFor(options, *schedule), std::move(pool),
+                        progress);
+    if (!started.ok()) {
+      if (local.has_value()) local->process.Kill();
+      return Fail(kEventError, started.status());
+    }
+    pools = *std::move(started);
+    for (const BotSpec& bot : config.bots) {
+      if (ByInvitation(options, bot)) options.match.invited_bots.insert(bot.name);
+    }
+  }
+
   Progress bar(progress, schedule->size(), schedule->size() - pending.size());
   std::atomic<size_t> next{0};
   std::atomic<bool> failed_to_record{false};
@@ -491,6 +669,8 @@ int RunEvent(EventOptions options, std::FILE* progress) {
   std::vector<cardref::v1::CreateMatchRequest> lost_creations;
   auto worker = [&] {
     for (;;) {
+      // The SPRT decided: no new match; those in flight finish.
+      if (sprt != nullptr && sprt->decided()) return;
       const size_t i = next.fetch_add(1);
       if (i >= pending.size() || failed_to_record) return;
       const ScheduledMatch& match = *pending[i];
@@ -516,6 +696,20 @@ int RunEvent(EventOptions options, std::FILE* progress) {
         return;
       }
       bar.Done(outcome, match, config);
+      if (sprt != nullptr) {
+        std::vector<int> ranks;
+        if (outcome.record.outcome == "finished") {
+          ranks.assign(outcome.info.result().ranks().begin(),
+                       outcome.info.result().ranks().end());
+        }
+        const SprtState now = sprt->Done(match.key, ranks);
+        if (now.decision.has_value() && !sprt_told.exchange(true)) {
+          std::fprintf(progress, "%s; no new match is started, those in "
+                                 "flight finish\n",
+                       DescribeSprt(now, config).c_str());
+          std::fflush(progress);
+        }
+      }
     }
   };
   std::vector<std::thread> threads;
@@ -523,6 +717,11 @@ int RunEvent(EventOptions options, std::FILE* progress) {
     threads.emplace_back(worker);
   }
   for (std::thread& t : threads) t.join();
+  if (pools != nullptr) {
+    std::fprintf(progress, "bots by invitation at the end: %s\n",
+                 pools->Describe().c_str());
+    pools->Stop();
+  }
   bar.PrintFaults();
   SettleLost(*stub, lost_creations, options.match, progress);
   if (failed_to_record) return kEventError;
@@ -576,6 +775,14 @@ int RunEvent(EventOptions options, std::FILE* progress) {
                  "unreachable or stayed busy); run the same command again "
                  "to play them\n",
                  dir.c_str(), unplayed.load());
+  }
+  if (sprt != nullptr) {
+    // The last line: the verdict, or that there is none yet.
+    std::fprintf(progress, "%s\n", DescribeSprt(sprt->state(), config).c_str());
+    std::fflush(progress);
+    // A decision is the event's answer: the matches it did not need are
+    // not missing.
+    if (sprt->decided()) return kEventComplete;
   }
   return *not_finished == 0 && unplayed == 0 ? kEventComplete
                                              : kEventIncomplete;

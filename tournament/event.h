@@ -24,6 +24,19 @@ struct EventOptions {
   std::string server;  // empty: start a referee of our own
   std::string referee_binary;
   std::optional<std::string> organiser_token;  // for --server
+  // "event": every bot started once (a pool of `bot_pool` processes) and
+  // handed its seats by invitation; "match": a process per seat per match;
+  // empty: "event" for invitable bots (BotSpec::invitable), "match" for
+  // the others (docs/tournament.md, "Bot lifetime").
+  std::string bot_lifetime;
+  int bot_pool = 1;
+  // Remote entrants (BotSpec::remote): how long to wait for them to
+  // connect, and the latency allowance their credentials give.
+  double remote_wait_s = 600;
+  int64_t remote_latency_allowance_ms = 0;
+  // "ELO0,ELO1[,ALPHA,BETA]": a two-bot event stops scheduling once the
+  // SPRT on its deal sets accepts (sprt_stop.h); empty: no early stop.
+  std::string sprt;
 };
 
 // Exit codes of cardref_tournament.

@@ -24,9 +24,9 @@ std::string DefaultRefereeBinary() {
   return (self.parent_path() / "cardref_referee").string();
 }
 
-absl::StatusOr<LocalReferee> StartLocalReferee(const std::string& binary,
-                                               const std::string& dir,
-                                               int max_clients) {
+absl::StatusOr<LocalReferee> StartLocalReferee(
+    const std::string& binary, const std::string& dir, int max_clients,
+    const std::vector<std::string>& extra_args) {
   const std::string token_path = absl::StrCat(dir, "/organiser.token");
   std::string token;
   if (std::ifstream in(token_path); in) {
@@ -47,6 +47,7 @@ absl::StatusOr<LocalReferee> StartLocalReferee(const std::string& binary,
                absl::StrCat("--organiser_token_file=", token_path),
                absl::StrCat("--max_connections_per_address=",
                             std::max(256, max_clients))};
+  spec.argv.insert(spec.argv.end(), extra_args.begin(), extra_args.end());
   spec.stderr_path = absl::StrCat(dir, "/referee.out");
   std::optional<ChildProcess> child = ChildProcess::Start(spec);
   if (!child.has_value()) {

@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "tournament/bot_process.h"
@@ -24,12 +25,14 @@ struct LocalReferee {
   std::string token;
 };
 
-// Starts `binary` for the event in `dir` and waits until it serves.
-// Every bot connects from the same loopback address, so the referee's cap
-// on connections per address is raised to hold `max_clients` of them.
-// UNAVAILABLE with the tail of its output if it does not within 20 s.
+// Starts `binary` for the event in `dir` (with `extra_args` after its own)
+// and waits until it serves. Every bot connects from the same loopback
+// address, so the referee's cap on connections per address is raised to
+// hold `max_clients` of them. UNAVAILABLE with the tail of its output if it
+// does not within 20 s.
 [[nodiscard]] absl::StatusOr<LocalReferee> StartLocalReferee(
-    const std::string& binary, const std::string& dir, int max_clients);
+    const std::string& binary, const std::string& dir, int max_clients,
+    const std::vector<std::string>& extra_args = {});
 
 // cardref_referee beside this program's own binary.
 std::string DefaultRefereeBinary();

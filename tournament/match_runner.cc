@@ -230,8 +230,30 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     create.set_deal_set_size(static_cast<uint32_t>(match.deal_set_size));
   }
   create.set_decision_time_limit_millis(options.decision_time_limit_ms);
-  for (int bot : match.seats) {
-    create.add_seat_assignments()->set_player_name(config.bots[bot].name);
+  bool any_invited = false;
+  bool all_invited = true;
+  for (size_t seat = 0; seat < match.seats.size(); ++seat) {
+    const std::string& name = config.bots[match.seats[seat]].name;
+    cardref::v1::SeatAssignment* assignment = create.add_seat_assignments();
+    assignment->set_player_name(name);
+    if (options.invited_bots.count(name) > 0) {
+      assignment->set_invite(true);
+      assignment->set_match_seed(
+          BotSeed(secret, match.key, static_cast<int>(seat)));
+      any_invited = true;
+    } else {
+      all_invited = false;
+    }
+  }
+  if (any_invited && all_invited) {
+    // cardref_referee's default policy, with a join deadline: a bot that
+    // accepts and never joins is settled (and logged) by the referee.
+    cardref::v1::FaultPolicy* policy = create.mutable_fault_policy();
+    policy->set_max_rejections_per_decision(100);
+    policy->set_max_consecutive_timeouts(3);
+    policy->set_action(cardref::v1::FAULT_ACTION_SUBSTITUTE);
+    policy->set_join_deadline_millis(
+        static_cast<int64_t>(options.join_timeout_s * 1000));
   }
   cardref::v1::CreateMatchResponse created;
   {
@@ -284,10 +306,17 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
   std::vector<std::optional<ChildProcess>> bots(match.seats.size());
   // Seats whose bot is started by hand: no process of ours.
   std::vector<bool> by_hand(match.seats.size(), false);
+  // Seats whose bot is invited (an event-long process, a remote entrant):
+  // no process of ours either; the referee's join deadline settles them.
+  std::vector<bool> invited(match.seats.size(), false);
   for (const cardref::v1::SeatTicket& ticket : created.tickets()) {
     const int seat = ticket.seat();
     if (seat < 0 || seat >= static_cast<int>(bots.size())) continue;
     const BotSpec& bot = config.bots[match.seats[seat]];
+    if (options.invited_bots.count(bot.name) > 0) {
+      invited[seat] = true;
+      continue;
+    }
     ChildSpec spec;
     spec.argv = bot.command;
     spec.argv.push_back(absl::StrCat("--server=", options.server));
@@ -341,7 +370,9 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
       std::find(by_hand.begin(), by_hand.end(), true) != by_hand.end();
   const Clock::time_point join_deadline =
       After(any_by_hand ? std::max(options.join_timeout_s, kByHandJoinTimeoutS)
-                        : options.join_timeout_s);
+            : any_invited && all_invited
+                ? options.join_timeout_s + kInvitedJoinMarginS
+                : options.join_timeout_s);
   const Clock::time_point budget_deadline = After(options.match_budget_s);
   std::string end_reason;
   bool join_timed_out = false;
@@ -355,7 +386,12 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     bool all_exited = true;
     for (size_t seat = 0; seat < bots.size(); ++seat) {
       std::optional<ChildProcess>& bot = bots[seat];
-      if (by_hand[seat]) continue;  // the referee's info tells about it
+      // The referee's info tells about these; they have no process that
+      // could have exited.
+      if (by_hand[seat] || invited[seat]) {
+        all_exited = false;
+        continue;
+      }
       // A bot that never started, or one that exited with a failure.
       if (!bot.has_value() || (bot->Poll() && !bot->succeeded())) {
         any_failed = true;
@@ -410,7 +446,20 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     }
   }
   for (size_t seat = 0; seat < bots.size(); ++seat) {
-    if (by_hand[seat]) {
+    if (invited[seat]) {
+      // Blamed when the match started without it (the referee's join
+      // deadline) or waited for it in vain; not when another bot's failure
+      // ended the match first.
+      const bool started_without =
+          info.status() == cardref::v1::MATCH_STATUS_FINISHED ||
+          info.status() == cardref::v1::MATCH_STATUS_ABORTED;
+      if (!joined[seat] && (started_without || join_timed_out)) {
+        fault[seat] = started_without
+                          ? "invited but never joined (the referee's join "
+                            "deadline made the seat absent)"
+                          : "invited but never joined";
+      }
+    } else if (by_hand[seat]) {
       if (!joined[seat] && join_timed_out) {
         fault[seat] = "started by hand but never joined";
       }
@@ -459,6 +508,7 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
       if (f.seat() == static_cast<int>(seat)) seat_outcome.faults = f;
     }
     if (by_hand[seat]) seat_outcome.exit = "started by hand";
+    if (invited[seat]) seat_outcome.exit = "by invitation";
     if (bots[seat].has_value()) {
       const bool running = !bots[seat]->exited();
       bots[seat]->Kill();
@@ -481,7 +531,7 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     }
     if (!fault[seat].empty()) {
       seat_outcome.failed = true;
-      if (!bots[seat].has_value() && !by_hand[seat]) {
+      if (!bots[seat].has_value() && !by_hand[seat] && !invited[seat]) {
         seat_outcome.exit = fault[seat];
       }
       if (bots[seat].has_value()) {

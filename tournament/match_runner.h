@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,16 @@ struct MatchOptions {
   std::string by_hand;
   std::string by_hand_env;
   std::FILE* by_hand_out = stdout;
+  // Bots taken by invitation (--bot_lifetime=event, remote entrants:
+  // bot_pool.h): their seats are invited on the referee
+  // (SeatAssignment.invite, with the seat's CARDREF_MATCH_SEED as
+  // match_seed) and no process is started for them. A match whose every
+  // seat is invited carries the fault policy of cardref_referee's defaults
+  // with a join deadline of join_timeout_s, so the referee settles a seat
+  // its bot never joins (absent, logged), and the runner's own cancel comes
+  // kInvitedJoinMarginS later; a match with processes too is cancelled at
+  // join_timeout_s as any other.
+  std::set<std::string> invited_bots;
   // Called once the match exists on the referee, before any bot starts,
   // with outcome "started" (the event records it, so that a killed run's
   // match is found again). An error ends the match before it starts.
@@ -60,6 +71,9 @@ struct MatchOptions {
 
 // How long a seat of a bot started by hand waits for it to join.
 inline constexpr double kByHandJoinTimeoutS = 600;
+// After the referee's join deadline of a match with invited seats, how long
+// the runner waits before it cancels the match itself.
+inline constexpr double kInvitedJoinMarginS = 5;
 
 // What one seat's bot did, for the report.
 struct SeatOutcome {

@@ -32,6 +32,9 @@ absl::Status WriteMatchFile(const std::string& dir,
   for (int64_t s : outcome.info.result().scores()) j["scores"].push_back(s);
   j["winners"] = nlohmann::json::array();
   for (int w : outcome.info.result().winners()) j["winners"].push_back(w);
+  // By seat, 1 = best (ties share): what --sprt reads back on a resume.
+  j["ranks"] = nlohmann::json::array();
+  for (int r : outcome.info.result().ranks()) j["ranks"].push_back(r);
   j["seats"] = nlohmann::json::array();
   for (size_t seat = 0; seat < match.seats.size(); ++seat) {
     nlohmann::json s;

@@ -16,7 +16,14 @@ namespace cardref::tournament {
 // arguments, as in --bot='NAME=COMMAND ARGS...'.
 struct BotSpec {
   std::string name;
-  std::vector<std::string> command;
+  std::vector<std::string> command;  // empty for a remote entrant
+  // Takes matches by invitation (docs/bots.md, "Invitations"): said in the
+  // config (TournamentBot.invitable), or one of the project's example bots
+  // (IsKnownInvitableBot); its lifetime is then the event's by default.
+  bool invitable = false;
+  // Runs elsewhere and connects by itself with a credential the event
+  // issues (--remote_bot): always by invitation, no process.
+  bool remote = false;
 };
 
 // One game of the event at one player count.

@@ -45,8 +45,19 @@ std::string PolicyText(const v1::LogHeader& h) {
   std::string action(
       absl::StripPrefix(v1::FaultAction_Name(p.action()), "FAULT_ACTION_"));
   if (p.action() == v1::FAULT_ACTION_UNSPECIFIED) action = "SUBSTITUTE";
+  std::string allowances;
+  if (h.clock().latency_allowance_millis_size() > 0) {
+    std::vector<std::string> per_seat;
+    for (int s = 0; s < h.clock().latency_allowance_millis_size(); ++s) {
+      per_seat.push_back(absl::StrCat("seat ", s, " ",
+                                      h.clock().latency_allowance_millis(s),
+                                      " ms"));
+    }
+    allowances = absl::StrCat("latency allowance: ",
+                              absl::StrJoin(per_seat, ", "), "\n");
+  }
   return absl::StrCat(
-      "time bank: ", h.clock().bank_millis(), " ms\n",
+      "time bank: ", h.clock().bank_millis(), " ms\n", allowances,
       "fault policy: action=", action,
       ", disconnect_grace_millis=", p.disconnect_grace_millis(),
       ", disconnect_is_timeout=", p.disconnect_is_timeout() ? "true" : "false",

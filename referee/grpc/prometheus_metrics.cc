@@ -247,8 +247,39 @@ PrometheusMetrics::PrometheusMetrics()
       streams_(prometheus::BuildGauge()
                    .Name("cardref_streams_open")
                    .Help("Open server streams, by kind (observation, "
-                         "events, health, reflection)")
-                   .Register(*registry_)) {}
+                         "events, invitations, health, reflection)")
+                   .Register(*registry_)),
+      bots_connected_(prometheus::BuildGauge()
+                          .Name("cardref_bots_connected")
+                          .Help("Entrants with at least one WatchInvitations "
+                                "stream open")
+                          .Register(*registry_)
+                          .Add({})),
+      invitation_streams_(prometheus::BuildGauge()
+                              .Name("cardref_invitations_streams")
+                              .Help("WatchInvitations streams open")
+                              .Register(*registry_)
+                              .Add({})),
+      invitations_queued_(prometheus::BuildGauge()
+                              .Name("cardref_invitations_queued")
+                              .Help("Invitations waiting for a stream of "
+                                    "their entrant with room")
+                              .Register(*registry_)
+                              .Add({})),
+      invitations_outstanding_(
+          prometheus::BuildGauge()
+              .Name("cardref_invitations_outstanding")
+              .Help("Seats sent by invitation or joined with a bot "
+                    "credential whose matches are not over")
+              .Register(*registry_)
+              .Add({})),
+      invitations_(prometheus::BuildCounter()
+                       .Name("cardref_invitations_total")
+                       .Help("Invitations, by what became of them: sent, "
+                             "requeued (their stream closed before the seat "
+                             "was joined), dropped (their match started or "
+                             "ended before a stream took them)")
+                       .Register(*registry_)) {}
 
 absl::StatusOr<std::unique_ptr<PrometheusMetrics>> PrometheusMetrics::Start(
     const std::string& host, int port) {
@@ -336,6 +367,18 @@ void PrometheusMetrics::StreamOpened(absl::string_view kind) {
 
 void PrometheusMetrics::StreamClosed(absl::string_view kind) {
   streams_.Add({{"kind", std::string(kind)}}).Decrement();
+}
+
+void PrometheusMetrics::InvitationsNow(int bots_connected, int streams,
+                                       int queued, int outstanding) {
+  bots_connected_.Set(bots_connected);
+  invitation_streams_.Set(streams);
+  invitations_queued_.Set(queued);
+  invitations_outstanding_.Set(outstanding);
+}
+
+void PrometheusMetrics::InvitationCounted(absl::string_view what) {
+  invitations_.Add({{"what", std::string(what)}}).Increment();
 }
 
 }  // namespace cardref::grpc_service

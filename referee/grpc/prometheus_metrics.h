@@ -62,6 +62,9 @@ class PrometheusMetrics : public service::MetricsSink {
                      uint64_t bytes) override;
   void StreamOpened(absl::string_view kind) override;
   void StreamClosed(absl::string_view kind) override;
+  void InvitationsNow(int bots_connected, int streams, int queued,
+                      int outstanding) override;
+  void InvitationCounted(absl::string_view what) override;
 
  private:
   class ProcessCollector;
@@ -83,6 +86,11 @@ class PrometheusMetrics : public service::MetricsSink {
   prometheus::Family<prometheus::Counter>& forfeits_;
   prometheus::Family<prometheus::Counter>& log_bytes_;
   prometheus::Family<prometheus::Gauge>& streams_;
+  prometheus::Gauge& bots_connected_;
+  prometheus::Gauge& invitation_streams_;
+  prometheus::Gauge& invitations_queued_;
+  prometheus::Gauge& invitations_outstanding_;
+  prometheus::Family<prometheus::Counter>& invitations_;
 };
 
 }  // namespace cardref::grpc_service

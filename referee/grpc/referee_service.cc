@@ -7,6 +7,7 @@
 #include "referee/codec/game_catalog.h"
 #include "referee/codec/unknown_fields.h"
 #include "referee/grpc/event_stream.h"
+#include "referee/grpc/invitation_stream.h"
 #include "referee/grpc/observation_stream.h"
 
 namespace cardref::grpc_service {
@@ -36,6 +37,38 @@ RefereeService::RefereeService(service::MatchManager* manager,
   ServeRaw("AbortMatch", &RefereeService::DoAbortMatch);
   ServeRaw("CloseDealSet", &RefereeService::DoCloseDealSet);
   ServeRaw("GetRefereeKey", &RefereeService::DoGetRefereeKey);
+  ServeRaw("IssueBotCredential", &RefereeService::DoIssueBotCredential);
+  ServeRaw("RevokeBotCredential", &RefereeService::DoRevokeBotCredential);
+  ServeRaw("ListBotCredentials", &RefereeService::DoListBotCredentials);
+}
+
+absl::Status RefereeService::DoIssueBotCredential(
+    const grpc::ServerContextBase& context,
+    const v1::IssueBotCredentialRequest& request,
+    v1::IssueBotCredentialResponse* response) {
+  if (absl::Status st = auth_->Check(context, "IssueBotCredential"); !st.ok())
+    return st;
+  return Store(manager_->IssueBotCredential(request), response);
+}
+
+absl::Status RefereeService::DoRevokeBotCredential(
+    const grpc::ServerContextBase& context,
+    const v1::RevokeBotCredentialRequest& request,
+    v1::RevokeBotCredentialResponse* response) {
+  if (absl::Status st = auth_->Check(context, "RevokeBotCredential");
+      !st.ok())
+    return st;
+  return Store(manager_->RevokeBotCredential(request), response);
+}
+
+absl::Status RefereeService::DoListBotCredentials(
+    const grpc::ServerContextBase& context,
+    const v1::ListBotCredentialsRequest& /*request*/,
+    v1::ListBotCredentialsResponse* response) {
+  if (absl::Status st = auth_->Check(context, "ListBotCredentials"); !st.ok())
+    return st;
+  *response = manager_->ListBotCredentials();
+  return absl::OkStatus();
 }
 
 absl::Status RefereeService::DoListGames(
@@ -231,6 +264,19 @@ grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::WatchMatchFull(
     return new ErrorWriter<v1::MatchEvent>(st);
   }
   return StartEventStream(*context, request, service::Audience::kOrganiser);
+}
+
+grpc::ServerWriteReactor<v1::InvitationEvent>*
+RefereeService::WatchInvitations(grpc::CallbackServerContext* context,
+                                 const v1::WatchInvitationsRequest* request) {
+  // Keyed by the credential: a flood spends its own bucket.
+  if (absl::Status st = Admit(*context, request->credential()); !st.ok()) {
+    return new ErrorWriter<v1::InvitationEvent>(st);
+  }
+  if (absl::Status st = codec::CheckNoUnknownFields(*request); !st.ok()) {
+    return new ErrorWriter<v1::InvitationEvent>(st);
+  }
+  return NewInvitationStream(manager_, *request);
 }
 
 grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::WatchMatch(

@@ -35,6 +35,9 @@ class RefereeService final : public RawMethods {
   grpc::ServerWriteReactor<v1::MatchEvent>* WatchMatch(
       grpc::CallbackServerContext* context,
       const v1::WatchMatchRequest* request) override;
+  grpc::ServerWriteReactor<v1::InvitationEvent>* WatchInvitations(
+      grpc::CallbackServerContext* context,
+      const v1::WatchInvitationsRequest* request) override;
 
  private:
   grpc::ServerWriteReactor<v1::MatchEvent>* StartEventStream(
@@ -77,6 +80,18 @@ class RefereeService final : public RawMethods {
   absl::Status DoGetRefereeKey(const grpc::ServerContextBase& context,
                                const v1::GetRefereeKeyRequest& request,
                                v1::RefereeKey* response);
+  absl::Status DoIssueBotCredential(
+      const grpc::ServerContextBase& context,
+      const v1::IssueBotCredentialRequest& request,
+      v1::IssueBotCredentialResponse* response);
+  absl::Status DoRevokeBotCredential(
+      const grpc::ServerContextBase& context,
+      const v1::RevokeBotCredentialRequest& request,
+      v1::RevokeBotCredentialResponse* response);
+  absl::Status DoListBotCredentials(
+      const grpc::ServerContextBase& context,
+      const v1::ListBotCredentialsRequest& request,
+      v1::ListBotCredentialsResponse* response);
   service::MatchManager* manager_;
   const OrganiserAuth* auth_;
 };

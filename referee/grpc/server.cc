@@ -123,6 +123,14 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
       !st.ok()) {
     return st;
   }
+  // Bot credentials survive a restart: their hashes live beside the logs.
+  if (options.manager.bot_credentials == nullptr) {
+    absl::StatusOr<std::unique_ptr<service::BotCredentials>> store =
+        service::BotCredentials::Open(absl::StrCat(
+            options.manager.log_dir, "/", service::kBotCredentialsFile));
+    if (!store.ok()) return store.status();
+    options.manager.bot_credentials = *std::move(store);
+  }
   std::unique_ptr<RefereeServer> s(new RefereeServer);
   s->host_ = options.host;
   options.manager.open_by_default = !options.organiser_token.has_value();

@@ -5,11 +5,19 @@
 namespace cardref::service {
 
 DecisionClock::DecisionClock(int num_seats, absl::Duration limit,
-                             absl::Duration bank)
+                             absl::Duration bank,
+                             const std::vector<absl::Duration>& allowances)
     : limit_(std::max(limit, absl::ZeroDuration())),
+      allowances_(num_seats, absl::ZeroDuration()),
       banks_(num_seats, limit_ > absl::ZeroDuration()
                             ? std::max(bank, absl::ZeroDuration())
-                            : absl::ZeroDuration()) {}
+                            : absl::ZeroDuration()) {
+  if (!limited()) return;
+  for (int s = 0; s < num_seats && s < static_cast<int>(allowances.size());
+       ++s) {
+    allowances_[s] = std::max(allowances[s], absl::ZeroDuration());
+  }
+}
 
 void DecisionClock::Start(int seat, absl::Time now) {
   seat_ = seat;
@@ -32,12 +40,13 @@ void DecisionClock::Seen(absl::Time now) {
 
 absl::Time DecisionClock::deadline() const {
   if (seat_ < 0 || !limited()) return absl::InfiniteFuture();
-  return start_ + limit_ + banks_[seat_];
+  return start_ + SeatLimit(seat_) + banks_[seat_];
 }
 
 absl::Time DecisionClock::DeadlineIfSeen(absl::Time now) const {
   if (seat_ < 0 || !limited()) return absl::InfiniteFuture();
-  return (seen_ ? start_ : std::min(start_, now)) + limit_ + banks_[seat_];
+  return (seen_ ? start_ : std::min(start_, now)) + SeatLimit(seat_) +
+         banks_[seat_];
 }
 
 absl::Duration DecisionClock::Stop(absl::Time now) {
@@ -46,8 +55,8 @@ absl::Duration DecisionClock::Stop(absl::Time now) {
   // bank from ActionEvent.time_taken_micros and must get the same.
   const absl::Duration taken = absl::Microseconds(absl::ToInt64Microseconds(
       std::max(now - start_, absl::ZeroDuration())));
-  if (limited() && taken > limit_) {
-    banks_[seat_] = std::max(banks_[seat_] - (taken - limit_),
+  if (limited() && taken > SeatLimit(seat_)) {
+    banks_[seat_] = std::max(banks_[seat_] - (taken - SeatLimit(seat_)),
                              absl::ZeroDuration());
   }
   seat_ = -1;
@@ -57,7 +66,7 @@ absl::Duration DecisionClock::Stop(absl::Time now) {
 absl::Duration DecisionClock::BankRemaining(int seat, absl::Time now) const {
   absl::Duration bank = banks_[seat];
   if (seat == seat_ && limited()) {
-    const absl::Duration over = now - start_ - limit_;
+    const absl::Duration over = now - start_ - SeatLimit(seat);
     if (over > absl::ZeroDuration()) {
       bank = std::max(bank - over, absl::ZeroDuration());
     }

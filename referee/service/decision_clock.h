@@ -1,7 +1,8 @@
 // The clocks of one match: a per-decision limit L and an optional time bank
-// B per seat (docs/fault_policy.md, "Clocks"). A decision may take up to L
-// plus what is left of the seat's bank; the time it takes beyond L comes out
-// of the bank. The decision's clock starts when the seat is first shown the
+// B per seat (docs/fault_policy.md, "Clocks"), and per seat an optional
+// latency allowance A (a remote entrant's network delay: docs/bots.md,
+// "Invitations"). A decision may take up to L + A plus what is left of the
+// seat's bank; the time it takes beyond L + A comes out of the bank. The decision's clock starts when the seat is first shown the
 // decision (its observation written to its stream, or built for its
 // GetObservation or SubmitAction answer), so a seat is never charged for the
 // referee's delay before it could see it; a seat that never looks is charged
@@ -21,11 +22,17 @@ namespace cardref::service {
 
 class DecisionClock {
  public:
-  // `limit` 0 (or less): no limit and no bank.
-  DecisionClock(int num_seats, absl::Duration limit, absl::Duration bank);
+  // `limit` 0 (or less): no limit, no bank and no allowance.
+  // `allowances`: per seat (missing or negative ones are 0).
+  DecisionClock(int num_seats, absl::Duration limit, absl::Duration bank,
+                const std::vector<absl::Duration>& allowances = {});
 
   bool limited() const { return limit_ > absl::ZeroDuration(); }
   absl::Duration limit() const { return limit_; }
+  // L + A of `seat`: what a decision of the seat may take before its bank.
+  absl::Duration SeatLimit(int seat) const {
+    return limit_ + allowances_[seat];
+  }
   // How long a decision may wait unseen before its clock starts anyway:
   // the limit, but at least a second (a busy referee may take longer than a
   // short limit to deliver it).
@@ -62,6 +69,7 @@ class DecisionClock {
 
  private:
   absl::Duration limit_;
+  std::vector<absl::Duration> allowances_;  // 0 for all without a limit
   std::vector<absl::Duration> banks_;
   int seat_ = -1;  // whose decision is pending; -1 none
   absl::Time start_;

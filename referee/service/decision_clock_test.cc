@@ -38,6 +38,33 @@ TEST(DecisionClockTest, TimeBeyondTheLimitComesOutOfTheSeatsBankOnly) {
             time.Now() + kLimit + absl::Milliseconds(3500));
 }
 
+TEST(DecisionClockTest, ALatencyAllowanceLengthensItsSeatsLimitOnly) {
+  FakeClock time;
+  const absl::Duration allowance = absl::Milliseconds(700);
+  DecisionClock clock(2, kLimit, kBank, {absl::ZeroDuration(), allowance});
+  EXPECT_EQ(clock.SeatLimit(0), kLimit);
+  EXPECT_EQ(clock.SeatLimit(1), kLimit + allowance);
+  clock.Start(1, time.Now());
+  EXPECT_EQ(clock.deadline(), time.Now() + kLimit + allowance + kBank);
+  // Within L + A: the bank is untouched.
+  time.Advance(kLimit + allowance - absl::Milliseconds(1));
+  clock.Stop(time.Now());
+  EXPECT_EQ(clock.BankRemaining(1, time.Now()), kBank);
+  // Beyond it: only what passes L + A comes out of the bank.
+  clock.Start(1, time.Now());
+  time.Advance(kLimit + allowance + absl::Milliseconds(200));
+  clock.Stop(time.Now());
+  EXPECT_EQ(clock.BankRemaining(1, time.Now()),
+            kBank - absl::Milliseconds(200));
+  // The other seat has the plain limit.
+  clock.Start(0, time.Now());
+  EXPECT_EQ(clock.deadline(), time.Now() + kLimit + kBank);
+  // Without a limit there is no allowance either.
+  DecisionClock unlimited(2, absl::ZeroDuration(), kBank, {allowance, allowance});
+  unlimited.Start(0, time.Now());
+  EXPECT_EQ(unlimited.deadline(), absl::InfiniteFuture());
+}
+
 TEST(DecisionClockTest, AnExhaustedBankLeavesOnlyTheLimit) {
   FakeClock time;
   DecisionClock clock(2, kLimit, kBank);

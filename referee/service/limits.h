@@ -60,6 +60,13 @@ struct Limits {
   double calls_per_second_per_peer = 50000;
   double burst_per_peer = 100000;
 
+  // Bot credentials (docs/bots.md, "Invitations"): WatchInvitations streams
+  // one credential holds open at once (a pool of bot processes takes one
+  // each), and seats sent to one credential's streams whose matches are not
+  // over (a stream asking for more at once is granted this many).
+  int max_invitation_streams_per_credential = 16;
+  int max_invitations_per_credential = 64;
+
   // Matches waiting for players and matches in progress (0 = no limit).
   int max_waiting_matches = 1000;
   int max_matches_in_progress = 1000;

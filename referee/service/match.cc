@@ -30,6 +30,25 @@ v1::ChanceKind ToProto(ChanceKind kind) {
   return v1::CHANCE_KIND_UNSPECIFIED;
 }
 
+std::vector<absl::Duration> Durations(const std::vector<int64_t>& millis) {
+  std::vector<absl::Duration> out;
+  out.reserve(millis.size());
+  for (int64_t ms : millis) out.push_back(absl::Milliseconds(ms));
+  return out;
+}
+
+// The seats' latency allowances into `clock`: one entry per seat when any
+// seat has one (and the match has a limit), none otherwise.
+void SetAllowances(const MatchOptions& options, v1::ClockPolicy* clock) {
+  if (options.decision_time_limit_millis <= 0) return;
+  bool any = false;
+  for (int64_t ms : options.latency_allowance_millis) any |= ms > 0;
+  if (!any) return;
+  for (int64_t ms : options.latency_allowance_millis) {
+    clock->add_latency_allowance_millis(std::max<int64_t>(ms, 0));
+  }
+}
+
 }  // namespace
 
 std::string LegacySeed(uint64_t dealing_seed) {
@@ -97,7 +116,8 @@ Match::Match(std::unique_ptr<Game> game, MatchOptions options)
       created_(options_.clock->Now()),
       clock_(game_->num_seats(),
              absl::Milliseconds(options_.decision_time_limit_millis),
-             absl::Milliseconds(options_.time_bank_millis)) {}
+             absl::Milliseconds(options_.time_bank_millis),
+             Durations(options_.latency_allowance_millis)) {}
 
 Match::~Match() {
   absl::MutexLock lock(&mu_);
@@ -113,7 +133,8 @@ absl::StatusOr<JoinResult> Match::Join(std::optional<int> seat,
                                        const std::string& player_name,
                                        const std::string& player_version,
                                        const std::string& ticket,
-                                       const std::string& retry_key) {
+                                       const std::string& retry_key,
+                                       const NameCheck& check) {
   absl::StatusOr<JoinResult> result;
   {
     absl::MutexLock lock(&mu_);
@@ -124,7 +145,8 @@ absl::StatusOr<JoinResult> Match::Join(std::optional<int> seat,
           status_ == v1::MATCH_STATUS_CANCELLED ? "was cancelled"
                                                 : "has started"));
     }
-    result = seats_.Take(seat, player_name, player_version, ticket, retry_key);
+    result = seats_.Take(seat, player_name, player_version, ticket, retry_key,
+                         check);
     if (!result.ok()) return result;
     ++version_;
     if (seats_.AllJoined()) {
@@ -136,6 +158,14 @@ absl::StatusOr<JoinResult> Match::Join(std::optional<int> seat,
   }
   NotifyWatchers();
   return result;
+}
+
+void Match::CloseSeat(int seat, const std::string& reason) {
+  {
+    absl::MutexLock lock(&mu_);
+    seats_.Close(seat, reason);
+  }
+  NotifyWatchers();
 }
 
 absl::StatusOr<JoinResult> Match::Rejoin(const std::string& retry_key) const {
@@ -166,6 +196,9 @@ void Match::SetStatusLocked(v1::MatchStatus status) {
   if (options_.listener != nullptr && from != status) {
     options_.listener->StatusChanged(seed_commitment_, options_.deal_set_id,
                                      from, status);
+    if (from == v1::MATCH_STATUS_WAITING_FOR_PLAYERS) {
+      options_.listener->JoinsClosed(options_.match_id);
+    }
   }
 }
 
@@ -204,6 +237,7 @@ absl::Status Match::WriteHeaderLocked() {
       options_.decision_time_limit_millis);
   header->mutable_clock()->set_bank_millis(
       options_.decision_time_limit_millis > 0 ? options_.time_bank_millis : 0);
+  SetAllowances(options_, header->mutable_clock());
   *header->mutable_fault_policy() = options_.fault_policy;
   return journal_.Write(std::move(record));
 }
@@ -488,6 +522,7 @@ v1::MatchInfo Match::Info(bool for_organiser, bool withhold_seed) const {
       options_.decision_time_limit_millis);
   info.mutable_clock()->set_bank_millis(
       options_.decision_time_limit_millis > 0 ? options_.time_bank_millis : 0);
+  SetAllowances(options_, info.mutable_clock());
   *info.mutable_fault_policy() = options_.fault_policy;
   for (int s : faults_.ForfeitedSeats()) info.add_forfeited_seats(s);
   for (int s = 0; s < seats_.size(); ++s) {

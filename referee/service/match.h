@@ -78,12 +78,18 @@ class MatchListener {
                              const std::string& /*deal_set_id*/,
                              v1::MatchStatus /*from*/,
                              v1::MatchStatus /*to*/) {}
+  // The match takes no more joins: it left WAITING_FOR_PLAYERS (started,
+  // cancelled or aborted). Once, under the match's lock: leaf locks only.
+  virtual void JoinsClosed(const std::string& /*match_id*/) {}
 };
 
 struct MatchOptions {
   std::string match_id;
   int64_t decision_time_limit_millis = 0;  // L; 0: no limit
   int64_t time_bank_millis = 0;            // B per seat; 0: none
+  // A per seat, added to L for that seat (a remote entrant's latency
+  // allowance: docs/bots.md, "Invitations"); empty: none. Only with a limit.
+  std::vector<int64_t> latency_allowance_millis;
   v1::FaultPolicy fault_policy;
   // Not owned; outlives the match. Tests pass a FakeClock.
   const Clock* clock = RealClock::Get();
@@ -155,12 +161,20 @@ class Match {
   // seat). The last join starts the game. An invited match needs the seat's
   // ticket, used once, and the organiser's name for the seat.
   // A non-empty `retry_key` is kept with the seat for Rejoin.
+  // `check`, if set, may refuse the seat's name (bot credentials bind names:
+  // seat_table.h); it runs under the match's lock.
   absl::StatusOr<JoinResult> Join(std::optional<int> seat,
                                   const std::string& player_name,
                                   const std::string& player_version,
                                   const std::string& ticket = "",
-                                  const std::string& retry_key = "")
+                                  const std::string& retry_key = "",
+                                  const NameCheck& check = nullptr)
       ABSL_LOCKS_EXCLUDED(mu_);
+  // Closes `seat` to its holder, joined or not (its entrant's credential was
+  // revoked): its token, ticket and observation stream are refused with
+  // PERMISSION_DENIED `reason` from now on, so its decisions time out and
+  // the fault policy plays them. Logged nowhere but by what follows.
+  void CloseSeat(int seat, const std::string& reason) ABSL_LOCKS_EXCLUDED(mu_);
   // The seat an earlier Join with `retry_key` took, and its token, in any
   // status (a resent join whose first answer was lost). NOT_FOUND if no
   // seat was joined with that key.

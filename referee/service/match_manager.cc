@@ -134,9 +134,25 @@ bool IsFileSafeId(const std::string& id) {
 
 }  // namespace
 
+namespace {
+
+std::shared_ptr<BotCredentials> CredentialsOrMemory(
+    std::shared_ptr<BotCredentials> given) {
+  if (given != nullptr) return given;
+  // In memory: cannot fail.
+  return std::shared_ptr<BotCredentials>(*BotCredentials::Open(""));
+}
+
+}  // namespace
+
 MatchManager::MatchManager(const GameRegistry* registry,
                            ManagerOptions options)
-    : registry_(registry), options_(std::move(options)) {
+    : registry_(registry),
+      options_(std::move(options)),
+      credentials_(CredentialsOrMemory(options_.bot_credentials)),
+      invitations_({options_.limits.max_invitation_streams_per_credential,
+                    options_.limits.max_invitations_per_credential},
+                   options_.metrics, options_.ops_log) {
   if (options_.recover_on_start) {
     absl::StatusOr<std::vector<RecoveredLog>> found =
         RecoverInterruptedLogs(options_.log_dir, options_.signing_key);
@@ -164,7 +180,12 @@ void MatchManager::Listener::DeadlineChanged(const std::string& match_id,
   manager_->deadlines_.Set(match_id, deadline);
 }
 
+void MatchManager::Listener::JoinsClosed(const std::string& match_id) {
+  manager_->invitations_.JoinsClosed(match_id);
+}
+
 void MatchManager::Listener::Ended(const std::string& match_id) {
+  manager_->invitations_.MatchEnded(match_id);
   manager_->deadlines_.Set(match_id, absl::InfiniteFuture());
   manager_->evictions_.Set(
       match_id, manager_->options_.clock->Now() + manager_->options_.evict_after);
@@ -383,6 +404,8 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateNew(
   }
   match_options.open = request.seat_assignments_size() == 0;
   match_options.decision_time_limit_millis = limit;
+  ASSIGN_OR_RETURN(match_options.latency_allowance_millis,
+                   SeatAllowances(request));
   match_options.deal_set_id = request.deal_set_id();
   if (request.deal_set_size() > 0 && request.deal_set_id().empty()) {
     return absl::InvalidArgumentError(
@@ -440,24 +463,30 @@ absl::StatusOr<v1::CreateMatchResponse> MatchManager::CreateNew(
   response.set_seed_commitment((*match)->seed_commitment());
   std::shared_ptr<Match> shared = std::move(*match);
   *created_match = shared;
-  absl::MutexLock lock(&mu_);
-  // The clock may have popped a join deadline that came due before the
-  // match was findable: registered again (no-op if not), under the lock, so
-  // no join can have moved the deadline on meanwhile.
-  deadlines_.Set(match_options.match_id, shared->deadline());
-  if (shared->open()) {
-    FreeSeatQueue& q = free_seats_[request.game()];
-    q.matches.push_back(shared);
-    if (q.matches.size() >= q.compact_at) {
-      q.matches.erase(
-          std::remove_if(q.matches.begin(), q.matches.end(),
-                         [](const std::weak_ptr<Match>& m) { return m.expired(); }),
-          q.matches.end());
-      q.compact_at = std::max<size_t>(64, 2 * q.matches.size());
+  {
+    absl::MutexLock lock(&mu_);
+    // The clock may have popped a join deadline that came due before the
+    // match was findable: registered again (no-op if not), under the lock,
+    // so no join can have moved the deadline on meanwhile.
+    deadlines_.Set(match_options.match_id, shared->deadline());
+    if (shared->open()) {
+      FreeSeatQueue& q = free_seats_[request.game()];
+      q.matches.push_back(shared);
+      if (q.matches.size() >= q.compact_at) {
+        q.matches.erase(std::remove_if(q.matches.begin(), q.matches.end(),
+                                       [](const std::weak_ptr<Match>& m) {
+                                         return m.expired();
+                                       }),
+                        q.matches.end());
+        q.compact_at = std::max<size_t>(64, 2 * q.matches.size());
+      }
     }
+    matches_[match_options.match_id] = std::move(shared);
+    creation_order_.push_back(match_options.match_id);
   }
-  matches_[match_options.match_id] = std::move(shared);
-  creation_order_.push_back(match_options.match_id);
+  // Once the match can be found: an invited bot may join at once.
+  OfferInvitations(request, response, limit,
+                   match_options.latency_allowance_millis);
   return response;
 }
 
@@ -659,8 +688,12 @@ void MatchManager::EvictDue(absl::Time now) {
 }
 
 void MatchManager::StopAccepting() {
-  absl::MutexLock lock(&mu_);
-  accepting_ = false;
+  {
+    absl::MutexLock lock(&mu_);
+    accepting_ = false;
+  }
+  invitations_.EndAll(absl::UnavailableError(
+      "the referee is shutting down: it sends no more invitations"));
 }
 
 std::vector<std::shared_ptr<Match>> MatchManager::AllMatches() {

@@ -29,6 +29,8 @@
 #include "absl/time/time.h"
 #include "cardref/v1/referee.pb.h"
 #include "games/api/registry.h"
+#include "referee/service/bot_credentials.h"
+#include "referee/service/invitation_board.h"
 #include "referee/service/limits.h"
 #include "referee/service/deal_sets.h"
 #include "referee/service/match_caps.h"
@@ -99,7 +101,16 @@ struct ManagerOptions {
   // Not owned; outlive the manager (docs/operations.md).
   MetricsSink* metrics = NoMetrics();
   OpsLog* ops_log = StderrOpsLog();
+  // Bot credentials (bot_credentials.h; RefereeServer opens the file in
+  // log_dir); none: a store in memory only.
+  std::shared_ptr<BotCredentials> bot_credentials;
+  // The largest latency allowance a credential may give its entrant's
+  // seats (cardref_referee --max_latency_allowance_ms); 0: no maximum.
+  int64_t max_latency_allowance_millis = 10'000;
 };
+
+// The file in the log directory that keeps the bot credentials' hashes.
+inline constexpr char kBotCredentialsFile[] = "bot_credentials";
 
 // Thread-safe. Owns a clock thread, stopped by the destructor.
 class MatchManager {
@@ -147,8 +158,29 @@ class MatchManager {
   const GameRegistry& registry() const { return *registry_; }
   MetricsSink* metrics() const { return options_.metrics; }
 
+  // Bot credentials and invitations (docs/bots.md, "Invitations";
+  // match_manager_entrants.cc). The organiser's role is checked at the edge.
+  // Issue and revoke change the credentials file first: UNAVAILABLE (and
+  // nothing changed) if it cannot be written. Revoking (or replacing)
+  // ends the entrant's invitation streams with PERMISSION_DENIED and closes
+  // its seats in matches not over (Match::CloseSeat), so the fault policy
+  // plays them.
+  absl::StatusOr<v1::IssueBotCredentialResponse> IssueBotCredential(
+      const v1::IssueBotCredentialRequest& request);
+  absl::StatusOr<v1::RevokeBotCredentialResponse> RevokeBotCredential(
+      const v1::RevokeBotCredentialRequest& request);
+  v1::ListBotCredentialsResponse ListBotCredentials();
+  // A WatchInvitations stream of the entrant whose credential the request
+  // carries: UNAUTHENTICATED without one, PERMISSION_DENIED for one this
+  // referee does not hold, NOT_FOUND for an unknown game, the board's
+  // refusals (invitation_board.h). `wake` as InvitationBoard::Open.
+  absl::StatusOr<std::shared_ptr<InvitationBoard::Stream>> OpenInvitations(
+      const v1::WatchInvitationsRequest& request, std::function<void()> wake);
+  InvitationBoard& invitations() { return invitations_; }
+
   // Shutting down (shutdown.h): from now on CreateMatch and JoinMatch are
-  // refused with UNAVAILABLE. Cannot be undone.
+  // refused with UNAVAILABLE, and invitation streams end (UNAVAILABLE).
+  // Cannot be undone.
   void StopAccepting();
   // Every match this manager holds, in creation order.
   std::vector<std::shared_ptr<Match>> AllMatches();
@@ -171,6 +203,7 @@ class MatchManager {
     void StatusChanged(const std::string& seed_commitment,
                        const std::string& deal_set_id, v1::MatchStatus from,
                        v1::MatchStatus to) override;
+    void JoinsClosed(const std::string& match_id) override;
 
    private:
     MatchManager* manager_;
@@ -195,7 +228,9 @@ class MatchManager {
   const ManagerOptions options_;
 
   std::vector<RecoveredLog> recovered_;  // set by the constructor only
+  const std::shared_ptr<BotCredentials> credentials_;
   // Before matches_: a match being destroyed may still report its end.
+  InvitationBoard invitations_;
   DeadlineQueue deadlines_;  // pending decision and join deadlines
   DeadlineQueue evictions_;  // when each ended match leaves memory
   Listener listener_{this};
@@ -259,6 +294,23 @@ class MatchManager {
       std::shared_ptr<Match>* joined_match);
   absl::StatusOr<v1::JoinMatchResponse> JoinWithRetryKey(
       const v1::JoinMatchRequest& request);
+  // CreateMatch's part for bot credentials: each seat's latency allowance
+  // (its name's entrant's), and INVALID_ARGUMENT for an invited seat whose
+  // name has no credential.
+  absl::StatusOr<std::vector<int64_t>> SeatAllowances(
+      const v1::CreateMatchRequest& request);
+  // Sends the invitations of a match just created (seats with `invite`).
+  void OfferInvitations(const v1::CreateMatchRequest& request,
+                        const v1::CreateMatchResponse& created,
+                        int64_t decision_time_limit_millis,
+                        const std::vector<int64_t>& allowances);
+  // Who may join under a name (seat_table.h): the holder of `caller`'s
+  // credential only under its entrant's name, anyone else under any name
+  // that is no entrant's.
+  NameCheck JoinNameCheck(const std::optional<BotEntrant>& caller) const;
+  // Ends `entrant`'s streams and closes its seats: the response's counts.
+  v1::RevokeBotCredentialResponse CloseEntrant(const BotEntrant& entrant,
+                                               const std::string& why);
 
   // Evicted cancelled matches (their logs are removed): their MatchInfo.
   std::map<std::string, v1::MatchInfo> cancelled_ ABSL_GUARDED_BY(mu_);

@@ -89,6 +89,18 @@ absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinNew(
   RETURN_IF_ERROR(
       CheckPlayerVersion("player_version", request.player_version()));
   RETURN_IF_ERROR(CheckText("ticket", request.ticket(), kMaxSecretChars));
+  RETURN_IF_ERROR(
+      CheckText("credential", request.credential(), kMaxSecretChars));
+  // A bot credential joins under its entrant's name, and an entrant's name
+  // only with its credential.
+  std::optional<BotEntrant> caller;
+  std::string player_name = request.player_name();
+  if (!request.credential().empty()) {
+    caller = credentials_->FindByCredential(request.credential());
+    if (!caller.has_value()) return UnknownCredentialError();
+    if (player_name.empty()) player_name = caller->name;
+  }
+  const NameCheck check = JoinNameCheck(caller);
   std::vector<std::shared_ptr<Match>> candidates;
   if (!request.match_id().empty()) {
     absl::StatusOr<std::shared_ptr<Match>> match = Find(request.match_id());
@@ -134,13 +146,18 @@ absl::StatusOr<v1::JoinMatchResponse> MatchManager::JoinNew(
   for (const std::shared_ptr<Match>& match : candidates) {
     if (request.match_id().empty() && !match->HasFreeSeat()) continue;
     absl::StatusOr<JoinResult> joined =
-        match->Join(seat, request.player_name(), request.player_version(),
-                    request.ticket(), request.retry_key());
+        match->Join(seat, player_name, request.player_version(),
+                    request.ticket(), request.retry_key(), check);
     if (!joined.ok()) {
       last = joined.status();
       // A race with another joiner: try the next open match.
       if (request.match_id().empty()) continue;
       return last;
+    }
+    const v1::MatchStatus now = match->status();
+    if (caller.has_value() && (now == v1::MATCH_STATUS_WAITING_FOR_PLAYERS ||
+                               now == v1::MATCH_STATUS_IN_PROGRESS)) {
+      invitations_.Joined(caller->name, match->id(), joined->seat);
     }
     *joined_match = match;
     return JoinResponse(*match, *joined);

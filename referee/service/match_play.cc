@@ -453,17 +453,29 @@ bool Match::TimeoutLocked(absl::Time now) {
 }
 
 std::string Match::TimeoutDetailLocked() const {
-  const int64_t limit = options_.decision_time_limit_millis;
+  const int seat = state_->current_seat();
+  const int64_t allowance =
+      absl::ToInt64Milliseconds(clock_.SeatLimit(seat) - clock_.limit());
+  const int64_t limit = options_.decision_time_limit_millis + allowance;
+  const std::string what =
+      allowance > 0
+          ? absl::StrCat("the decision limit of ",
+                         options_.decision_time_limit_millis,
+                         " ms plus the seat's latency allowance of ",
+                         allowance, " ms")
+          : "the decision limit";
   // The bank as the decision started: Stop() has not taken from it yet.
-  const int64_t bank = absl::ToInt64Milliseconds(
-      clock_.bank_at_start(state_->current_seat()));
+  const int64_t bank =
+      absl::ToInt64Milliseconds(clock_.bank_at_start(seat));
   if (bank > 0) {
-    return absl::StrCat("no legal action within ", limit + bank,
-                        " ms: the decision limit of ", limit, " ms plus the ",
-                        bank, " ms left in the seat's time bank");
+    return absl::StrCat("no legal action within ", limit + bank, " ms: ",
+                        allowance > 0 ? what
+                                      : absl::StrCat("the decision limit of ",
+                                                     limit, " ms"),
+                        " plus the ", bank,
+                        " ms left in the seat's time bank");
   }
-  return absl::StrCat("no legal action within ", limit,
-                      " ms, the decision limit",
+  return absl::StrCat("no legal action within ", limit, " ms, ", what,
                       options_.time_bank_millis > 0
                           ? " (the seat's time bank is used up)"
                           : "");

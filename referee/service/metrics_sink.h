@@ -38,6 +38,17 @@ class MetricsSink {
   // Observation and event streams (`kind`: "observation", "events").
   virtual void StreamOpened(absl::string_view /*kind*/) {}
   virtual void StreamClosed(absl::string_view /*kind*/) {}
+
+  // The invitation board now (invitation_board.h): entrants with at least
+  // one WatchInvitations stream open, those streams, invitations waiting
+  // for a stream with room, and seats sent or joined by credential whose
+  // matches are not over.
+  virtual void InvitationsNow(int /*bots_connected*/, int /*streams*/,
+                              int /*queued*/, int /*outstanding*/) {}
+  // One invitation: "sent", "requeued" (its stream closed before the seat
+  // was joined) or "dropped" (its match started or ended before any stream
+  // took it).
+  virtual void InvitationCounted(absl::string_view /*what*/) {}
 };
 
 // The shared do-nothing sink.

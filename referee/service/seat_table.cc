@@ -81,22 +81,39 @@ absl::StatusOr<int> SeatTable::Choose(std::optional<int> seat,
       absl::StrCat("match ", match_id_, " has no free seat"));
 }
 
+std::string SeatTable::NameFor(int seat, const std::string& player_name) const {
+  return invited_               ? seats_[seat].invited_name
+         : player_name.empty() ? absl::StrCat("seat", seat)
+                               : player_name;
+}
+
+void SeatTable::Close(int seat, const std::string& reason) {
+  if (seat < 0 || seat >= size()) return;
+  seats_[seat].closed_reason = reason;
+}
+
 absl::StatusOr<JoinResult> SeatTable::Take(std::optional<int> seat,
                                            const std::string& player_name,
                                            const std::string& player_version,
                                            const std::string& ticket,
-                                           const std::string& retry_key) {
+                                           const std::string& retry_key,
+                                           const NameCheck& check) {
   absl::StatusOr<int> chosen = Choose(seat, player_name, ticket);
   if (!chosen.ok()) return chosen.status();
+  if (!seats_[*chosen].closed_reason.empty()) {
+    return absl::PermissionDeniedError(seats_[*chosen].closed_reason);
+  }
+  const std::string name = NameFor(*chosen, player_name);
+  if (check) {
+    if (absl::Status st = check(*chosen, name); !st.ok()) return st;
+  }
   // Drawn first: if the generator fails, the seat stays free.
   absl::StatusOr<std::string> token = NewSecretToken();
   if (!token.ok()) return token.status();
   SeatHolder& taken = seats_[*chosen];
   taken.joined = true;
   taken.token = *std::move(token);
-  taken.player_name = invited_               ? taken.invited_name
-                      : player_name.empty() ? absl::StrCat("seat", *chosen)
-                                            : player_name;
+  taken.player_name = name;
   taken.player_version = player_version;
   taken.retry_key = retry_key;
   return JoinResult{*chosen, taken.token};
@@ -136,6 +153,9 @@ absl::Status SeatTable::Check(int seat, const std::string& token) const {
   if (!seats_[seat].joined || !TokensEqual(seats_[seat].token, token)) {
     return absl::PermissionDeniedError(absl::StrCat(
         "the token is not seat ", seat, "'s token in match ", match_id_));
+  }
+  if (!seats_[seat].closed_reason.empty()) {
+    return absl::PermissionDeniedError(seats_[seat].closed_reason);
   }
   return absl::OkStatus();
 }

@@ -7,6 +7,7 @@
 #ifndef CARDREF_REFEREE_SERVICE_SEAT_TABLE_H_
 #define CARDREF_REFEREE_SERVICE_SEAT_TABLE_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,7 +33,16 @@ struct SeatHolder {
   std::string player_name;
   std::string player_version;
   std::string retry_key;  // of the join that took the seat
+  // Set: the seat is closed to its holder (its entrant's bot credential was
+  // revoked); every call for it, and any join of it, is refused with this.
+  std::string closed_reason;
 };
+
+// Who may take a seat under a name (bot credentials bind names: docs/auth.md,
+// "Bot credentials"): called with the seat a join would take and the name
+// it would take it under; an error refuses the join.
+using NameCheck =
+    std::function<absl::Status(int seat, const std::string& player_name)>;
 
 class SeatTable {
  public:
@@ -50,11 +60,19 @@ class SeatTable {
   // a bot author can act on otherwise: the seat does not exist or is taken,
   // the ticket is missing, wrong, used or for another seat, the name is not
   // the invited one.
+  // `check`, if set, may refuse the name.
   absl::StatusOr<JoinResult> Take(std::optional<int> seat,
                                   const std::string& player_name,
                                   const std::string& player_version,
                                   const std::string& ticket,
-                                  const std::string& retry_key);
+                                  const std::string& retry_key,
+                                  const NameCheck& check = nullptr);
+  // Closes `seat` to its holder, joined or not: PERMISSION_DENIED with
+  // `reason` from then on.
+  void Close(int seat, const std::string& reason);
+  // The name a join of `seat` would be under: the invited one, else
+  // `player_name`, else "seat<n>".
+  std::string NameFor(int seat, const std::string& player_name) const;
   // The seat an earlier Take with `retry_key` took, and its token.
   // NOT_FOUND if none was (compares every seat's key in constant time).
   absl::StatusOr<JoinResult> Rejoin(const std::string& retry_key) const;

@@ -29,6 +29,19 @@ MODE is one of:
                interval of its paired score against random lies above 1/2,
                and of the paired score difference excludes zero, in every
                game.
+  invitations  --bot_lifetime=event with a pool of 3 processes per bot: a
+               60-match event by invitation; every match finished and
+               audits OK, and each bot process was started once and took
+               its share of the seats.
+  remote       --remote_bot=far: the event issues far's credential (with a
+               latency allowance) to DIR/credentials/far.credential and waits;
+               a bot started apart with it connects and plays its seats; the
+               log headers carry its allowance, and the credential stays.
+  sprt         --sprt=0,50: the heuristic bot against random stops with H1
+               accepted well before the fixed length, exits 0, resumes to
+               the same verdict with nothing played, and an event with the
+               same secret stops at the same deal set with the same LLR; the
+               heuristic bot against itself runs to the event's limit.
   demo         scripts/demo.sh with this build's binaries: every interval
                the demo prints, and every one in the JSON reports of its
                logs, rests on at least 5 independent units and has two
@@ -646,6 +659,168 @@ def demo(tools, src, tmp):
     print("PASS: the demo's intervals rest on 5 units or more, none a point")
 
 
+def invitations(tools, src, tmp):
+    out = os.path.join(tmp, "event")
+    bots = [f"random={tools}/cardref_bot --strategy=random",
+            f"heuristic={tools}/cardref_bot --strategy=heuristic"]
+    result = run_tournament(tools, out, bots,
+                            ["--games=craits:2", "--duplicate", "--matches=30",
+                             "--concurrency=4", "--bot_lifetime=event",
+                             "--bot_pool=3"], check=0)
+    report = load(out, "report.json")
+    matches = report["matches"]
+    if report["scheduled"] != 60 or len(matches) != 60:
+        fail(f"{len(matches)} of {report['scheduled']} matches, not 60")
+    for m in matches:
+        if m["outcome"] != "finished":
+            fail(f"{m['key']}: {m['outcome']}: {m['reason']}")
+        if any(s["exit"] != "by invitation" for s in m["seats"]):
+            fail(f"{m['key']}: a seat not played by invitation: {m['seats']}")
+    # Signed by the event's own referee, whose public key is beside its key.
+    audit = subprocess.run(
+        [f"{tools}/cardref_analyze", "audit",
+         f"--referee_key={os.path.join(out, 'referee_ed25519.pub')}"] +
+        [m["log"] for m in matches],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if audit.returncode != 0:
+        print(audit.stdout[-3000:])
+        fail(f"the audit exited {audit.returncode}")
+    # Each of the 6 processes started once, and each played seats.
+    for bot in ("random", "heuristic"):
+        line = f"{bot}: 3 processes of up to 2 matches at once, 3 starts"
+        if line not in result.stdout:
+            fail(f"no '{line}' in the output")
+        for i in range(3):
+            path = os.path.join(out, "bots", f"{bot}.pool{i}.stderr")
+            text = open(path).read()
+            if text.count("taking up to") != 1:
+                fail(f"{path}: {text.count('taking up to')} streams opened")
+            if "joined" not in text:
+                fail(f"{path}: the process played no seat")
+    leftovers = [f for f in os.listdir(os.path.join(out, "bots"))
+                 if ".start" in f]
+    if leftovers:
+        fail(f"processes were started again: {leftovers}")
+    print("PASS: 60 matches by invitation, audited, 6 processes started once")
+
+
+def remote(tools, src, tmp):
+    out = os.path.join(tmp, "event")
+    args = [f"{tools}/cardref_tournament", f"--out={out}", "--trust_bots",
+            PARAMS, f"--bot=random={tools}/cardref_bot --quiet",
+            "--remote_bot=far", "--latency_allowance_ms=250",
+            "--remote_wait_s=60", "--games=craits:2", "--duplicate",
+            "--matches=2", "--concurrency=2"]
+    print("$", " ".join(args), flush=True)
+    event = subprocess.Popen(args, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+    credential_file = os.path.join(out, "credentials", "far.credential")
+    for _ in range(300):
+        if os.path.exists(credential_file):
+            break
+        time.sleep(0.1)
+    else:
+        event.kill()
+        fail("no credential file for the remote bot")
+    if os.stat(credential_file).st_mode & 0o777 != 0o600:
+        fail("the remote bot's credential file is not 0600")
+    port = open(os.path.join(out, "referee.port")).read().strip()
+    env = dict(os.environ,
+               CARDREF_BOT_CREDENTIAL=open(credential_file).read().strip())
+    far = subprocess.Popen(
+        [f"{tools}/cardref_bot", "--strategy=heuristic",
+         f"--server=localhost:{port}", "--max_matches=2"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        output, _ = event.communicate(timeout=240)
+    finally:
+        far.kill()
+    print(output[-4000:])
+    if event.returncode != 0:
+        fail(f"cardref_tournament exited {event.returncode}")
+    if "remote entrant far" not in output:
+        fail("the event did not say it waits for the remote bot")
+    report = load(out, "report.json")
+    if len(report["matches"]) != 4:
+        fail(f"{len(report['matches'])} matches, not 4")
+    for m in report["matches"]:
+        if m["outcome"] != "finished":
+            fail(f"{m['key']}: {m['outcome']}: {m['reason']}")
+        seat = [s["seat"] for s in m["seats"] if s["bot"] == "far"][0]
+        header = log_records(tools, m["log"])[0]["header"]
+        allowance = header["clock"].get("latencyAllowanceMillis", [])
+        if [int(a) for a in allowance] != [250 if s == seat else 0
+                                          for s in range(2)]:
+            fail(f"{m['key']}: allowances {allowance}, far in seat {seat}")
+    print("PASS: the remote bot connected with the issued credential and "
+          "played its seats with its latency allowance")
+
+
+def sprt(tools, src, tmp):
+    bots = [f"heuristic={tools}/cardref_bot --quiet --strategy=heuristic",
+            f"random={tools}/cardref_bot --quiet --strategy=random"]
+    args = ["--games=craits:2", "--duplicate", "--matches=100",
+            "--concurrency=3", "--sprt=0,50"]
+    # A fixed secret: the same deals and bot seeds on every run of the test,
+    # so where it stops is fixed too. (The heuristic bot wins nearly every
+    # game; the SPRT waits for a deal set that is not a clean sweep, which
+    # a random secret may put late.)
+    secret = "5eed" * 16 + "\n"
+
+    def with_secret(folder):
+        os.makedirs(folder)
+        fd = os.open(os.path.join(folder, "event.secret"),
+                     os.O_WRONLY | os.O_CREAT, 0o600)
+        os.write(fd, secret.encode())
+        os.close(fd)
+        return folder
+
+    out = with_secret(os.path.join(tmp, "event"))
+    first = run_tournament(tools, out, bots, args, check=0)
+    verdict = [l for l in first.stdout.splitlines()
+               if l.startswith("SPRT: ")]
+    if not verdict or not verdict[-1].startswith("SPRT: H1 accepted: LLR "):
+        fail(f"no H1 verdict: {verdict}")
+    games = int(re.search(r"(\d+) games;", verdict[-1]).group(1))
+    played = len(records(out))
+    if games >= 100 or played >= 110:
+        fail(f"decided after {games} games, {played} played: not well "
+             "before the 200 of the fixed length")
+    # Resumed: the same verdict, nothing played.
+    again = run_tournament(tools, out, bots, args, check=0)
+    if "decided before this run" not in again.stdout or \
+            again.stdout.splitlines()[-1] != verdict[-1]:
+        fail("the resumed event did not end with the same verdict")
+    if len(records(out)) != played:
+        fail("the resumed event played matches")
+    # The same secret: the same deals and bot seeds, the same decision,
+    # here with matches played one at a time.
+    twin = with_secret(os.path.join(tmp, "twin"))
+    second = run_tournament(tools, twin, bots,
+                            [a for a in args if "concurrency" not in a], check=0)
+    if second.stdout.splitlines()[-1] != verdict[-1]:
+        fail(f"with the same secret: {second.stdout.splitlines()[-1]!r}, "
+             f"not {verdict[-1]!r}")
+    # A bot against itself: the deterministic heuristic in both seatings of
+    # a deal wins one each, every deal set scores 1/2, and the test has no
+    # spread to decide on: the event runs to its limit, whatever its
+    # secret.
+    same = [f"one={tools}/cardref_bot --quiet --strategy=heuristic",
+            f"two={tools}/cardref_bot --quiet --strategy=heuristic"]
+    third = run_tournament(tools, os.path.join(tmp, "same"), same,
+                           ["--games=craits:2", "--duplicate", "--matches=8",
+                            "--concurrency=3", "--sprt=0,50"], check=0)
+    last = third.stdout.splitlines()[-1]
+    if not (last.startswith("SPRT: H0 accepted") or
+            last.startswith("SPRT: no decision")):
+        fail(f"a bot against itself: {last}")
+    if last.startswith("SPRT: no decision") and len(
+            records(os.path.join(tmp, "same"))) != 16:
+        fail("a bot against itself did not run to its limit")
+    print(f"PASS: {verdict[-1]}; resumed and replayed alike; against itself: "
+          f"{last}")
+
+
 def main():
     mode, tools, src = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
     with tempfile.TemporaryDirectory() as tmp:
@@ -653,7 +828,8 @@ def main():
          "stall": stall, "referee_lost": referee_lost,
          "server_refusals": server_refusals, "busy_referee": busy_referee,
          "flood": flood, "bot_limits": bot_limits,
-         "heuristic": heuristic, "demo": demo}[mode](tools, src, tmp)
+         "heuristic": heuristic, "demo": demo, "invitations": invitations,
+         "remote": remote, "sprt": sprt}[mode](tools, src, tmp)
 
 
 if __name__ == "__main__":
