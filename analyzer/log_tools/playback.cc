@@ -238,7 +238,9 @@ absl::StatusOr<Playback> BuildPlayback(const record::GameLog& log,
                 : absl::StrCat("seat ", record.fault().seat()),
             " ",
             record.fault().kind() == v1::FAULT_KIND_TIMEOUT ? "timed out"
-                                                            : "faulted",
+            : record.fault().kind() == v1::FAULT_KIND_BOT_ENDED
+                ? absl::StrCat("ended by ", record.fault().cause())
+                : "faulted",
             record.fault().detail().empty()
                 ? ""
                 : absl::StrCat(" (", record.fault().detail(), ")"));

@@ -93,6 +93,9 @@ absl::Status CheckServerOptions(const ServerOptions& options) {
     return absl::InvalidArgumentError(
         "--tls_client_ca needs --tls_cert and --tls_key");
   }
+  for (const std::string& address : options.bot_addresses) {
+    RETURN_IF_ERROR(ParseBotAddress("--bot_addresses", address).status());
+  }
   return absl::OkStatus();
 }
 
@@ -120,7 +123,12 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   s->manager_ = std::make_unique<service::MatchManager>(
       &ServedGames(options.serve_test_games),
                                                         options.manager);
-  s->auth_ = std::make_unique<OrganiserAuth>(options.organiser_token);
+  std::vector<std::string> bot_addresses;
+  for (const std::string& address : options.bot_addresses) {
+    bot_addresses.push_back(*ParseBotAddress("--bot_addresses", address));
+  }
+  s->auth_ = std::make_unique<OrganiserAuth>(options.organiser_token,
+                                             std::move(bot_addresses));
   const service::Limits& limits = options.manager.limits;
   const std::string address = absl::StrCat(options.host, ":", options.port);
   // Connections are counted by our own listener (fd budget:
