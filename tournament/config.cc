@@ -10,6 +10,7 @@
 #include "absl/strings/str_split.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
+#include "tournament/bot_folders.h"
 
 namespace cardref::tournament {
 namespace {
@@ -74,6 +75,14 @@ absl::Status ApplyConfig(const v1::TournamentConfig& config,
     if (!spec.ok()) return spec.status();
     options->schedule.bots.push_back(
         {bot.name(), {bot.command().begin(), bot.command().end()}});
+    if (!bot.folder().empty()) {
+      if (absl::Status s =
+              AddBotFolder(absl::StrCat(bot.name(), "=", bot.folder()),
+                           options->schedule.bots, &options->bot_folders);
+          !s.ok()) {
+        return s;
+      }
+    }
   }
   for (const std::string& g : config.games()) {
     absl::StatusOr<GameSpec> game = ParseGameSpec(g);

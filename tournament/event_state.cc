@@ -83,8 +83,15 @@ absl::StatusOr<std::string> LoadOrCreateSecret(const std::string& dir) {
                                             parent.string(), ": ",
                                             error.message()));
   }
-  if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+  if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
     return ErrnoError(absl::StrCat("cannot create the event folder ", dir));
+  }
+  // Owner-only, also when it was made before (by hand, or by an older
+  // build): it holds the event's secret and every bot's output.
+  struct stat st;
+  if (stat(dir.c_str(), &st) == 0 && st.st_uid == geteuid() &&
+      (st.st_mode & 077) != 0) {
+    chmod(dir.c_str(), st.st_mode & 0700);
   }
   const std::string path = absl::StrCat(dir, "/", kSecretFile);
   std::ifstream in(path);
@@ -160,7 +167,7 @@ absl::Status EventState::Record(const MatchRecord& record) {
                       "\t"),
         "\n");
   }
-  return WriteFileAtomically(absl::StrCat(dir_, "/", kMatchesFile), text, 0644);
+  return WriteFileAtomically(absl::StrCat(dir_, "/", kMatchesFile), text, 0600);
 }
 
 std::map<std::string, MatchRecord> EventState::records() const {
