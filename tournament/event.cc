@@ -516,6 +516,10 @@ int RunEvent(EventOptions options, std::FILE* progress) {
     for (const std::string& lack : launcher->host()->unenforced()) {
       std::fprintf(progress, "sandbox: not enforced here: %s\n", lack.c_str());
     }
+  } else {
+    std::fprintf(progress,
+                 "bots run outside the sandbox (--trust_bots): none of it is "
+                 "enforced\n");
   }
   std::fflush(progress);
 
