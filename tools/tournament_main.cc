@@ -294,6 +294,13 @@ int main(int argc, char** argv) {
           range_text.empty() ? " (give others with --bot_uids=FIRST-LAST)"
                              : ""));
     }
+    // bubblewrap cannot map a uid past 2^31 - 1 into its user namespace.
+    if (range->last > 2147483647u) {
+      return Usage(absl::StrCat(
+          "--bot_uids=", range_text,
+          ": sandboxed bots need uids below 2147483648 (bubblewrap cannot "
+          "map larger ones), e.g. ", kDefaultBotUids));
+    }
     uid_pool = std::make_unique<t::UidPool>(*range);
     options.match.uid_pool = uid_pool.get();
     options.sandbox = true;

@@ -1,8 +1,8 @@
 // A bot for the tournament's hostile suite (sandbox_tournament_test.cc):
 // it plays as cardref_tournament starts a bot (its seat's environment,
-// CARDREF_SERVER, CARDREF_JOIN_TICKET, ...), always the first legal
-// action, and first does one hostile thing, saying on its output what it
-// reached:
+// CARDREF_SERVER, CARDREF_JOIN_TICKET, ...), a random legal action seeded
+// by CARDREF_MATCH_SEED, and first does one hostile thing, saying on its
+// output what it reached:
 //
 //   hostile_player spy --read=PATH... --connect=HOST:PORT... --daemon
 //       tries to read each PATH ("READ PATH" or "DENIED PATH: errno"), to
@@ -10,10 +10,14 @@
 //       "REFUSED ...: errno"), to act as the organiser through its
 //       referee's socket ("ORGANISER" or "NOT ORGANISER: code"), and
 //       leaves a double-forked daemon behind ("DAEMON pid");
-//   hostile_player busy       a child spins two threads per core all match
+//   hostile_player busy       a child spins 64 threads all match; it never
+//                             answers (so it is soon made absent and the
+//                             match is short), and leaves at the match's end
 //   hostile_player bomb       at its 3rd decision, allocates until killed
-//   hostile_player honest     about 10 ms of CPU work per decision
+//   hostile_player honest     15 ms of CPU work for each of its first 100
+//                             decisions (then none, to keep the match short)
 #include <arpa/inet.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/resource.h>
@@ -34,6 +38,7 @@
 
 #include "cardref/v1/referee.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "referee/base/rng.h"
 
 namespace {
 
@@ -118,18 +123,20 @@ void LeaveDaemon() {
   waitpid(child, nullptr, 0);
 }
 
-// A child that keeps two threads per core busy until the bot ends.
-void SpinInAChild() {
-  if (fork() != 0) return;
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+// A child that keeps 64 threads busy until the bot ends it: outside the
+// sandbox, a thread of another bot would get about 1/33 of a core of two.
+pid_t SpinInAChild() {
+  const pid_t child = fork();
+  if (child != 0) return child;
   std::vector<std::thread> spinners;
-  for (unsigned i = 0; i < 2 * cores; ++i) {
+  for (int i = 0; i < 64; ++i) {
     spinners.emplace_back([] {
       volatile uint64_t x = 0;
       for (;;) x = x + 1;
     });
   }
   for (std::thread& t : spinners) t.join();
+  _exit(0);
 }
 
 void Bomb() {
@@ -171,9 +178,8 @@ int main(int argc, char** argv) {
       if (!Flag(arg, "connect").empty()) TryConnect(Flag(arg, "connect"));
       if (arg == "--daemon") LeaveDaemon();
     }
-  } else if (mode == "busy") {
-    SpinInAChild();
   }
+  const pid_t spinner = mode == "busy" ? SpinInAChild() : -1;
   auto stub = cardref::v1::Referee::NewStub(
       grpc::CreateChannel(server, grpc::InsecureChannelCredentials()));
   if (mode == "spy") TryOrganiser(*stub);
@@ -200,18 +206,21 @@ int main(int argc, char** argv) {
   auto stream = stub->WatchObservations(&context, request);
   Observation obs;
   int decisions = 0;
+  cardref::Rng rng(std::strtoull(Env("CARDREF_MATCH_SEED").c_str(), nullptr, 10) | 1);
   while (stream->Read(&obs)) {
     if (obs.seat_to_act() != joined.seat() || obs.legal_actions().empty()) {
       continue;
     }
     ++decisions;
+    if (mode == "busy") continue;
     if (mode == "bomb" && decisions == 3) Bomb();
-    if (mode == "honest") Work(0.010);
+    if (mode == "honest" && decisions <= 100) Work(0.015);
     cardref::v1::SubmitActionRequest submit;
     submit.set_match_id(joined.match_id());
     submit.set_seat(joined.seat());
     submit.set_token(joined.token());
-    *submit.mutable_action() = obs.legal_actions(0);
+    *submit.mutable_action() = obs.legal_actions(static_cast<int>(
+        rng.Uniform(static_cast<uint32_t>(obs.legal_actions_size()))));
     submit.set_decision_version(obs.version());
     submit.set_omit_observation(true);
     grpc::ClientContext submit_context;
@@ -221,5 +230,20 @@ int main(int argc, char** argv) {
   const grpc::Status end = stream->Finish();
   Say("END " + std::to_string(decisions) + " decisions: " +
       (end.ok() ? "OK" : end.error_message()));
+  if (mode == "busy") {
+    // Made absent, it spins on until the match is over, then leaves.
+    for (;;) {
+      grpc::ClientContext poll;
+      Observation now;
+      const grpc::Status s = stub->GetObservation(&poll, request, &now);
+      if (!s.ok() || now.status() == cardref::v1::MATCH_STATUS_FINISHED ||
+          now.status() == cardref::v1::MATCH_STATUS_ABORTED) {
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    kill(spinner, SIGKILL);
+    return 0;
+  }
   return end.ok() ? 0 : 1;
 }
