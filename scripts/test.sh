@@ -49,6 +49,10 @@ run_ctest() {
   fi
 }
 
+# End-to-end suites (whole events, browsers, Slurm, PostgreSQL, the
+# sandbox) run in the Release lane only: docs/testing.md, "Labels".
+RELEASE_ONLY='e2e|web|sandbox|postgres|slurm'
+
 stage "install and build"
 scripts/build.sh -DCARDREF_WERROR=ON
 
@@ -71,13 +75,13 @@ if [ "${SANITIZE:-1}" != "0" ] || [ "${FUZZ:-1}" != "0" ]; then
     -DCARDREF_FUZZ_SECONDS="${CARDREF_FUZZ_SECONDS:-20}"
 fi
 if [ "${SANITIZE:-1}" != "0" ]; then
-  # Not the Slurm test: it checks the batch scripts and daemons, and the
-  # binaries it runs are run instrumented by the shard and tournament tests.
+  # Not the end-to-end suites (processes, browsers, daemons, real
+  # servers): they test what the units compose, and the units run here.
   stage "sanitizer tests"
   seed_costs build-asan sanitizer
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     LSAN_OPTIONS=suppressions="$PWD/scripts/sanitizers/lsan_suppressions.txt" \
-    run_ctest build-asan -LE '^(fuzz|slurm)$' --output-on-failure -j2 --timeout 1800
+    run_ctest build-asan -LE "^(fuzz|$RELEASE_ONLY)\$" --output-on-failure -j2 --timeout 1800
 fi
 if [ "${FUZZ:-1}" != "0" ]; then
   stage "fuzzing (${CARDREF_FUZZ_SECONDS:-20} s per target)"

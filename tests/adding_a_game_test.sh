@@ -51,7 +51,7 @@ done
 # Nothing else names the game: the generic code needed no edit.
 allowed=$(printf '%s\n' "${outside[@]}" "${edit[@]}" "$doc")
 while IFS= read -r f; do
-  case "$f" in "$folder"/*) continue ;; esac
+  case "$f" in "$folder"/*|tests/adding_a_game_test.sh) continue ;; esac
   printf '%s\n' "$allowed" | grep -qxF "$f" ||
     { echo "FAIL: $f names $game, but only the game's folder, the registration and the docs index may"; status=1; }
 done < <(git grep -l -I "$game" -- . || true)

@@ -52,7 +52,8 @@ chmod 755 "$TMP/spy_bot.sh"
 start_referee
 export SPY_BOT="$TMP/cardref_bot"
 
-# One match of two spies (--shard=0/2: the first of its two seat orders).
+# One match of two spies (--matches=1 schedules two, one per seat order;
+# --shard=0/2 plays the first).
 play() {  # play NAME FLAG
   mkdir -m 1777 "$TMP/$1"
   SPY_DIR="$TMP/$1" "$BIN/cardref_tournament" \

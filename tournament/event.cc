@@ -23,6 +23,7 @@
 #include "referee/base/hex.h"
 #include "referee/codec/game_catalog.h"
 #include "games/all_games.h"
+#include "games/api/game.h"
 #include "referee/grpc/organiser_token.h"
 #include "sandbox/environment.h"
 #include "tournament/bot_folders.h"
@@ -442,7 +443,10 @@ int RunEvent(EventOptions options, std::FILE* progress) {
   std::optional<LocalReferee> local;
   if (options.server.empty()) {
     absl::StatusOr<LocalReferee> started =
-        StartLocalReferee(options.referee_binary, dir);
+        // Each seat's bot and the runner's own channel, with room for
+        // bots that reconnect before their old connection is gone.
+        StartLocalReferee(options.referee_binary, dir,
+                          4 * options.concurrency * kMaxSeats + 16);
     if (!started.ok()) {
       return Fail(kEventError, started.status());
     }

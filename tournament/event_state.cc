@@ -83,15 +83,15 @@ absl::StatusOr<std::string> LoadOrCreateSecret(const std::string& dir) {
                                             parent.string(), ": ",
                                             error.message()));
   }
+  // Owner-only: the folder holds the event secret, the schedule and the
+  // logs of matches whose twins are still to be played; a bot running as
+  // another user must not read them.
   if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
     return ErrnoError(absl::StrCat("cannot create the event folder ", dir));
   }
-  // Owner-only, also when it was made before (by hand, or by an older
-  // build): it holds the event's secret and every bot's output.
-  struct stat st;
-  if (stat(dir.c_str(), &st) == 0 && st.st_uid == geteuid() &&
-      (st.st_mode & 077) != 0) {
-    chmod(dir.c_str(), st.st_mode & 0700);
+  if (chmod(dir.c_str(), 0700) != 0) {
+    return ErrnoError(absl::StrCat("cannot make the event folder ", dir,
+                                   " owner-only"));
   }
   const std::string path = absl::StrCat(dir, "/", kSecretFile);
   std::ifstream in(path);
@@ -111,6 +111,13 @@ absl::StatusOr<std::string> LoadOrCreateSecret(const std::string& dir) {
 std::string DealSeed(const std::string& secret, const std::string& deal_set) {
   return crypto::Sha256(absl::StrCat("cardref-tournament-deal-v1",
                                      std::string(1, '\0'), secret, deal_set));
+}
+
+std::string RefereeDealSetId(const std::string& secret,
+                             const std::string& deal_set) {
+  const std::string tag = crypto::Sha256(absl::StrCat(
+      "cardref-tournament-deal-set-id-v1", std::string(1, '\0'), secret));
+  return absl::StrCat(ToHex(tag.substr(0, 6)), "-", deal_set);
 }
 
 uint64_t BotSeed(const std::string& secret, const std::string& match_key,

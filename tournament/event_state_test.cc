@@ -85,5 +85,23 @@ TEST(EventStateTest, SecretIsKeptPrivateAndStable) {
   std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
 }
 
+// Bots run as other users beside the event: the folder and the schedule
+// (which names every twin of a deal set) are the organiser's alone, also
+// for a folder an earlier version made world-readable.
+TEST(EventStateTest, TheEventFolderAndItsScheduleAreOwnerOnly) {
+  const std::string dir = TempDir() + "/event";
+  ASSERT_EQ(mkdir(dir.c_str(), 0755), 0);
+  ASSERT_TRUE(LoadOrCreateSecret(dir).ok());
+  struct stat st;
+  ASSERT_EQ(stat(dir.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  absl::StatusOr<EventState> state = EventState::Open(dir);
+  ASSERT_TRUE(state.ok()) << state.status();
+  ASSERT_TRUE(state->Record({"a", "finished", "m1", "/l/1", ""}).ok());
+  ASSERT_EQ(stat((dir + "/matches.tsv").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+}
+
 }  // namespace
 }  // namespace cardref::tournament

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -24,7 +25,8 @@ std::string DefaultRefereeBinary() {
 }
 
 absl::StatusOr<LocalReferee> StartLocalReferee(const std::string& binary,
-                                               const std::string& dir) {
+                                               const std::string& dir,
+                                               int max_clients) {
   const std::string token_path = absl::StrCat(dir, "/organiser.token");
   std::string token;
   if (std::ifstream in(token_path); in) {
@@ -42,7 +44,9 @@ absl::StatusOr<LocalReferee> StartLocalReferee(const std::string& binary,
   ChildSpec spec;
   spec.argv = {binary, "--port=0", absl::StrCat("--port_file=", port_path),
                absl::StrCat("--log_dir=", dir, "/logs"),
-               absl::StrCat("--organiser_token_file=", token_path)};
+               absl::StrCat("--organiser_token_file=", token_path),
+               absl::StrCat("--max_connections_per_address=",
+                            std::max(256, max_clients))};
   spec.stderr_path = absl::StrCat(dir, "/referee.out");
   std::optional<ChildProcess> child = ChildProcess::Start(spec);
   if (!child.has_value()) {

@@ -25,9 +25,11 @@ struct LocalReferee {
 };
 
 // Starts `binary` for the event in `dir` and waits until it serves.
+// Every bot connects from the same loopback address, so the referee's cap
+// on connections per address is raised to hold `max_clients` of them.
 // UNAVAILABLE with the tail of its output if it does not within 20 s.
 [[nodiscard]] absl::StatusOr<LocalReferee> StartLocalReferee(
-    const std::string& binary, const std::string& dir);
+    const std::string& binary, const std::string& dir, int max_clients);
 
 // cardref_referee beside this program's own binary.
 std::string DefaultRefereeBinary();

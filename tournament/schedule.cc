@@ -348,6 +348,8 @@ absl::StatusOr<std::vector<ScheduledMatch>> BuildSchedule(
           // Without duplicate play every match has its own deal.
           match.deal_set =
               config.duplicate ? deal_set : absl::StrCat(deal_set, "-s", o);
+          match.deal_set_size =
+              config.duplicate ? static_cast<int>(seatings.size()) : 1;
           match.key = absl::StrCat(deal_set, "-s", o);
           match.game = g;
           match.seats = seatings[o];

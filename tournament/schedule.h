@@ -56,6 +56,9 @@ struct ScheduledMatch {
   std::string deal_set;    // "<game><seats>-g001-d00"
   int game = 0;            // index into ScheduleConfig::games
   std::vector<int> seats;  // bot index per seat
+  // Matches dealt from this deal set: its twins, kept secret by the referee
+  // until every one is over (CreateMatchRequest.deal_set_size).
+  int deal_set_size = 1;
 };
 
 // `--bot` value: "NAME=COMMAND ARGS..." (arguments split on spaces).

@@ -239,6 +239,10 @@ TEST(ScheduleTest, NoSeatingRepeatsInADealSetAndEveryBotSitsEverywhereAlike) {
               }
             }
           }
+          for (const ScheduledMatch& m : *s) {
+            // The size the referee is told, to keep the twins secret.
+            EXPECT_EQ(m.deal_set_size, matches_in[m.deal_set]) << m.key;
+          }
           for (const auto& [set, n] : matches_in) {
             EXPECT_EQ(static_cast<int>(by_deal_set[set].size()), n);
             // Within the deal set, every bot it seats holds every seat

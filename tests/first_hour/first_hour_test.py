@@ -93,7 +93,7 @@ def slow_bot(tools, src, tmp):
     # As docs/bots.md writes it: events/ does not exist yet.
     out = os.path.join(tmp, "events", "first")
     result = run([f"{tools}/cardref_tournament", f"--out={out}",
-                  "--trust_bots", PARAMS, "--games=craits:2",
+                  "--trust_bots", PARAMS, "--games=craits:2", "--matches=1",
                   "--decision_time_limit_ms=400",
                   f"--bot=quick={tools}/cardref_bot --quiet --strategy=first",
                   f"--bot=slow={bot}"])

@@ -123,7 +123,7 @@ class ReplayPageTest(unittest.TestCase):
             seated += bool(seat)
             self.assertEqual(line.get_attribute("textContent"),
                              f"#{step['record']} {seat}{step['text']}")
-        self.assertGreater(seated, 10)
+        self.assertGreater(seated, 5)  # the smallest game has 7 moves
 
         # Names are text: no element of the page comes from a player's name.
         names = d.find_element(By.ID, "players").text
