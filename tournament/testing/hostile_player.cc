@@ -10,7 +10,7 @@
 //       "REFUSED ...: errno"), to act as the organiser through its
 //       referee's socket ("ORGANISER" or "NOT ORGANISER: code"), and
 //       leaves a double-forked daemon behind ("DAEMON pid");
-//   hostile_player busy       a child spins 64 threads all match; it never
+//   hostile_player busy       a child spins 128 threads all match; it never
 //                             answers (so it is soon made absent and the
 //                             match is short), and leaves at the match's end
 //   hostile_player bomb       at its 3rd decision, allocates until killed
@@ -123,13 +123,13 @@ void LeaveDaemon() {
   waitpid(child, nullptr, 0);
 }
 
-// A child that keeps 64 threads busy until the bot ends it: outside the
-// sandbox, a thread of another bot would get about 1/33 of a core of two.
+// A child that keeps 128 threads busy until the bot ends it: outside the
+// sandbox, a thread of another bot would get about 1/65 of a core of two.
 pid_t SpinInAChild() {
   const pid_t child = fork();
   if (child != 0) return child;
   std::vector<std::thread> spinners;
-  for (int i = 0; i < 64; ++i) {
+  for (int i = 0; i < 128; ++i) {
     spinners.emplace_back([] {
       volatile uint64_t x = 0;
       for (;;) x = x + 1;

@@ -283,11 +283,12 @@ struct BesideABusyBot {
   std::vector<int64_t> working;  // its decisions with work, as timed
 };
 
-// A bot whose child spins 64 threads all match long beside an honest bot
+// A bot whose child spins 128 threads all match long beside an honest bot
 // that does 15 ms of CPU work for each of its first 100 decisions, under a
-// 300 ms limit: outside the sandbox the honest bot's thread gets about
-// 1/33 of a core of two, some 500 ms per decision; in the sandbox each bot
-// has its CPU share on a core of its own (docs/sandbox.md, "Fair CPU").
+// 500 ms limit: outside the sandbox the honest bot's thread gets about
+// 1/65 of a core of two, some 1 s per decision; in the sandbox each bot
+// has its CPU share on a core of its own (docs/sandbox.md, "Fair CPU"), and
+// the limit leaves room for other load on the machine.
 TEST_F(SandboxTournamentTest, ABusyBotCostsItsOpponentNoTimeout) {
   const std::string busy = BotFolder("busy", {kHostilePlayer});
   const std::string honest = BotFolder("honest", {kHostilePlayer});
@@ -297,7 +298,7 @@ TEST_F(SandboxTournamentTest, ABusyBotCostsItsOpponentNoTimeout) {
     std::vector<std::string> flags = {
         "--bot=busy=" + busy + "/tournament_hostile_player busy",
         "--bot=honest=" + honest + "/tournament_hostile_player honest",
-        "--decision_time_limit_ms=300", "--bot_uids=1900200020-1900200039",
+        "--decision_time_limit_ms=500", "--bot_uids=1900200020-1900200039",
         // A short match, though the referee plays a seat's passive moves
         // once the busy bot is absent: rounds end after 250 actions.
         "--params=game_length=SHORT,round_action_limit=250"};
@@ -323,7 +324,7 @@ TEST_F(SandboxTournamentTest, ABusyBotCostsItsOpponentNoTimeout) {
     } else {
       std::printf("%s: honest bot beside a busy one: %d timeouts; its first "
                   "%zu answers (15 ms of CPU each): median %.1f ms, max "
-                  "%.1f ms (limit 300 ms)\n",
+                  "%.1f ms (limit 500 ms)\n",
                   sandboxed ? "in the sandbox" : "outside it (--trust_bots)",
                   out.timeouts, out.working.size(),
                   out.working[out.working.size() / 2] / 1000.0,
@@ -340,7 +341,7 @@ TEST_F(SandboxTournamentTest, ABusyBotCostsItsOpponentNoTimeout) {
   const BesideABusyBot inside = play(true);
   EXPECT_EQ(inside.timeouts, 0);
   ASSERT_EQ(inside.working.size(), 100u);
-  EXPECT_LT(inside.working.back(), 300'000);
+  EXPECT_LT(inside.working.back(), 500'000);
 }
 
 // A bot that allocates without end at its third decision is killed at its
