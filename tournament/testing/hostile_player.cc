@@ -17,20 +17,19 @@
 //   hostile_player honest     15 ms of CPU work for each of its first 100
 //                             decisions (then none, to keep the match short)
 #include <arpa/inet.h>
-#include <signal.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <memory>
 #include <string>
 #include <thread>
@@ -129,6 +128,7 @@ pid_t SpinInAChild() {
   const pid_t child = fork();
   if (child != 0) return child;
   std::vector<std::thread> spinners;
+  spinners.reserve(128);
   for (int i = 0; i < 128; ++i) {
     spinners.emplace_back([] {
       volatile uint64_t x = 0;

@@ -5,17 +5,16 @@
 // by name. As root (the sandbox needs it); skipped with a message
 // otherwise. The small hostile programs are in sandbox/testing; the bot
 // here is hostile_player.cc.
-#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -60,6 +59,7 @@ int RunCommand(const std::vector<std::string>& argv, std::string* output) {
     dup2(fd, 1);
     dup2(fd, 2);
     std::vector<char*> args;
+    args.reserve(argv.size() + 1);
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     execv(args[0], args.data());
@@ -128,7 +128,7 @@ class SandboxTournamentTest : public ::testing::Test {
   // a file `secret.txt`.
   std::string BotFolder(const std::string& name,
                         const std::vector<std::string>& programs) {
-    const std::string folder = absl::StrCat(dir_, "/", name);
+    std::string folder = absl::StrCat(dir_, "/", name);
     fs::create_directory(folder);
     chmod(folder.c_str(), 0755);
     for (const std::string& program : programs) {
@@ -246,7 +246,7 @@ TEST_F(SandboxTournamentTest, ASpyReachesNothingAndLeavesNothing) {
   for (const std::string& path : forbidden) spy_command.push_back("--read=" + path);
   spy_command.push_back("--connect=127.0.0.1:" + port);
   spy_command.push_back("--connect=127.0.0.1:" + metrics_port);
-  spy_command.push_back("--daemon");
+  spy_command.emplace_back("--daemon");
   std::string output;
   ASSERT_EQ(Tournament({"--server=127.0.0.1:" + port,
                         "--bot=spy=" + absl::StrJoin(spy_command, " "),
@@ -302,7 +302,7 @@ TEST_F(SandboxTournamentTest, ABusyBotCostsItsOpponentNoTimeout) {
         // A short match, though the referee plays a seat's passive moves
         // once the busy bot is absent: rounds end after 250 actions.
         "--params=game_length=SHORT,round_action_limit=250"};
-    if (!sandboxed) flags.push_back("--trust_bots");
+    if (!sandboxed) flags.emplace_back("--trust_bots");
     std::string output;
     EXPECT_EQ(Tournament(flags, &output), 0);
     const nlohmann::json match = TheMatch();
