@@ -28,7 +28,16 @@ namespace {
 
 using ::testing::HasSubstr;
 
-enum class Bot { kNeverAnswers, kOnlyIllegal, kDisconnects, kNeverJoins };
+// kBotEnded: the organiser reports that its bot ended while it is to act
+// (Match::BotEnded); kBotEndedBetween: while the other seat is to act.
+enum class Bot {
+  kNeverAnswers,
+  kOnlyIllegal,
+  kDisconnects,
+  kNeverJoins,
+  kBotEnded,
+  kBotEndedBetween
+};
 
 constexpr int64_t kLimitMs = 1000;
 constexpr int64_t kBankMs = 3000;
@@ -115,12 +124,22 @@ Played Play(const std::string& game_id, Bot bot, v1::FaultAction action,
   }
   Rng rng(seed);
   int decisions_of_faulty = 0;
+  bool reported = false;
   for (int guard = 0; guard < 200000; ++guard) {
     if (match.status() != v1::MATCH_STATUS_IN_PROGRESS) break;
     const int seat = match.progress().seat_to_act;
     auto obs = match.Observe(seat, tokens[seat]);
     EXPECT_TRUE(obs.ok()) << obs.status();
     if (!obs.ok()) break;
+    if (bot == Bot::kBotEndedBetween && seat != faulty &&
+        decisions_of_faulty >= 2 && !reported) {
+      reported = true;
+      EXPECT_TRUE(match.BotEnded(faulty, "memory_limit",
+                                 "ended at its memory limit of 64 MiB")
+                      .ok());
+      // Nothing is logged until its next decision.
+      EXPECT_FALSE(match.Info().seat_faults(faulty).absent());
+    }
     if (seat != faulty) {
       time.Advance(absl::Milliseconds(10));
       v1::SubmitActionRequest r;
@@ -163,6 +182,31 @@ Played Play(const std::string& game_id, Bot bot, v1::FaultAction action,
           EXPECT_TRUE(match.Submit(r).ok());
         } else {
           match.StreamClosed(faulty);  // settles the decision at once
+        }
+        break;
+      case Bot::kBotEnded:
+      case Bot::kBotEndedBetween:
+        if (decisions_of_faulty < 3) {
+          v1::SubmitActionRequest r;
+          r.set_match_id("fault");
+          r.set_seat(seat);
+          r.set_token(tokens[seat]);
+          *r.mutable_action() = obs->legal_actions(0);
+          EXPECT_TRUE(match.Submit(r).ok());
+        } else {
+          EXPECT_EQ(bot, Bot::kBotEnded)
+              << "a seat whose bot ended is played for at once";
+          const std::string detail = "ended at its memory limit of 64 MiB";
+          EXPECT_TRUE(match.BotEnded(faulty, "memory_limit", detail).ok());
+          // Reported again (the runner retries): nothing more; once the
+          // policy aborted the match, refused.
+          const absl::Status again =
+              match.BotEnded(faulty, "memory_limit", detail);
+          EXPECT_EQ(again.code(),
+                    match.status() == v1::MATCH_STATUS_IN_PROGRESS
+                        ? absl::StatusCode::kOk
+                        : absl::StatusCode::kFailedPrecondition)
+              << again;
         }
         break;
       case Bot::kNeverJoins:
@@ -630,6 +674,81 @@ TEST(RejectionsNotLoggedTest, StatisticsCountThemAsRejected) {
   ASSERT_EQ(summary.seats_size(), 2);
   EXPECT_EQ(summary.seats(1).rejected(),
             3 * p.Faults(v1::FAULT_KIND_REJECTION_LIMIT));
+}
+
+}  // namespace
+}  // namespace cardref::analyzer
+
+namespace cardref::analyzer {
+namespace {
+
+// The one BOT_ENDED fault of `p`, or nullptr.
+const v1::FaultEvent* BotEndedFault(const Played& p) {
+  const v1::FaultEvent* found = nullptr;
+  for (const v1::LogRecord& r : p.records) {
+    if (r.has_fault() && r.fault().kind() == v1::FAULT_KIND_BOT_ENDED) {
+      EXPECT_EQ(found, nullptr) << "a second BOT_ENDED fault";
+      found = &r.fault();
+    }
+  }
+  return found;
+}
+
+TEST(FaultPolicyTest, BotEndedSubstituteIsLoggedWithItsCauseThenAbsent) {
+  for (Bot bot : {Bot::kBotEnded, Bot::kBotEndedBetween}) {
+    SCOPED_TRACE(bot == Bot::kBotEnded ? "to act" : "between");
+    Played p = Play("craits", bot, v1::FAULT_ACTION_SUBSTITUTE);
+    EXPECT_EQ(p.info.status(), v1::MATCH_STATUS_FINISHED);
+    const v1::FaultEvent* ended = BotEndedFault(p);
+    ASSERT_NE(ended, nullptr);
+    EXPECT_EQ(ended->seat(), 1);
+    EXPECT_EQ(ended->cause(), "memory_limit");
+    EXPECT_EQ(ended->detail(), "ended at its memory limit of 64 MiB");
+    EXPECT_EQ(p.Faults(v1::FAULT_KIND_TIMEOUT), 0);  // nobody waited
+    EXPECT_GT(p.Faults(v1::FAULT_KIND_ABSENT), 0);   // then at once
+    EXPECT_TRUE(p.info.seat_faults(1).absent());
+    EXPECT_EQ(p.info.seat_faults(1).timeouts(), 0);
+    EXPECT_EQ(p.Forfeits(), 0);
+    ExpectNoCallFool(p);
+    ExpectAuditsAs(p, Verdict::kOk);
+  }
+}
+
+TEST(FaultPolicyTest, BotEndedForfeit) {
+  Played p = Play("craits", Bot::kBotEnded, v1::FAULT_ACTION_FORFEIT);
+  EXPECT_EQ(p.info.status(), v1::MATCH_STATUS_FINISHED);
+  ASSERT_NE(BotEndedFault(p), nullptr);
+  EXPECT_EQ(p.Forfeits(), 1);
+  for (const v1::LogRecord& r : p.records) {
+    if (r.has_forfeit()) {
+      EXPECT_EQ(r.forfeit().reason(), v1::FORFEIT_REASON_BOT_ENDED);
+    }
+  }
+  EXPECT_EQ(p.info.result().ranks(1), 2);
+  ExpectAuditsAs(p, Verdict::kOk);
+}
+
+TEST(FaultPolicyTest, BotEndedAbort) {
+  Played p = Play("craits", Bot::kBotEnded, v1::FAULT_ACTION_ABORT);
+  EXPECT_EQ(p.info.status(), v1::MATCH_STATUS_ABORTED);
+  EXPECT_THAT(p.info.end_reason(), HasSubstr("bot ended (memory_limit)"));
+  ExpectAuditsAs(p, Verdict::kAborted);
+}
+
+TEST(FaultPolicyTest, TheAuditRefusesABotEndedFaultWithoutItsCause) {
+  Played p = Play("craits", Bot::kBotEnded, v1::FAULT_ACTION_SUBSTITUTE);
+  auto payloads = testlogs::ReadPayloads(p.path);
+  ASSERT_TRUE(payloads.ok());
+  testlogs::TamperRecord(
+      &*payloads, testlogs::Pick::kFirst,
+      [](const v1::LogRecord& r) {
+        return r.has_fault() && r.fault().kind() == v1::FAULT_KIND_BOT_ENDED;
+      },
+      [](v1::LogRecord& r) { r.mutable_fault()->clear_cause(); });
+  AuditReport report = AuditPayloads(*payloads);
+  EXPECT_EQ(report.verdict, Verdict::kMismatch) << report.Line();
+  ASSERT_TRUE(report.discrepancy.has_value());
+  EXPECT_EQ(report.discrepancy->field, "fault.cause");
 }
 
 }  // namespace

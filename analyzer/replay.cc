@@ -645,6 +645,15 @@ absl::Status LogReplay::CheckFault(const v1::FaultEvent& fault) {
       }
       reached = v1::FORFEIT_REASON_REJECTION_LIMIT;
       break;
+    case v1::FAULT_KIND_BOT_ENDED:
+      // The organiser's report (ReportBotEnded): the policy's verdict at
+      // once, as at the timeout limit.
+      if (fault.cause().empty()) {
+        return Fail("fault.cause", "(empty)", "the limit's name",
+                    "the organiser names why a bot ended");
+      }
+      reached = v1::FORFEIT_REASON_BOT_ENDED;
+      break;
     default:
       return Fail("fault.kind", kind, "a FaultKind of log.proto", "");
   }
@@ -660,7 +669,10 @@ absl::Status LogReplay::CheckFault(const v1::FaultEvent& fault) {
       forfeit_reason_ = *reached;
       break;
     default:
-      if (*reached == v1::FORFEIT_REASON_TIMEOUT_LIMIT) absent_[seat] = true;
+      if (*reached == v1::FORFEIT_REASON_TIMEOUT_LIMIT ||
+          *reached == v1::FORFEIT_REASON_BOT_ENDED) {
+        absent_[seat] = true;
+      }
       break;
   }
   return absl::OkStatus();

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Bots of one user can reach each other; with --bot_uids they cannot.
+# Bots of one user can reach each other; with --bot_uids they cannot, even
+# outside the sandbox (--trust_bots: plain processes; tests/sandbox_tournament
+# has the sandbox's own spies).
 # As root, each bot here is a spy: it notes its uid and pid, waits for the
 # other bot, then tries to signal it and to read its environment (which holds
 # its seat's ticket), leaves a process behind that escaped its process group
@@ -57,7 +59,7 @@ play() {  # play NAME FLAG
   SPY_DIR="$TMP/$1" "$BIN/cardref_tournament" \
     --server="localhost:$(cat "$TMP/port")" \
     --organiser_token_file="$TMP/token" --bot="spy=$TMP/spy_bot.sh" \
-    "$2" --games=craits:2 --matches=1 --shard=0/2 --params=game_length=SHORT \
+    --trust_bots "$2" --games=craits:2 --matches=1 --shard=0/2 --params=game_length=SHORT \
     --out="$TMP/$1/event"
   cat "$TMP/$1"/out.* >"$TMP/$1/out"
   echo "== $1:"; cat "$TMP/$1/out"

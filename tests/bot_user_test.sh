@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Untrusted bots run as another user cannot read the referee's logs.
-# As root, cardref_tournament --bot_user=nobody starts every bot as
-# 'nobody'; each bot here is a spy that first tries to read the log
+# As root, cardref_tournament --trust_bots --bot_user=nobody starts every
+# bot as 'nobody', outside the sandbox (tests/sandbox_tournament has the
+# sandbox's own spies); each bot here is a spy that first tries to read the log
 # directory (whose files hold every hand) and the organiser's token file,
 # then plays as cardref_bot. Exits 77 (skipped, with a message) when not root.
 #   tests/bot_user_test.sh BUILD_TOOLS_DIR
@@ -36,7 +37,7 @@ export SPY_BOT="$TMP/cardref_bot"
 export CARDREF_ORGANISER_TOKEN="must-not-reach-the-bots-0123456789"
 "$BIN/cardref_tournament" --server="localhost:$(cat "$TMP/port")" \
   --organiser_token_file="$TMP/token" --bot="spy=$TMP/spy_bot.sh" \
-  --bot_user=nobody --games=craits:2 --matches=1 --shard=0/2 --params=game_length=SHORT \
+  --trust_bots --bot_user=nobody --games=craits:2 --matches=1 --shard=0/2 --params=game_length=SHORT \
   --out="$TMP/event"
 cat "$SPY_OUT"
 # Every bot started (two per match, however many matches the shard holds)

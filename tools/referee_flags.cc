@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/status/status.h"
@@ -56,10 +57,16 @@ ABSL_FLAG(int64_t, disconnect_grace_ms, 2000,
           "With --disconnect_is_timeout: ms a seat may be without an "
           "observation stream before its pending decision times out, so that "
           "a bot can reopen one a network broke; 0 = at once");
+ABSL_FLAG(std::vector<std::string>, bot_addresses, {"127.0.0.2"},
+          "Callers from these IP addresses are bots, never the organiser, "
+          "with or without a credential: a sandboxed bot's forwarder "
+          "connects from 127.0.0.2 (cardref_tournament, docs/auth.md); "
+          "empty: none");
 ABSL_FLAG(std::string, organiser_token_file, "",
           "File holding the organiser's bearer token (mode 600); else "
           "$CARDREF_ORGANISER_TOKEN; with neither, only loopback is served "
-          "and every local caller is the organiser (docs/auth.md)");
+          "and every local caller but a bot address's (--bot_addresses) is "
+          "the organiser (docs/auth.md)");
 ABSL_FLAG(std::string, tls_cert, "",
           "PEM certificate chain: serve TLS (needs --tls_key)");
 ABSL_FLAG(std::string, tls_key, "", "PEM private key for --tls_cert");
@@ -380,6 +387,10 @@ absl::StatusOr<RefereeConfig> RefereeConfigFromFlags() {
   ASSIGN_OR_RETURN(server.port, InRange(FLAGS_port, 0, 65535));
   ASSIGN_OR_RETURN(server.metrics_port, InRange(FLAGS_metrics_port, -1, 65535));
   server.metrics_host = absl::GetFlag(FLAGS_metrics_host);
+  server.bot_addresses.clear();
+  for (const std::string& address : absl::GetFlag(FLAGS_bot_addresses)) {
+    if (!address.empty()) server.bot_addresses.push_back(address);
+  }
   server.serve_test_games = absl::GetFlag(FLAGS_serve_test_games);
   server.tls.cert_file = absl::GetFlag(FLAGS_tls_cert);
   server.tls.key_file = absl::GetFlag(FLAGS_tls_key);

@@ -7,9 +7,10 @@
 //       --trust_bots
 //
 // Without --server it starts build's cardref_referee itself (its logs in
-// the event folder). Bots are untrusted programs: as root, --bot_user runs
-// them as another user (who cannot read the logs); otherwise --trust_bots
-// must say that running them as this user is fine.
+// the event folder). Bots are untrusted programs: as root, every bot runs
+// in the sandbox (docs/sandbox.md), as a uid of its own (--bot_uids, or a
+// default range); --trust_bots runs them as plain processes instead, as
+// this user (or --bot_user, --bot_uids), and is the only way without root.
 #include <pwd.h>
 #include <unistd.h>
 
@@ -23,6 +24,7 @@
 #include "absl/strings/str_join.h"
 #include "referee/grpc/organiser_token.h"
 #include "tools/cli_flags.h"
+#include "tournament/bot_folders.h"
 #include "tournament/bot_pool.h"
 #include "tournament/config.h"
 #include "tournament/event.h"
@@ -43,6 +45,24 @@ bool AbslParseFlag(absl::string_view text, BotFlags* flags, std::string*) {
 std::string AbslUnparseFlag(const BotFlags& flags) {
   return absl::StrJoin(flags.values, " ");
 }
+
+// --bot_folder may be given many times, as --bot.
+struct BotFolderFlags {
+  std::vector<std::string> values;
+};
+bool AbslParseFlag(absl::string_view text, BotFolderFlags* flags,
+                   std::string*) {
+  static std::vector<std::string>* all = new std::vector<std::string>();
+  all->emplace_back(text);
+  flags->values = *all;
+  return true;
+}
+std::string AbslUnparseFlag(const BotFolderFlags& flags) {
+  return absl::StrJoin(flags.values, " ");
+}
+
+// The uids sandboxed bots run as without --bot_uids: no account's (checked).
+constexpr char kDefaultBotUids[] = "1900000000-1900000999";
 
 ABSL_FLAG(std::string, config, "",
           "A TournamentConfig in protobuf text format "
@@ -99,18 +119,27 @@ ABSL_FLAG(int32_t, max_bot_memory_mb, 2048,
 ABSL_FLAG(int32_t, max_bot_threads, 1024,
           "The most processes and threads each bot may run, with the "
           "processes it starts, 16 to 4096; past it the bot is killed");
+ABSL_FLAG(double, max_bot_cpu_s, 0,
+          "The most CPU time each bot may use in one match, in the sandbox "
+          "(its processes and threads together); past it the bot is ended "
+          "and its seat settled by the fault policy; 0 = no limit");
+ABSL_FLAG(BotFolderFlags, bot_folder, {},
+          "NAME=DIR (repeat for each bot): the folder bot NAME may read in "
+          "the sandbox, instead of its program's folder (or, for a program "
+          "in a system folder such as python3, its script's)");
 ABSL_FLAG(std::string, organiser_token_file, "",
           "With --server: file holding the organiser's bearer token (mode "
           "600); else $CARDREF_ORGANISER_TOKEN; none for a loopback referee "
           "without one");
 ABSL_FLAG(std::string, bot_user, "",
-          "Run every bot as this user (needs root), so bots cannot read the "
-          "referee's files");
+          "With --trust_bots: run every bot as this user (needs root), so "
+          "bots cannot read the referee's files");
 ABSL_FLAG(std::string, bot_uids, "",
           "FIRST-LAST: run each bot as a uid of its own from this range (needs "
-          "root; no account may use them), so bots can neither read the "
-          "referee's files nor signal, trace or read each other; every "
-          "process of a bot's uid is killed when its match ends");
+          "root; no account may use them; default in the sandbox: "
+          "1900000000-1900000999), so bots can neither read the referee's "
+          "files nor signal, trace or read each other; every process of a "
+          "bot's uid is killed when its match ends");
 ABSL_FLAG(std::string, by_hand, "",
           "NAME of a --bot you start yourself, e.g. under a debugger: for "
           "each of its seats the event writes the seat's environment "
@@ -144,8 +173,11 @@ ABSL_FLAG(std::string, sprt, "",
           "(elo >= ELO1); alpha and beta default to 0.05 (docs/tournament.md, "
           "\"Early stopping\")");
 ABSL_FLAG(bool, trust_bots, false,
-          "Run the bots as this program's own user (without --bot_user): only "
-          "for bots you trust, since they could read what this user can");
+          "Run the bots outside the sandbox, as plain processes of this "
+          "program's user (or --bot_user, --bot_uids): only for bots you "
+          "trust, since they could read what that user can, reach the "
+          "network and take every core. Without it, bots run in the sandbox, "
+          "which needs root (docs/sandbox.md)");
 
 namespace {
 
@@ -166,7 +198,10 @@ int main(int argc, char** argv) {
       "[--concurrency=K] [--shard=I/N] [--server=HOST:PORT] "
       "[--bot_lifetime=event|match] [--bot_pool=N] [--remote_bot=NAME,...] "
       "[--sprt=ELO0,ELO1[,ALPHA,BETA]] "
-      "--trust_bots|--bot_user=USER|--bot_uids=FIRST-LAST");
+      "[--bot_uids=FIRST-LAST] [--bot_folder=NAME=DIR] "
+      "[--trust_bots [--bot_user=USER]]\n"
+      "As root every bot runs in the sandbox (docs/sandbox.md); without "
+      "root, give --trust_bots.");
   namespace t = cardref::tournament;
   t::EventOptions options;
   if (const std::string path = absl::GetFlag(FLAGS_config); !path.empty()) {
@@ -259,6 +294,18 @@ int main(int argc, char** argv) {
   options.match.max_bot_output_mb = absl::GetFlag(FLAGS_max_bot_output_mb);
   options.match.max_bot_memory_mb = absl::GetFlag(FLAGS_max_bot_memory_mb);
   options.match.max_bot_threads = absl::GetFlag(FLAGS_max_bot_threads);
+  options.match.max_bot_cpu_s = absl::GetFlag(FLAGS_max_bot_cpu_s);
+  if (!(options.match.max_bot_cpu_s >= 0 &&
+        options.match.max_bot_cpu_s <= 7 * 86400)) {
+    return Usage("--max_bot_cpu_s must be 0 (no limit) to 604800");
+  }
+  for (const std::string& text : absl::GetFlag(FLAGS_bot_folder).values) {
+    if (absl::Status s = t::AddBotFolder(text, options.schedule.bots,
+                                         &options.bot_folders);
+        !s.ok()) {
+      return Usage(std::string(s.message()));
+    }
+  }
   if (!options.server.empty()) {
     absl::StatusOr<std::optional<std::string>> token =
         cardref::grpc_service::LoadOrganiserToken(
@@ -267,28 +314,70 @@ int main(int argc, char** argv) {
     options.organiser_token = *token;
   }
   std::unique_ptr<t::UidPool> uid_pool;
-  if (const std::string range_text = absl::GetFlag(FLAGS_bot_uids);
-      !range_text.empty()) {
-    if (!absl::GetFlag(FLAGS_bot_user).empty()) {
-      return Usage("give --bot_uids or --bot_user, not both");
+  const std::string range_text = absl::GetFlag(FLAGS_bot_uids);
+  const std::string bot_user = absl::GetFlag(FLAGS_bot_user);
+  if (!range_text.empty() && !bot_user.empty()) {
+    return Usage("give --bot_uids or --bot_user, not both");
+  }
+  if (!absl::GetFlag(FLAGS_trust_bots)) {
+    // The default: every bot in the sandbox, as a uid of its own.
+    if (geteuid() != 0) {
+      return Usage(
+          "bots run in the sandbox (docs/sandbox.md), which needs root (for "
+          "cgroups and a uid per bot): run as root, or give --trust_bots to "
+          "run them as plain processes of this user (only bots you trust: "
+          "they could read what this user can)");
     }
-    if (geteuid() != 0) return Usage("--bot_uids needs root to switch users");
-    absl::StatusOr<t::UidRange> range = t::ParseUidRange(range_text);
-    if (!range.ok()) return Usage(std::string(range.status().message()));
+    if (!bot_user.empty()) {
+      return Usage(
+          "--bot_user runs every bot as one user outside the sandbox: give "
+          "it with --trust_bots, or leave it out (in the sandbox each bot "
+          "runs as a uid of its own, --bot_uids)");
+    }
+    absl::StatusOr<t::UidRange> range =
+        t::ParseUidRange(range_text.empty() ? kDefaultBotUids : range_text);
+    if (!range.ok()) {
+      return Usage(absl::StrCat(
+          range_text.empty() ? "the default uids of sandboxed bots: " : "",
+          range.status().message(),
+          range_text.empty() ? " (give others with --bot_uids=FIRST-LAST)"
+                             : ""));
+    }
+    // bubblewrap cannot map a uid past 2^31 - 1 into its user namespace.
+    if (range->last > 2147483647u) {
+      return Usage(absl::StrCat(
+          "--bot_uids=", range_text,
+          ": sandboxed bots need uids below 2147483648 (bubblewrap cannot "
+          "map larger ones), e.g. ", kDefaultBotUids));
+    }
     uid_pool = std::make_unique<t::UidPool>(*range);
     options.match.uid_pool = uid_pool.get();
-  } else if (const std::string name = absl::GetFlag(FLAGS_bot_user);
-             !name.empty()) {
-    const struct passwd* pw = getpwnam(name.c_str());
-    if (pw == nullptr) return Usage("no user '" + name + "'");
-    if (geteuid() != 0) return Usage("--bot_user needs root to switch users");
-    options.match.run_as = {true, pw->pw_uid, pw->pw_gid};
-  } else if (!absl::GetFlag(FLAGS_trust_bots)) {
-    return Usage(
-        "bots would run as this user and could read its files (the "
-        "referee's logs, if it is the same user). Give --bot_uids=FIRST-LAST "
-        "or --bot_user=USER (as root), or --trust_bots for bots you trust "
-        "(README, \"Running untrusted bots\").");
+    options.sandbox = true;
+  } else {
+    if (!options.bot_folders.empty()) {
+      return Usage("--bot_folder is what a bot sees in the sandbox: not with "
+                   "--trust_bots");
+    }
+    if (!range_text.empty()) {
+      if (geteuid() != 0) return Usage("--bot_uids needs root to switch users");
+      absl::StatusOr<t::UidRange> range = t::ParseUidRange(range_text);
+      if (!range.ok()) return Usage(std::string(range.status().message()));
+      uid_pool = std::make_unique<t::UidPool>(*range);
+      options.match.uid_pool = uid_pool.get();
+    } else if (!bot_user.empty()) {
+      const struct passwd* pw = getpwnam(bot_user.c_str());
+      if (pw == nullptr) return Usage("no user '" + bot_user + "'");
+      if (geteuid() != 0) return Usage("--bot_user needs root to switch users");
+      options.match.run_as = {true, pw->pw_uid, pw->pw_gid};
+    }
+    std::fprintf(
+        stderr,
+        "cardref_tournament: --trust_bots: the bots run outside the sandbox, "
+        "as %s: they can read what that user can, reach the network and "
+        "take every core\n",
+        !range_text.empty() ? "uids of their own (--bot_uids)"
+        : !bot_user.empty() ? bot_user.c_str()
+                            : "this user");
   }
   // RunEvent checks the rest before it creates anything (CheckEventOptions).
   return t::RunEvent(std::move(options), stdout);

@@ -111,7 +111,12 @@ absl::StatusOr<std::unique_ptr<BotPools>> BotPools::Start(
     {
       absl::MutexLock lock(&pools->mu_);
       for (Process& p : pools->processes_) {
-        if (!p.child.has_value() || !p.child->Poll()) continue;
+        if (p.child == nullptr) {
+          return absl::UnavailableError(
+              absl::StrCat("bot ", pools->bots_[p.bot].name, "'s process ",
+                           p.index, " could not be started: ", p.start_error));
+        }
+        if (!p.child->Poll()) continue;
         return absl::UnavailableError(absl::StrCat(
             "bot ", pools->bots_[p.bot].name, "'s process ", p.index,
             " exited (", p.child->Describe(),
@@ -204,25 +209,32 @@ absl::Status BotPools::Issue(int b, std::vector<std::string>* credentials) {
 
 void BotPools::Launch(Process& p) {
   const PooledBot& bot = bots_[p.bot];
-  ChildSpec spec;
+  const BotLauncher& launcher =
+      options_.launcher != nullptr ? *options_.launcher : plain_;
+  // In the sandbox, the bot's socket to the referee.
+  const std::string server = launcher.ServerForBots(options_.server);
+  BotStart spec;
   spec.argv = bot.command;
-  spec.argv.push_back(absl::StrCat("--server=", options_.server));
+  spec.argv.push_back(absl::StrCat("--server=", server));
   spec.argv.push_back(absl::StrCat("--name=", bot.name));
   spec.argv.push_back(absl::StrCat("--max_matches=", bot.max_matches));
-  spec.env = {{"CARDREF_SERVER", options_.server},
+  spec.env = {{"CARDREF_SERVER", server},
               {"CARDREF_PLAYER_NAME", bot.name},
               {"CARDREF_MAX_MATCHES", absl::StrCat(bot.max_matches)},
               {"CARDREF_GAMES", absl::StrJoin(options_.games, ",")},
               {"CARDREF_BOT_CREDENTIAL", credentials_[p.bot]}};
   // A restart writes a file of its own: the last one's end says why.
-  spec.stderr_path =
+  spec.output_path =
       p.starts == 0
           ? absl::StrCat(options_.bot_output_dir, "/", bot.name, ".pool",
                          p.index, ".stderr")
           : absl::StrCat(options_.bot_output_dir, "/", bot.name, ".pool",
                          p.index, ".start", p.starts + 1, ".stderr");
+  spec.bot = bot.name;
+  spec.name = absl::StrCat(bot.name, ".pool", p.index);
   spec.user = options_.run_as;
   if (options_.uid_pool != nullptr) {
+    p.child.reset();  // ended before its uid is given back
     p.lease.reset();  // its processes are ended with it
     p.lease = std::make_unique<UidLease>(options_.uid_pool, 1);
     spec.user = {true, p.lease->uids()[0], p.lease->uids()[0]};
@@ -230,7 +242,17 @@ void BotPools::Launch(Process& p) {
   spec.max_output_bytes = options_.max_output_bytes;
   spec.max_memory_bytes = options_.max_memory_bytes;
   spec.max_tasks = options_.max_tasks;
-  p.child = ChildProcess::Start(spec);
+  p.child.reset();
+  absl::StatusOr<std::unique_ptr<RunningBot>> started = launcher.Start(spec);
+  if (started.ok()) {
+    p.child = *std::move(started);
+    p.start_error.clear();
+  } else {
+    p.start_error = std::string(started.status().message());
+    std::fprintf(progress_, "bot %s's process %d could not start: %s\n",
+                 bot.name.c_str(), p.index,
+                 std::string(started.status().message()).c_str());
+  }
   ++p.starts;
 }
 
@@ -241,10 +263,11 @@ void BotPools::Watch() {
       if (stopping_) return;
       for (Process& p : processes_) {
         if (p.given_up) continue;
-        const bool gone = !p.child.has_value() || p.child->Poll();
+        const bool gone = p.child == nullptr || p.child->Poll();
         if (!gone) continue;
         const std::string why =
-            p.child.has_value() ? p.child->Describe() : "could not start";
+            p.child != nullptr ? p.child->Describe()
+                               : absl::StrCat("could not start: ", p.start_error);
         const PooledBot& bot = bots_[p.bot];
         if (p.starts > kMaxPoolRestarts) {
           p.given_up = true;
@@ -292,7 +315,8 @@ void BotPools::Stop() {
   if (watcher_.joinable()) watcher_.join();
   absl::MutexLock lock(&mu_);
   for (Process& p : processes_) {
-    if (p.child.has_value()) p.child->Kill();
+    if (p.child != nullptr) p.child->Kill();
+    p.child.reset();
     p.lease.reset();
   }
   for (size_t b = 0; b < bots_.size(); ++b) {

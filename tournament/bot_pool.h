@@ -3,7 +3,10 @@
 // the referee (issued by the tournament, as the organiser) and a pool of
 // processes, started once for the whole event through the same path as a
 // match's bots (bot_process.h: its user, limits and output file), each
-// holding one WatchInvitations stream. Matches then invite the bot's seats
+// holding one WatchInvitations stream. In the sandbox (PoolOptions::
+// launcher) each process is a sandboxed bot like a match's, with its
+// memory, task and output limits, a CPU share and no CPU-time limit (it
+// lives as long as the event). Matches then invite the bot's seats
 // (MatchOptions::invited) instead of starting processes. A process that
 // exits is started again, at most kMaxPoolRestarts times; remote entrants
 // (bots on their authors' machines) get a credential and no process.
@@ -21,6 +24,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "cardref/v1/referee.grpc.pb.h"
+#include "tournament/bot_launcher.h"
 #include "tournament/bot_process.h"
 #include "tournament/schedule.h"
 #include "tournament/uid_pool.h"
@@ -40,6 +44,8 @@ struct PooledBot {
 
 struct PoolOptions {
   std::string server;  // what the processes connect to
+  // How the processes are started: null, plain child processes.
+  const BotLauncher* launcher = nullptr;
   std::optional<std::string> organiser_token;
   std::vector<std::string> games;   // CARDREF_GAMES
   std::string bot_output_dir;       // <name>.pool<i>.stderr
@@ -84,7 +90,8 @@ class BotPools {
   struct Process {
     int bot = 0;
     int index = 0;
-    std::optional<ChildProcess> child;
+    std::unique_ptr<RunningBot> child;  // null: it could not be started
+    std::string start_error;            // why not
     std::unique_ptr<UidLease> lease;
     int starts = 0;
     bool given_up = false;
@@ -106,6 +113,7 @@ class BotPools {
   cardref::v1::Referee::Stub& stub_;
   const std::vector<PooledBot> bots_;
   const PoolOptions options_;
+  const BotLauncher plain_;  // when options_.launcher is null
   std::FILE* const progress_;
   std::vector<std::string> credentials_;  // by bot; set before any start
 

@@ -143,10 +143,12 @@ bool ChildProcess::Poll() {
           ? ProportionalKib(usage.processes)
           : 0;
   if (held_kib > memory_limit_kib) {
+    limit_name_ = "memory_limit";
     limit_passed_ = absl::StrCat(
         "it had ", held_kib >> 10, " MiB resident, past its memory limit of ",
         max_memory_bytes_ >> 20, " MiB (--max_bot_memory_mb)");
   } else if (max_tasks_ > 0 && usage.tasks > max_tasks_) {
+    limit_name_ = "process_limit";
     limit_passed_ = absl::StrCat(
         "it ran ", usage.tasks, " processes and threads, past its limit of ",
         max_tasks_, " (--max_bot_threads)");
@@ -159,6 +161,14 @@ void ChildProcess::Kill() {
   if (Poll()) return;
   killed_by_us_ = true;
   Stop();
+}
+
+std::string ChildProcess::limit_name() const {
+  if (!limit_name_.empty()) return limit_name_;
+  if (exited_ && WIFSIGNALED(status_) && WTERMSIG(status_) == SIGXFSZ) {
+    return "output_limit";
+  }
+  return "";
 }
 
 bool ChildProcess::succeeded() const {

@@ -60,7 +60,15 @@ class ChildProcess {
   std::string Describe() const;
   // Killed for passing its memory or task limit (by Poll or Kill).
   bool killed_for_a_limit() const { return !limit_passed_.empty(); }
+  // The limit that ended it, as the sandbox names them (outcome.h):
+  // "memory_limit", "process_limit", "output_limit" (SIGXFSZ); empty if
+  // none did.
+  std::string limit_name() const;
   bool succeeded() const;
+  // waitpid()'s status once it has exited.
+  int wait_status() const { return status_; }
+  // Ended by Kill() while it ran (not by a limit).
+  bool killed_by_us() const { return killed_by_us_ && limit_passed_.empty(); }
   // The last `bytes` bytes of the stderr file (only those are read).
   std::string StderrTail(size_t bytes = 800) const;
 
@@ -77,6 +85,7 @@ class ChildProcess {
   uint64_t max_memory_bytes_ = 0;
   int64_t max_tasks_ = 0;
   std::string limit_passed_;  // which limit it was killed for, and by how much
+  std::string limit_name_;    // its name (limit_name())
   std::string stderr_path_;
 };
 

@@ -86,6 +86,8 @@ TEST_F(ChildProcessTest, ABotPastItsMemoryLimitIsKilledAndSaysWhy) {
               MatchesRegex("killed by signal 9, by the tournament: it had "
                            "[0-9]+ MiB resident, past its memory limit of "
                            "128 MiB \\(--max_bot_memory_mb\\)"));
+  // Named as the sandbox names it, for the report and the referee.
+  EXPECT_EQ(child.limit_name(), "memory_limit");
 }
 
 // The memory of the bot's children counts: a shell script that runs its
@@ -118,6 +120,7 @@ TEST_F(ChildProcessTest, ABotWithinItsLimitIsLeftAlone) {
            /*memory_mib=*/128));
   EXPECT_TRUE(child.succeeded()) << child.Describe() << child.StderrTail();
   EXPECT_EQ(child.Describe(), "exit status 0");
+  EXPECT_EQ(child.limit_name(), "");
 }
 
 // The processes of group `pgid` that are not yet zombies (/proc/PID/stat:
@@ -172,6 +175,7 @@ TEST_F(ChildProcessTest, ABotWithTooManyThreadsIsKilled) {
   EXPECT_THAT(child.Describe(),
               HasSubstr("processes and threads, past its limit of 64 "
                         "(--max_bot_threads)"));
+  EXPECT_EQ(child.limit_name(), "process_limit");
 }
 
 // Pages a bot's processes share after a fork count once: four processes

@@ -10,6 +10,7 @@
 #include "absl/strings/str_split.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
+#include "tournament/bot_folders.h"
 #include "tournament/bot_pool.h"
 
 namespace cardref::tournament {
@@ -80,6 +81,14 @@ absl::Status ApplyConfig(const v1::TournamentConfig& config,
     added.remote = bot.remote();
     added.invitable = bot.invitable() || IsKnownInvitableBot(added.command);
     options->schedule.bots.push_back(std::move(added));
+    if (!bot.folder().empty()) {
+      if (absl::Status s =
+              AddBotFolder(absl::StrCat(bot.name(), "=", bot.folder()),
+                           options->schedule.bots, &options->bot_folders);
+          !s.ok()) {
+        return s;
+      }
+    }
   }
   if (!config.bot_lifetime().empty()) {
     options->bot_lifetime = config.bot_lifetime();

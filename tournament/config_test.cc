@@ -22,7 +22,8 @@ std::string WriteTemp(const std::string& text) {
 TEST(ConfigTest, ReadsEveryField) {
   const std::string path = WriteTemp(R"(
     bots { name: "random" command: ["cardref_bot", "--strategy=random"] }
-    bots { name: "h" command: "cardref_bot" command: "--strategy=heuristic" }
+    bots { name: "h" command: "cardref_bot" command: "--strategy=heuristic"
+           folder: "/srv/bots/h" }
     games: ["craits:3", "kraken"]
     schedule: "gauntlet"
     duplicate: true
@@ -58,6 +59,9 @@ TEST(ConfigTest, ReadsEveryField) {
   EXPECT_EQ(options.match.join_timeout_s, 2.5);
   EXPECT_EQ(options.match.match_budget_s, 600);  // the default, untouched
   EXPECT_EQ(options.schedule.seatings, SeatingsKind::kAll);
+  // What the bot may read in the sandbox.
+  EXPECT_THAT(options.bot_folders,
+              testing::ElementsAre(testing::Pair("h", "/srv/bots/h")));
   // Unset, the deal sets per group are enough for the analyzer's
   // intervals.
   EXPECT_EQ(EventOptions().schedule.matches, kDefaultDealSets);

@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -25,6 +27,9 @@
 #include "games/all_games.h"
 #include "games/api/game.h"
 #include "referee/grpc/organiser_token.h"
+#include "sandbox/environment.h"
+#include "tournament/bot_folders.h"
+#include "tournament/bot_path.h"
 #include "tournament/bot_pool.h"
 #include "tournament/event_state.h"
 #include "tournament/local_referee.h"
@@ -72,12 +77,18 @@ class Progress {
     // A bot that exits 0 may still have timed out all match long: said so.
     std::vector<std::string> faults;
     for (const SeatOutcome& seat : outcome.seats) {
-      const std::string described = DescribeFaults(seat.faults);
+      std::string described = DescribeFaults(seat.faults);
+      // A bot killed at a limit: its own fault, apart from the referee's.
+      if (!seat.limit.empty()) {
+        described = absl::StrCat("ended at its ", seat.limit,
+                                  described.empty() ? "" : ", ", described);
+      }
       if (described.empty()) continue;
       faults.push_back(
           absl::StrCat("seat ", seat.seat, " (", seat.bot, "): ", described));
       BotFaults& total = faults_[seat.bot];
       ++total.matches;
+      if (!seat.limit.empty()) ++total.limits[seat.limit];
       total.timeouts += seat.faults.timeouts() + seat.faults.disconnections();
       total.rejections += seat.faults.rejections();
       total.absent += seat.faults.absent() ? 1 : 0;
@@ -100,12 +111,17 @@ class Progress {
     std::fprintf(out_, "faults of the matches played now (matches/*.json has "
                        "each seat's):\n");
     for (const auto& [name, f] : faults_) {
+      std::vector<std::string> limits;
+      for (const auto& [limit, n] : f.limits) {
+        limits.push_back(absl::StrCat(limit, " ", n));
+      }
       std::fprintf(out_,
                    "  %s: faults in %d match(es): %d timeouts, %d rejected "
                    "submissions, made absent in %d, %d decisions played by "
-                   "the referee\n",
+                   "the referee%s%s\n",
                    name.c_str(), f.matches, f.timeouts, f.rejections, f.absent,
-                   f.played_for);
+                   f.played_for, limits.empty() ? "" : "; ended at a limit: ",
+                   absl::StrJoin(limits, ", ").c_str());
     }
     std::fflush(out_);
   }
@@ -124,6 +140,7 @@ class Progress {
     int rejections = 0;
     int absent = 0;  // matches it was made absent in
     int played_for = 0;
+    std::map<std::string, int> limits;  // matches ended at each limit
   };
   std::map<std::string, BotFaults> faults_;
 };
@@ -354,6 +371,25 @@ std::vector<PooledBot> PoolsFor(const EventOptions& options,
   return pools;
 }
 
+// The sandbox for the event's bots, `slots` of them at once, reaching
+// `server` only through their sockets: checks first that such a
+// connection is never the organiser's there (bot_path.h).
+absl::StatusOr<std::unique_ptr<BotLauncher>> StartSandbox(
+    const std::string& server, int slots, const BotFolders& folders) {
+  absl::StatusOr<sandbox::RefereeAddress> address = BotsRefereeAddress(server);
+  if (!address.ok()) return address.status();
+  char work[] = "/tmp/cardref-tournament.XXXXXX";
+  if (mkdtemp(work) == nullptr) {
+    return absl::InternalError("cannot make a folder under /tmp");
+  }
+  absl::Status checked = CheckBotsAreNotOrganiser(*address, work);
+  rmdir(work);
+  if (!checked.ok()) return checked;
+  sandbox::HostOptions host;
+  host.bot_slots = slots;
+  return BotLauncher::Sandboxed(host, *address, folders);
+}
+
 }  // namespace
 
 absl::Status CheckEventOptions(const EventOptions& options) {
@@ -487,6 +523,16 @@ int RunEvent(EventOptions options, std::FILE* progress) {
   if (absl::Status st = CheckEventOptions(options); !st.ok()) {
     return Fail(kEventUsage, st);
   }
+  if (options.sandbox) {
+    std::vector<BotSpec> started;  // a bot started by hand is the user's
+    for (const BotSpec& bot : options.schedule.bots) {
+      if (bot.name != options.match.by_hand) started.push_back(bot);
+    }
+    if (absl::Status st = CheckBotFolders(started, options.bot_folders);
+        !st.ok()) {
+      return Fail(kEventUsage, st);
+    }
+  }
   // The games are resolved on the referee as soon as there is one: another
   // referee (--server) before the event's folder exists, so a game it
   // lacks, or a referee that is not there, leaves nothing behind either;
@@ -571,6 +617,42 @@ int RunEvent(EventOptions options, std::FILE* progress) {
   if (!schedule.ok()) {
     return Fail(kEventUsage, schedule.status());
   }
+  // What the machine does to fair timing, and the bots' sandbox: a slot
+  // (a CPU share) for every bot that may run at once.
+  int max_seats = 1;
+  for (const GameSpec& game : config.games) {
+    max_seats = std::max(max_seats, game.players);
+  }
+  int slots = std::max(1, options.concurrency) * max_seats;
+  // Event-long bot processes hold a slot each for the whole event.
+  for (const PooledBot& pooled : PoolsFor(options, *schedule)) {
+    slots += pooled.processes;
+  }
+  sandbox::ProbeOptions probe;
+  probe.bots = slots;
+  std::fprintf(progress, "%s",
+               sandbox::EnvironmentSummary(sandbox::ProbeEnvironment(probe))
+                   .c_str());
+  std::unique_ptr<BotLauncher> launcher;
+  if (options.sandbox) {
+    absl::StatusOr<std::unique_ptr<BotLauncher>> started =
+        StartSandbox(options.server, slots, options.bot_folders);
+    if (!started.ok()) return Fail(kEventError, started.status());
+    launcher = *std::move(started);
+    options.match.launcher = launcher.get();
+    std::fprintf(progress,
+                 "bots run in the sandbox (docs/sandbox.md), each as a uid of "
+                 "its own, reaching the referee only through its socket\n");
+    for (const std::string& lack : launcher->host()->unenforced()) {
+      std::fprintf(progress, "sandbox: not enforced here: %s\n", lack.c_str());
+    }
+  } else {
+    std::fprintf(progress,
+                 "bots run outside the sandbox (--trust_bots): none of it is "
+                 "enforced\n");
+  }
+  std::fflush(progress);
+
   // Matches a killed run left "started": finished ones are recorded from
   // the referee or their log, the others ended and played again.
   options.match.on_started = [&state](const MatchRecord& r) {
@@ -631,6 +713,7 @@ int RunEvent(EventOptions options, std::FILE* progress) {
       !(sprt != nullptr && sprt->decided())) {
     PoolOptions pool;
     pool.server = options.server;
+    pool.launcher = launcher.get();
     pool.organiser_token = options.organiser_token;
     for (const GameSpec& g : config.games) pool.games.push_back(g.id);
     pool.bot_output_dir = options.match.bot_output_dir;
@@ -747,7 +830,7 @@ int RunEvent(EventOptions options, std::FILE* progress) {
        {std::pair{"standings.json", standings->json},
         std::pair{"standings.txt", standings->text}}) {
     absl::Status s =
-        WriteFileAtomically(absl::StrCat(dir, "/", name), text, 0644);
+        WriteFileAtomically(absl::StrCat(dir, "/", name), text, 0600);
     if (!s.ok()) {
       return Fail(kEventError, s);
     }

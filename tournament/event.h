@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 
+#include "tournament/bot_launcher.h"
 #include "tournament/match_runner.h"
 #include "tournament/schedule.h"
 
@@ -37,6 +38,14 @@ struct EventOptions {
   // "ELO0,ELO1[,ALPHA,BETA]": a two-bot event stops scheduling once the
   // SPRT on its deal sets accepts (sprt_stop.h); empty: no early stop.
   std::string sprt;
+  // Every bot the event starts runs in the sandbox (docs/sandbox.md: its
+  // own namespaces, cgroup limits, a CPU share, no way out but its
+  // referee's socket); needs root and uids of its own (match.uid_pool).
+  // False: plain child processes (--trust_bots).
+  bool sandbox = false;
+  // What each bot may read in the sandbox, by bot name; a bot not named
+  // sees the folder of its program (or script).
+  BotFolders bot_folders;
 };
 
 // Exit codes of cardref_tournament.

@@ -111,6 +111,34 @@ std::string HandEnvironment(
   return text;
 }
 
+// Tells the referee that `seat`'s bot was ended by `limit`, so that the
+// log's fault says so and the seat is settled at once. Best effort: a match
+// that is over (or not yet begun) refuses, and then there is nothing to
+// settle.
+void ReportBotEnded(cardref::v1::Referee::Stub& stub,
+                    const MatchOptions& options, const std::string& match_id,
+                    int seat, const std::string& limit,
+                    const std::string& described) {
+  cardref::v1::ReportBotEndedRequest report;
+  report.set_match_id(match_id);
+  report.set_seat(seat);
+  report.set_cause(limit);
+  // The referee's limit for logged text, and printable ASCII only.
+  std::string detail;
+  for (char c : described) {
+    if (detail.size() >= 196) {
+      detail += "...";
+      break;
+    }
+    detail += (c >= 0x20 && c < 0x7f) ? c : ' ';
+  }
+  report.set_detail(detail);
+  grpc::ClientContext context;
+  AddCredential(options, &context);
+  MatchInfo info;
+  (void)stub.ReportBotEnded(&context, report, &info);
+}
+
 }  // namespace
 
 std::string DescribeFaults(const cardref::v1::SeatFaults& faults) {
@@ -303,7 +331,12 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
   // One process per seat; the seat's ticket only in its environment. The
   // lease outlives the bots: its end kills whatever still runs as them.
   const UidLease lease(options.uid_pool, static_cast<int>(match.seats.size()));
-  std::vector<std::optional<ChildProcess>> bots(match.seats.size());
+  const BotLauncher plain;
+  const BotLauncher& launcher =
+      options.launcher != nullptr ? *options.launcher : plain;
+  std::vector<std::unique_ptr<RunningBot>> bots(match.seats.size());
+  // Why a seat's bot could not be started (it has no process).
+  std::vector<std::string> not_started(match.seats.size());
   // Seats whose bot is started by hand: no process of ours.
   std::vector<bool> by_hand(match.seats.size(), false);
   // Seats whose bot is invited (an event-long process, a remote entrant):
@@ -317,20 +350,27 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
       invited[seat] = true;
       continue;
     }
-    ChildSpec spec;
+    const bool started_by_hand =
+        !options.by_hand.empty() && bot.name == options.by_hand;
+    // A bot in the sandbox reaches its referee through its socket; one
+    // started by hand, directly.
+    const std::string server = started_by_hand
+                                   ? options.server
+                                   : launcher.ServerForBots(options.server);
+    BotStart spec;
     spec.argv = bot.command;
-    spec.argv.push_back(absl::StrCat("--server=", options.server));
+    spec.argv.push_back(absl::StrCat("--server=", server));
     spec.argv.push_back(absl::StrCat("--match_id=", created.match_id()));
     spec.argv.push_back(absl::StrCat("--seat=", seat));
     spec.argv.push_back(absl::StrCat("--name=", bot.name));
-    spec.env = {{"CARDREF_SERVER", options.server},
+    spec.env = {{"CARDREF_SERVER", server},
                 {"CARDREF_MATCH_ID", created.match_id()},
                 {"CARDREF_SEAT", absl::StrCat(seat)},
                 {"CARDREF_PLAYER_NAME", bot.name},
                 {"CARDREF_JOIN_TICKET", ticket.ticket()},
                 {"CARDREF_MATCH_SEED",
                  absl::StrCat(BotSeed(secret, match.key, seat))}};
-    if (!options.by_hand.empty() && bot.name == options.by_hand) {
+    if (started_by_hand) {
       // The ticket goes to an owner-only file, never to the terminal.
       by_hand[seat] = true;
       if (absl::Status s = WriteFileAtomically(options.by_hand_env,
@@ -351,8 +391,10 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
       std::fflush(options.by_hand_out);
       continue;
     }
-    spec.stderr_path = absl::StrCat(options.bot_output_dir, "/", match.key,
+    spec.output_path = absl::StrCat(options.bot_output_dir, "/", match.key,
                                     ".seat", seat, ".stderr");
+    spec.bot = bot.name;
+    spec.name = absl::StrCat(match.key, ".seat", seat);
     spec.user = options.run_as;
     if (options.uid_pool != nullptr) {
       spec.user = {true, lease.uids()[seat], lease.uids()[seat]};
@@ -362,8 +404,23 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     spec.max_memory_bytes = static_cast<uint64_t>(options.max_bot_memory_mb)
                             << 20;
     spec.max_tasks = options.max_bot_threads;
-    bots[seat] = ChildProcess::Start(spec);
+    if (options.max_bot_cpu_s > 0) {
+      spec.cpu_time = absl::Seconds(options.max_bot_cpu_s);
+    }
+    // A backstop only: the runner ends every bot when its match ends, and
+    // a match that runs past its budget is aborted (no bot's fault alone).
+    spec.wall_time = absl::Seconds(options.join_timeout_s +
+                                   options.match_budget_s +
+                                   options.exit_grace_s + 10);
+    absl::StatusOr<std::unique_ptr<RunningBot>> started = launcher.Start(spec);
+    if (started.ok()) {
+      bots[seat] = *std::move(started);
+    } else {
+      not_started[seat] = std::string(started.status().message());
+    }
   }
+  // Bots ended at a limit that the referee has been told about.
+  std::vector<bool> reported(bots.size(), false);
 
   // Watch the bots and the match until the match is over.
   const bool any_by_hand =
@@ -385,7 +442,7 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     bool any_failed = false;
     bool all_exited = true;
     for (size_t seat = 0; seat < bots.size(); ++seat) {
-      std::optional<ChildProcess>& bot = bots[seat];
+      std::unique_ptr<RunningBot>& bot = bots[seat];
       // The referee's info tells about these; they have no process that
       // could have exited.
       if (by_hand[seat] || invited[seat]) {
@@ -393,10 +450,18 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
         continue;
       }
       // A bot that never started, or one that exited with a failure.
-      if (!bot.has_value() || (bot->Poll() && !bot->succeeded())) {
+      if (bot == nullptr || (bot->Poll() && !bot->succeeded())) {
         any_failed = true;
       }
-      if (bot.has_value() && !bot->exited()) all_exited = false;
+      if (bot != nullptr && !bot->exited()) all_exited = false;
+      // Killed at a limit: the referee logs why and settles its seat at
+      // once, instead of waiting out its timeouts.
+      if (bot != nullptr && bot->exited() && !reported[seat] &&
+          !bot->limit().empty()) {
+        reported[seat] = true;
+        ReportBotEnded(stub, options, created.match_id(),
+                       static_cast<int>(seat), bot->limit(), bot->Describe());
+      }
     }
     if (Clock::now() >= next_check) {
       next_check = After(0.2);
@@ -463,8 +528,8 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
       if (!joined[seat] && join_timed_out) {
         fault[seat] = "started by hand but never joined";
       }
-    } else if (!bots[seat].has_value()) {
-      fault[seat] = "could not be started (fork or its stderr file failed)";
+    } else if (bots[seat] == nullptr) {
+      fault[seat] = not_started[seat];
     } else if (bots[seat]->exited() && !bots[seat]->succeeded()) {
       fault[seat] = bots[seat]->Describe();
     } else if (!bots[seat]->exited() && !joined[seat] && join_timed_out) {
@@ -493,8 +558,8 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
                                : std::min(1.0, options.exit_grace_s));
   for (;;) {
     bool all_exited = true;
-    for (std::optional<ChildProcess>& bot : bots) {
-      if (bot.has_value() && !bot->Poll()) all_exited = false;
+    for (std::unique_ptr<RunningBot>& bot : bots) {
+      if (bot != nullptr && !bot->Poll()) all_exited = false;
     }
     if (all_exited || Clock::now() >= grace) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -509,11 +574,13 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     }
     if (by_hand[seat]) seat_outcome.exit = "started by hand";
     if (invited[seat]) seat_outcome.exit = "by invitation";
-    if (bots[seat].has_value()) {
+    if (bots[seat] != nullptr) {
       const bool running = !bots[seat]->exited();
       bots[seat]->Kill();
       seat_outcome.exit = bots[seat]->Describe();
-      if (bots[seat]->killed_for_a_limit()) {
+      seat_outcome.end = bots[seat]->end();
+      seat_outcome.limit = bots[seat]->limit();
+      if (!seat_outcome.limit.empty()) {
         // A fault even after the tournament ended the match for another
         // bot's: no cancellation makes a bot hold 2 GiB.
         if (fault[seat].empty()) fault[seat] = seat_outcome.exit;
@@ -531,10 +598,10 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
     }
     if (!fault[seat].empty()) {
       seat_outcome.failed = true;
-      if (!bots[seat].has_value() && !by_hand[seat] && !invited[seat]) {
+      if (bots[seat] == nullptr && !by_hand[seat] && !invited[seat]) {
         seat_outcome.exit = fault[seat];
       }
-      if (bots[seat].has_value()) {
+      if (bots[seat] != nullptr) {
         seat_outcome.stderr_tail = bots[seat]->StderrTail();
       }
       faults.push_back(absl::StrCat("seat ", seat, " (", seat_outcome.bot,

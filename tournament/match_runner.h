@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cardref/v1/referee.grpc.pb.h"
+#include "tournament/bot_launcher.h"
 #include "tournament/bot_process.h"
 #include "tournament/event_state.h"
 #include "tournament/schedule.h"
@@ -40,10 +41,16 @@ struct MatchOptions {
   // The most processes and threads each bot may run with its children
   // (ChildSpec::max_tasks).
   int max_bot_threads = 1024;
+  // The most CPU time each bot may use in one match (in the sandbox only);
+  // past it the sandbox ends the bot. 0: no limit.
+  double max_bot_cpu_s = 0;
   std::string bot_output_dir;  // stderr files: <key>.seat<N>.stderr
   RunAs run_as;
   // If set, a uid of its own per bot (--bot_uids) instead of run_as.
   UidPool* uid_pool = nullptr;
+  // How bots are started: in the sandbox or as plain child processes
+  // (bot_launcher.h). Null: plain child processes. Not owned.
+  const BotLauncher* launcher = nullptr;
   // The name of a bot that is started by hand (under a debugger, say)
   // instead of by the runner: for each of its seats the runner writes the
   // seat's environment (CARDREF_SERVER, CARDREF_MATCH_ID, CARDREF_SEAT,
@@ -79,7 +86,13 @@ inline constexpr double kInvitedJoinMarginS = 5;
 struct SeatOutcome {
   int seat = 0;
   std::string bot;
-  std::string exit;         // ChildProcess::Describe()
+  std::string exit;         // RunningBot::Describe()
+  // How its bot ended (RunningBot::end(): "exited", "crashed", "stopped",
+  // "memory_limit", ...); empty for a seat without a process of ours.
+  std::string end;
+  // The limit that ended its bot (RunningBot::limit()), or empty. Such a
+  // bot is at fault, and the referee was told (ReportBotEnded).
+  std::string limit;
   std::string stderr_tail;  // only when the bot failed
   bool failed = false;
   // What the referee had to do for the seat (MatchInfo.seat_faults): a bot

@@ -42,6 +42,12 @@ absl::Status WriteMatchFile(const std::string& dir,
     s["bot"] = config.bots[match.seats[seat]].name;
     if (seat < outcome.seats.size()) {
       s["exit"] = outcome.seats[seat].exit;
+      // How its bot ended, by a stable name, and the limit that ended it
+      // (a fault of its own, apart from timeouts, crashes and rejections).
+      if (!outcome.seats[seat].end.empty()) s["end"] = outcome.seats[seat].end;
+      if (!outcome.seats[seat].limit.empty()) {
+        s["limit"] = outcome.seats[seat].limit;
+      }
       s["failed"] = outcome.seats[seat].failed;
       const v1::SeatFaults& f = outcome.seats[seat].faults;
       s["faults"] = {{"timeouts", f.timeouts()},
@@ -92,7 +98,7 @@ absl::StatusOr<int> WriteEventReport(
       absl::StrCat(dir, "/report.json"),
       report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
           "\n",
-      0644);
+      0600);
   if (!s.ok()) return s;
   return not_finished;
 }
@@ -139,7 +145,7 @@ absl::Status WriteStandingsPartial(const std::string& path,
   for (v1::GameSummary& s : analyzer::SummarizeFiles(logs, batch, AllGames())) {
     *partial.add_games() = std::move(s);
   }
-  return WriteFileAtomically(path, partial.SerializeAsString(), 0644);
+  return WriteFileAtomically(path, partial.SerializeAsString(), 0600);
 }
 
 }  // namespace cardref::tournament

@@ -267,7 +267,9 @@ absl::StatusOr<Step> PlaybackBuilder::Add(const v1::LogRecord& record,
               : absl::StrCat("seat ", record.fault().seat()),
           " ",
           record.fault().kind() == v1::FAULT_KIND_TIMEOUT ? "timed out"
-                                                          : "faulted",
+          : record.fault().kind() == v1::FAULT_KIND_BOT_ENDED
+              ? absl::StrCat("ended by ", record.fault().cause())
+              : "faulted",
           record.fault().detail().empty()
               ? ""
               : absl::StrCat(" (", record.fault().detail(), ")"));

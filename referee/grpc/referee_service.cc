@@ -36,6 +36,7 @@ RefereeService::RefereeService(service::MatchManager* manager,
   ServeRaw("CancelMatch", &RefereeService::DoCancelMatch);
   ServeRaw("AbortMatch", &RefereeService::DoAbortMatch);
   ServeRaw("CloseDealSet", &RefereeService::DoCloseDealSet);
+  ServeRaw("ReportBotEnded", &RefereeService::DoReportBotEnded);
   ServeRaw("GetRefereeKey", &RefereeService::DoGetRefereeKey);
   ServeRaw("IssueBotCredential", &RefereeService::DoIssueBotCredential);
   ServeRaw("RevokeBotCredential", &RefereeService::DoRevokeBotCredential);
@@ -149,6 +150,14 @@ absl::Status RefereeService::DoAbortMatch(
   if (absl::Status st = auth_->Check(context, "AbortMatch"); !st.ok())
     return st;
   return Store(manager_->AbortMatch(request), response);
+}
+
+absl::Status RefereeService::DoReportBotEnded(
+    const grpc::ServerContextBase& context,
+    const v1::ReportBotEndedRequest& request, v1::MatchInfo* response) {
+  if (absl::Status st = auth_->Check(context, "ReportBotEnded"); !st.ok())
+    return st;
+  return Store(manager_->ReportBotEnded(request), response);
 }
 
 absl::Status RefereeService::DoCloseDealSet(

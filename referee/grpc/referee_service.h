@@ -74,6 +74,9 @@ class RefereeService final : public RawMethods {
   absl::Status DoAbortMatch(const grpc::ServerContextBase& context,
                             const v1::EndMatchRequest& request,
                             v1::MatchInfo* response);
+  absl::Status DoReportBotEnded(const grpc::ServerContextBase& context,
+                                const v1::ReportBotEndedRequest& request,
+                                v1::MatchInfo* response);
   absl::Status DoCloseDealSet(const grpc::ServerContextBase& context,
                               const v1::CloseDealSetRequest& request,
                               v1::CloseDealSetResponse* response);

@@ -107,6 +107,9 @@ absl::Status CheckServerOptions(const ServerOptions& options) {
     return absl::InvalidArgumentError(
         "--tls_client_ca needs --tls_cert and --tls_key");
   }
+  for (const std::string& address : options.bot_addresses) {
+    RETURN_IF_ERROR(ParseBotAddress("--bot_addresses", address).status());
+  }
   return absl::OkStatus();
 }
 
@@ -151,7 +154,12 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
     if (!front.ok()) return front.status();
     s->front_end_ = *std::move(front);
   }
-  s->auth_ = std::make_unique<OrganiserAuth>(options.organiser_token);
+  std::vector<std::string> bot_addresses;
+  for (const std::string& address : options.bot_addresses) {
+    bot_addresses.push_back(*ParseBotAddress("--bot_addresses", address));
+  }
+  s->auth_ = std::make_unique<OrganiserAuth>(options.organiser_token,
+                                             std::move(bot_addresses));
   const service::Limits& limits = options.manager.limits;
   const std::string address = absl::StrCat(options.host, ":", options.port);
   // Connections are counted by our own listener (fd budget:

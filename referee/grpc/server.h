@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "grpcpp/grpcpp.h"
@@ -17,6 +18,7 @@
 #include "referee/grpc/connection_limiter.h"
 #include "referee/grpc/health_service.h"
 #include "referee/grpc/loopback_host.h"
+#include "referee/grpc/organiser_auth.h"
 #include "referee/grpc/prometheus_metrics.h"
 #include "referee/grpc/referee_service.h"
 #include "referee/grpc/reflection_service.h"
@@ -74,6 +76,10 @@ struct ServerOptions {
   // The organiser credential (organiser_auth.h). Without one the server
   // listens on loopback only and everyone counts as the organiser.
   std::optional<std::string> organiser_token;
+  // Callers from these IP addresses are bots, never the organiser, with or
+  // without a credential: a sandboxed bot's forwarder connects from one
+  // (organiser_auth.h, docs/auth.md). Empty: none.
+  std::vector<std::string> bot_addresses = {kDefaultBotAddress};
   TlsOptions tls;
   // Serves Prometheus metrics on metrics_host:metrics_port (0 picks a free
   // port); -1: no metrics (docs/operations.md).
@@ -93,8 +99,8 @@ struct ServerOptions {
 // front end) the front end's host that does not resolve to loopback
 // addresses only
 // (CheckListenHost, loopback_host.h);
-// INVALID_ARGUMENT for half a TLS configuration. Files are not read; names
-// are resolved.
+// INVALID_ARGUMENT for half a TLS configuration or a bot address that is
+// not an IP address. Files are not read; names are resolved.
 [[nodiscard]] absl::Status CheckServerOptions(const ServerOptions& options);
 
 class RefereeServer {

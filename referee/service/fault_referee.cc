@@ -27,6 +27,15 @@ FaultReferee::Verdict FaultReferee::Settle(int seat, v1::FaultKind kind) {
     verdict.limit = v1::FORFEIT_REASON_REJECTION_LIMIT;
     verdict.why = absl::StrCat("seat ", seat, " had ", me.rejections,
                                " submissions rejected for one decision");
+  } else if (kind == v1::FAULT_KIND_BOT_ENDED) {
+    // Its program is gone: waiting out its timeouts would only delay the
+    // policy's verdict.
+    me.ended_settled = true;
+    verdict.limit = v1::FORFEIT_REASON_BOT_ENDED;
+    verdict.why = absl::StrCat("seat ", seat, "'s bot ended (",
+                               me.ended_cause.empty() ? "unknown cause"
+                                                      : me.ended_cause,
+                               ")");
   }
   if (!verdict.limit.has_value()) return verdict;
   switch (EffectiveAction(policy_)) {
@@ -42,6 +51,8 @@ FaultReferee::Verdict FaultReferee::Settle(int seat, v1::FaultKind kind) {
       if (*verdict.limit == v1::FORFEIT_REASON_TIMEOUT_LIMIT) {
         me.absent = true;
         me.absent_after = me.consecutive_timeouts;
+      } else if (*verdict.limit == v1::FORFEIT_REASON_BOT_ENDED) {
+        me.absent = true;
       }
       break;
   }
@@ -74,6 +85,12 @@ const FaultReferee::LateDecision* FaultReferee::LateAnswer(
   return nullptr;
 }
 
+void FaultReferee::BotEnded(int seat, std::string cause, std::string detail) {
+  SeatFaults& me = seats_[seat];
+  me.ended_cause = cause.empty() ? "unknown" : std::move(cause);
+  me.ended_detail = std::move(detail);
+}
+
 std::vector<int> FaultReferee::AbsentSeats() const {
   std::vector<int> out;
   for (int s = 0; s < static_cast<int>(seats_.size()); ++s) {
@@ -85,6 +102,12 @@ std::vector<int> FaultReferee::AbsentSeats() const {
 std::string FaultReferee::AbsentReason(int seat) const {
   const SeatFaults& me = seats_[seat];
   if (!me.absent) return "";
+  if (me.ended_settled) {
+    return absl::StrCat("seat ", seat, " is absent: its bot ended (",
+                        me.ended_cause,
+                        ") and the organiser reported it "
+                        "(docs/fault_policy.md); the referee plays for it");
+  }
   if (me.absent_after == 0) {
     return absl::StrCat("seat ", seat,
                         " is absent: it did not join by the join deadline "
@@ -120,6 +143,9 @@ void FaultReferee::Replay(const v1::LogRecord& record) {
       const v1::FaultKind kind = record.fault().kind();
       // The limit a fault reaches is Settle's to find; an absent seat's
       // faults say it is absent even when it never joined.
+      if (kind == v1::FAULT_KIND_BOT_ENDED) {
+        BotEnded(seat, record.fault().cause(), record.fault().detail());
+      }
       (void)Settle(seat, kind);
       if (kind == v1::FAULT_KIND_ABSENT) MakeAbsent(seat);
       return;
@@ -174,8 +200,12 @@ std::pair<v1::FaultKind, std::string> FaultReferee::CannotPlay(
   if (me.forfeited) return {v1::FAULT_KIND_FORFEITED, "the seat has forfeited"};
   if (me.absent) {
     return {v1::FAULT_KIND_ABSENT,
-            joined ? "the seat is absent: it timed out too often"
-                   : "the seat never joined"};
+            me.ended_settled ? "the seat is absent: its bot ended"
+            : joined         ? "the seat is absent: it timed out too often"
+                             : "the seat never joined"};
+  }
+  if (!me.ended_cause.empty() && !me.ended_settled) {
+    return {v1::FAULT_KIND_BOT_ENDED, me.ended_detail};
   }
   if (now >= DisconnectDeadline(seat)) {
     return {v1::FAULT_KIND_DISCONNECTED,

@@ -66,6 +66,17 @@ class FaultReferee {
   int Reject(int seat) { return ++seats_[seat].rejections; }
   int rejections(int seat) const { return seats_[seat].rejections; }
 
+  // The organiser reported that `seat`'s bot program ended (killed at a
+  // limit: `cause`, in words `detail`). Its pending or next decision is
+  // settled as a fault of kind BOT_ENDED (CannotPlay), once.
+  void BotEnded(int seat, std::string cause, std::string detail);
+  // Reported (BotEnded), or read back from a BOT_ENDED fault.
+  bool bot_ended(int seat) const { return !seats_[seat].ended_cause.empty(); }
+  // BotEnded's cause for the seat's fault record; empty if none.
+  const std::string& ended_cause(int seat) const {
+    return seats_[seat].ended_cause;
+  }
+
   void Forfeit(int seat) { seats_[seat].forfeited = true; }
   void MakeAbsent(int seat) { seats_[seat].absent = true; }
   bool forfeited(int seat) const { return seats_[seat].forfeited; }
@@ -88,7 +99,8 @@ class FaultReferee {
   void Replay(const v1::LogRecord& record);
 
   // Why the referee must play for `seat` at once instead of waiting (it
-  // forfeited, is absent, or its stream is gone past the grace at `now`):
+  // forfeited, is absent, its bot ended, or its stream is gone past the
+  // grace at `now`):
   // the fault's kind and detail; UNSPECIFIED when the seat can play.
   // `joined`: the seat was taken (an absent seat that never joined says
   // so).
@@ -119,6 +131,11 @@ class FaultReferee {
     int rejected = 0;
     int played_for = 0;
     int absent_after = 0;  // timeouts in a row that made it absent; 0: none
+    // Its bot ended (BotEnded): why, and whether its BOT_ENDED fault was
+    // settled (logged).
+    std::string ended_cause;
+    std::string ended_detail;
+    bool ended_settled = false;
     int rejections = 0;      // for its pending decision
     bool absent = false;     // played for at once (substitute policy)
     bool forfeited = false;  // played for at once, ranks last

@@ -33,6 +33,47 @@ TEST(FaultRefereeTest, TimeoutsInARowReachTheLimitUnderEachPolicyAction) {
   EXPECT_TRUE(abort.Settle(0, v1::FAULT_KIND_TIMEOUT).abort);
 }
 
+// A bot the organiser reports ended (ReportBotEnded): its next decision
+// is played at once as a BOT_ENDED fault, which reaches the policy's limit
+// at once; read back from the log, the same.
+TEST(FaultRefereeTest, ABotThatEndedIsSettledAtOnceUnderEachPolicyAction) {
+  const absl::Time now = absl::UnixEpoch();
+  FaultReferee substitute(2, Policy(v1::FAULT_ACTION_SUBSTITUTE, 3));
+  EXPECT_EQ(substitute.CannotPlay(1, true, now).first,
+            v1::FAULT_KIND_UNSPECIFIED);
+  substitute.BotEnded(1, "memory_limit", "ended at 64 MiB");
+  EXPECT_TRUE(substitute.bot_ended(1));
+  EXPECT_EQ(substitute.CannotPlay(1, true, now),
+            std::make_pair(v1::FAULT_KIND_BOT_ENDED,
+                           std::string("ended at 64 MiB")));
+  FaultReferee::Verdict v = substitute.Settle(1, v1::FAULT_KIND_BOT_ENDED);
+  ASSERT_TRUE(v.limit.has_value());
+  EXPECT_EQ(*v.limit, v1::FORFEIT_REASON_BOT_ENDED);
+  EXPECT_EQ(v.why, "seat 1's bot ended (memory_limit)");
+  EXPECT_TRUE(substitute.absent(1));
+  // Once settled, absent: no second BOT_ENDED fault.
+  EXPECT_EQ(substitute.CannotPlay(1, true, now).first, v1::FAULT_KIND_ABSENT);
+  EXPECT_NE(substitute.AbsentReason(1).find("its bot ended (memory_limit)"),
+            std::string::npos);
+  EXPECT_EQ(substitute.Tally(1).timeouts(), 0);
+
+  FaultReferee forfeit(2, Policy(v1::FAULT_ACTION_FORFEIT, 3));
+  forfeit.BotEnded(0, "cpu_time_limit", "");
+  EXPECT_TRUE(forfeit.Settle(0, v1::FAULT_KIND_BOT_ENDED).forfeit);
+  FaultReferee abort(2, Policy(v1::FAULT_ACTION_ABORT, 3));
+  abort.BotEnded(0, "process_limit", "");
+  EXPECT_TRUE(abort.Settle(0, v1::FAULT_KIND_BOT_ENDED).abort);
+
+  FaultReferee replayed(2, Policy(v1::FAULT_ACTION_SUBSTITUTE, 3));
+  v1::LogRecord record;
+  record.mutable_fault()->set_seat(1);
+  record.mutable_fault()->set_kind(v1::FAULT_KIND_BOT_ENDED);
+  record.mutable_fault()->set_cause("memory_limit");
+  replayed.Replay(record);
+  EXPECT_TRUE(replayed.absent(1));
+  EXPECT_EQ(replayed.ended_cause(1), "memory_limit");
+}
+
 TEST(FaultRefereeTest, AnOwnActionStartsTheTimeoutsInARowOver) {
   FaultReferee faults(2, Policy(v1::FAULT_ACTION_SUBSTITUTE, 2));
   faults.Settle(0, v1::FAULT_KIND_TIMEOUT);

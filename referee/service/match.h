@@ -262,6 +262,16 @@ class Match {
   void StreamOpened(int seat) ABSL_LOCKS_EXCLUDED(mu_);
   void StreamClosed(int seat) ABSL_LOCKS_EXCLUDED(mu_);
 
+  // The organiser reports that `seat`'s bot program was ended by a limit
+  // (`cause`: a stable name; `detail`: in words). Its pending decision, or
+  // its next one, is settled at once as a fault of kind BOT_ENDED with the
+  // cause, and the seat is then absent, forfeits or the match is aborted,
+  // by the policy (as at its timeout limit). Nothing more for a seat already
+  // absent, forfeited or reported. INVALID_ARGUMENT for no such seat;
+  // FAILED_PRECONDITION unless the match is in progress.
+  absl::Status BotEnded(int seat, const std::string& cause,
+                        const std::string& detail) ABSL_LOCKS_EXCLUDED(mu_);
+
   // What a watcher needs to decide whether an observation is due, without
   // building one (observations carry legal actions and history).
   struct Progress {

@@ -669,6 +669,28 @@ absl::StatusOr<v1::MatchInfo> MatchManager::AbortMatch(
   return Info(request.match_id());
 }
 
+absl::StatusOr<v1::MatchInfo> MatchManager::ReportBotEnded(
+    const v1::ReportBotEndedRequest& request) {
+  if (request.match_id().empty()) {
+    return absl::InvalidArgumentError("'match_id' is required");
+  }
+  const std::string& cause = request.cause();
+  const bool cause_ok =
+      !cause.empty() && cause.size() <= 32 &&
+      std::all_of(cause.begin(), cause.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+      });
+  if (!cause_ok) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'cause' must be 1 to 32 of a-z, 0-9 and '_' (e.g. memory_limit), "
+        "got '", QuotePrefix(cause), "'"));
+  }
+  RETURN_IF_ERROR(CheckText("detail", request.detail(), kMaxReasonChars));
+  ASSIGN_OR_RETURN(std::shared_ptr<Match> match, Find(request.match_id()));
+  RETURN_IF_ERROR(match->BotEnded(request.seat(), cause, request.detail()));
+  return Info(request.match_id());
+}
+
 void MatchManager::EvictDue(absl::Time now) {
   for (const std::string& id : evictions_.PopDue(now)) {
     std::shared_ptr<Match> match;

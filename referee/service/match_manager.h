@@ -154,6 +154,9 @@ class MatchManager {
       const v1::ListMatchesRequest& request);
   absl::StatusOr<v1::MatchInfo> CancelMatch(const v1::EndMatchRequest& request);
   absl::StatusOr<v1::MatchInfo> AbortMatch(const v1::EndMatchRequest& request);
+  // Match::BotEnded; INVALID_ARGUMENT for a malformed cause or detail.
+  absl::StatusOr<v1::MatchInfo> ReportBotEnded(
+      const v1::ReportBotEndedRequest& request);
 
   const GameRegistry& registry() const { return *registry_; }
   MetricsSink* metrics() const { return options_.metrics; }

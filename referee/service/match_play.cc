@@ -525,6 +525,9 @@ absl::StatusOr<bool> Match::SettleFaultLocked(v1::FaultKind kind,
   fault.mutable_fault()->set_seat(seat);
   fault.mutable_fault()->set_kind(kind);
   fault.mutable_fault()->set_detail(detail);
+  if (kind == v1::FAULT_KIND_BOT_ENDED) {
+    fault.mutable_fault()->set_cause(faults_.ended_cause(seat));
+  }
   RETURN_IF_ERROR(journal_.Write(std::move(fault)));
   if (verdict.forfeit) {
     RETURN_IF_ERROR(ForfeitLocked(seat, *verdict.limit, verdict.why));
@@ -591,6 +594,45 @@ void Match::StreamClosed(int seat) {
     }
   }
   if (fired) NotifyWatchers();
+}
+
+absl::Status Match::BotEnded(int seat, const std::string& cause,
+                             const std::string& detail) {
+  bool fired = false;
+  {
+    absl::MutexLock lock(&mu_);
+    AwaitSyncLocked();
+    if (seat < 0 || seat >= seats_.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "match ", id(), " has no seat ", seat, " (it has ", seats_.size(),
+          ")"));
+    }
+    if (status_ != v1::MATCH_STATUS_IN_PROGRESS) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "match ", id(), " is ", v1::MatchStatus_Name(status_),
+          ": a bot's end is recorded only in a match in progress",
+          status_ == v1::MATCH_STATUS_WAITING_FOR_PLAYERS
+              ? " (cancel a waiting one: CancelMatch)"
+              : ""));
+    }
+    if (faults_.absent(seat) || faults_.forfeited(seat) ||
+        faults_.bot_ended(seat)) {
+      return absl::OkStatus();  // it is played for already, or will be
+    }
+    const std::string said =
+        detail.empty()
+            ? absl::StrCat("the organiser reported that the seat's bot ended (",
+                           cause, ")")
+            : detail;
+    faults_.BotEnded(seat, cause, said);
+    if (state_->current_seat() == seat) {
+      FaultLocked(v1::FAULT_KIND_BOT_ENDED, said, options_.clock->Now());
+      fired = true;
+    }
+    // Otherwise its next decision is settled at once (AdvanceLocked).
+  }
+  if (fired) NotifyWatchers();
+  return absl::OkStatus();
 }
 
 bool Match::EnforceDeadline(absl::Time now) {

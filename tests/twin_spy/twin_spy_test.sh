@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Spies in a duplicate event learn nothing of their deal from its twins
 # (docs/auth.md, "Twins"). Two spy entrants play one duplicate Craits deal
-# set (two twins) under --bot_uids, twins one after the other and then at the same time;
+# set (two twins) under --trust_bots --bot_uids (plain processes that share a
+# folder to pool what they learn; the sandbox would keep them apart), twins one
+# after the other and then at the same time;
 # before each match every instance probes GetMatch and the public stream of
 # every twin id its instances have seen, and the event folder's files. All
 # must come back empty-handed; after the event, the finished deal sets are
@@ -35,7 +37,7 @@ for concurrency in 1 2; do
   bot="/usr/bin/python3 $TMP/spy_bot.py $spy $event $TMP/cardref_bot --quiet"
   PYTHONPATH="$TMP/python" "$BIN/cardref_tournament" \
     --server="localhost:$(cat "$TMP/port")" \
-    --organiser_token_file="$TMP/token" --bot_uids=3900000100-3900000109 \
+    --organiser_token_file="$TMP/token" --trust_bots --bot_uids=3900000100-3900000109 \
     --bot="spy_a=$bot" --bot="spy_b=$bot" --games=craits:2 --duplicate \
     --matches=1 --concurrency=$concurrency --params=game_length=SHORT \
     --out="$event" >"$spy/event.out" 2>&1 ||
