@@ -192,4 +192,16 @@ absl::Status PgConnection::Transact(
   }
 }
 
+absl::Status PgConnection::Session(
+    absl::string_view what,
+    const std::function<absl::Status(PgTransaction&)>& body) {
+  try {
+    pqxx::nontransaction work(*conn_);
+    PgTransaction statements(work);
+    return body(statements);
+  } catch (const std::exception& error) {
+    return PgError(error, what);
+  }
+}
+
 }  // namespace cardref::ladder

@@ -65,11 +65,12 @@ inline std::string PgParam(double value) { return PgFloat(value); }
 inline std::string PgParam(int64_t value) { return absl::StrCat(value); }
 inline std::string PgParam(int value) { return absl::StrCat(value); }
 
-// One transaction in PgConnection::Transact. Exec throws libpqxx's
-// exceptions, which Transact turns into statuses (or reruns).
+// One transaction in PgConnection::Transact (or statements in autocommit,
+// PgConnection::Session). Exec throws libpqxx's exceptions, which Transact
+// turns into statuses (or reruns).
 class PgTransaction {
  public:
-  explicit PgTransaction(pqxx::work& work) : work_(work) {}
+  explicit PgTransaction(pqxx::transaction_base& work) : work_(work) {}
 
   // Runs `sql` with `args` bound to $1, $2, ...
   template <typename... Args>
@@ -84,7 +85,7 @@ class PgTransaction {
   }
 
  private:
-  pqxx::work& work_;
+  pqxx::transaction_base& work_;
 };
 
 class PgConnection {
@@ -107,6 +108,12 @@ class PgConnection {
   // transaction but what may be repeated. A commit whose outcome is unknown
   // is never rerun (UNAVAILABLE). `what` names the operation in errors.
   [[nodiscard]] absl::Status Transact(
+      absl::string_view what,
+      const std::function<absl::Status(PgTransaction&)>& body);
+
+  // Runs `body`'s statements each on its own (autocommit, outside any
+  // transaction: for session-level settings and locks), once.
+  [[nodiscard]] absl::Status Session(
       absl::string_view what,
       const std::function<absl::Status(PgTransaction&)>& body);
 

@@ -7,6 +7,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "ladder/store/pg_locks.h"
 #include "ladder/store/pg_migrate.h"
 #include "ladder/store/validation.h"
@@ -935,6 +937,44 @@ absl::StatusOr<int64_t> PgStore::NextRound(int64_t game_id) {
     return absl::OkStatus();
   }));
   return round;
+}
+
+absl::Status PgStore::RunExclusively(
+    const std::function<absl::Status()>& body) {
+  absl::MutexLock turn(&exclusive_mu_);
+  // Polled, not waited for, so that this store's other callers are not
+  // held up while another worker has the turn.
+  for (int tries = 0;; ++tries) {
+    bool taken = false;
+    {
+      absl::MutexLock lock(&mu_);
+      RETURN_IF_ERROR(db_->Session("taking the exclusive turn", [&](
+                                       PgTransaction& session) {
+        taken = PgText(session.Exec("SELECT pg_try_advisory_lock($1, $2)",
+                                    kPgLockSpace,
+                                    kPgExclusiveLock)[0][0]) == "t";
+        return absl::OkStatus();
+      }));
+    }
+    if (taken) break;
+    absl::SleepFor(absl::Milliseconds(std::min(5 + tries, 50)));
+  }
+  absl::Status status = body();
+  bool held = false;
+  absl::MutexLock lock(&mu_);
+  RETURN_IF_ERROR(db_->Session("ending the exclusive turn", [&](
+                                   PgTransaction& session) {
+    held = PgText(session.Exec("SELECT pg_advisory_unlock($1, $2)",
+                               kPgLockSpace, kPgExclusiveLock)[0][0]) == "t";
+    return absl::OkStatus();
+  }));
+  if (!held && status.ok()) {
+    return absl::AbortedError(absl::StrCat(
+        "the connection to ", db_->name(),
+        " was lost during an exclusive turn: another worker may have "
+        "scheduled at the same time"));
+  }
+  return status;
 }
 
 }  // namespace cardref::ladder

@@ -23,6 +23,7 @@
 #define CARDREF_LADDER_STORE_PG_STORE_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -96,12 +97,19 @@ class PgStore final : public LadderStore {
   absl::StatusOr<std::vector<MatchmakingEntry>> MatchmakingState(
       int64_t game_id) override;
   absl::StatusOr<int64_t> NextRound(int64_t game_id) override;
+  // Turns are taken on a session-level advisory lock of this connection,
+  // which the server releases when the connection ends.
+  absl::Status RunExclusively(
+      const std::function<absl::Status()>& body) override;
 
  private:
   explicit PgStore(std::unique_ptr<PgConnection> db) : db_(std::move(db)) {}
 
-  std::unique_ptr<PgConnection> db_ ABSL_GUARDED_BY(mu_);
   absl::Mutex mu_;
+  std::unique_ptr<PgConnection> db_ ABSL_GUARDED_BY(mu_);
+  // Held through RunExclusively: the advisory lock belongs to the session,
+  // which every thread using this store shares.
+  absl::Mutex exclusive_mu_;
 };
 
 }  // namespace cardref::ladder

@@ -151,7 +151,9 @@ SqliteStatement& SqliteStatement::Bind(int index, double value) {
 }
 
 SqliteStatement& SqliteStatement::Bind(int index, absl::string_view value) {
-  NoteBind(sqlite3_bind_text(stmt_, index, value.data(),
+  // SQLite binds a null pointer as NULL, and an empty string_view may have
+  // one: text is always text.
+  NoteBind(sqlite3_bind_text(stmt_, index, value.data() == nullptr ? "" : value.data(),
                              static_cast<int>(value.size()),
                              SQLITE_TRANSIENT));
   return *this;
