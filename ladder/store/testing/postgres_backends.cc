@@ -2,11 +2,11 @@
 // (postgres_server.h), started before the first test and stopped after the
 // last; each database a new one on it. When no server can be started here
 // (not installed, or it fails), every test skips with the reason.
-#include <atomic>
 #include <iostream>
 #include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "ladder/store/pg_db.h"
 #include "ladder/store/pg_migrate.h"
 #include "ladder/store/testing/postgres_server.h"
@@ -24,12 +24,28 @@ class PostgresBackend final : public StoreBackend {
     return SharedPostgresServer() == nullptr ? SharedPostgresSkipReason()
                                              : "";
   }
+  // A new schema of one database, named by the URL's search_path: a
+  // database each would take a second each (CREATE DATABASE copies a
+  // template and checkpoints); a schema takes a millisecond, and is how
+  // one database holds several ladders (pg_store.h).
   absl::StatusOr<std::string> NewDatabase() override {
     PostgresServer* server = SharedPostgresServer();
     if (server == nullptr) {
       return absl::FailedPreconditionError(SharedPostgresSkipReason());
     }
-    return server->CreateDatabase(absl::StrCat("ladder_", next_++));
+    absl::MutexLock lock(&mu_);
+    if (database_.empty()) {
+      ASSIGN_OR_RETURN(database_, server->CreateDatabase("contract"));
+    }
+    const std::string schema = absl::StrCat("ladder_", next_++);
+    ASSIGN_OR_RETURN(std::unique_ptr<PgConnection> conn,
+                     PgConnection::Open(database_, {}));
+    RETURN_IF_ERROR(conn->Session("creating a schema", [&](
+                                      PgTransaction& session) {
+      session.ExecScript(absl::StrCat("CREATE SCHEMA ", schema));
+      return absl::OkStatus();
+    }));
+    return absl::StrCat(database_, "&options=-csearch_path%3D", schema);
   }
   absl::StatusOr<int> SchemaVersionOf(const std::string& db) override {
     ASSIGN_OR_RETURN(std::unique_ptr<PgConnection> conn,
@@ -66,7 +82,9 @@ class PostgresBackend final : public StoreBackend {
   }
 
  private:
-  std::atomic<int> next_{0};
+  absl::Mutex mu_;
+  std::string database_ ABSL_GUARDED_BY(mu_);  // its URL, once created
+  int next_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace
