@@ -139,7 +139,7 @@ std::string PgFloat(double value) {
   return absl::StrFormat("%.17g", value);
 }
 
-PgConnection::PgConnection(std::unique_ptr<pqxx::connection_base> conn,
+PgConnection::PgConnection(std::unique_ptr<pqxx::connection> conn,
                            std::string name, PgConnectOptions options)
     : conn_(std::move(conn)), name_(std::move(name)), options_(options) {}
 

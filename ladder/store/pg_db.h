@@ -121,10 +121,12 @@ class PgConnection {
   const std::string& name() const { return name_; }
 
  private:
-  PgConnection(std::unique_ptr<pqxx::connection_base> conn, std::string name,
+  PgConnection(std::unique_ptr<pqxx::connection> conn, std::string name,
                PgConnectOptions options);
 
-  std::unique_ptr<pqxx::connection_base> conn_;
+  // The concrete type: pqxx::connection_base has no virtual destructor, and
+  // only pqxx::connection's closes the connection.
+  std::unique_ptr<pqxx::connection> conn_;
   std::string name_;
   PgConnectOptions options_;
 };
