@@ -1,6 +1,7 @@
 // cardref_ladder: set up and read a rated ladder's store (docs/ladder.md).
 //
-//   cardref_ladder init|add|set-status|standings|backup|restore [flags]
+//   cardref_ladder init|add|set-status|standings|backup|restore|migrate
+//   [flags]
 #include <iostream>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "ladder/tools/ladder_cli.h"
+#include "ladder/tools/ladder_migrate.h"
 #include "tools/cli_flags.h"
 
 ABSL_FLAG(std::string, store, "ladder.db", "the ladder's SQLite file");
@@ -43,8 +45,12 @@ ABSL_FLAG(std::string, reason, "", "set-status: why (shown with the version)");
 ABSL_FLAG(std::string, game, "",
           "standings: only this game, as id:players");
 ABSL_FLAG(std::string, format, "text", "standings: text or json");
-ABSL_FLAG(std::string, to, "", "backup, restore: the file to write (new)");
-ABSL_FLAG(std::string, from, "", "restore: the backup to restore");
+ABSL_FLAG(std::string, to, "",
+          "backup, restore: the file to write (new); migrate: the "
+          "PostgreSQL database (postgresql://USER@HOST:PORT/DATABASE)");
+ABSL_FLAG(std::string, from, "",
+          "restore: the backup to restore; migrate: the ladder's SQLite "
+          "file");
 
 namespace {
 
@@ -65,6 +71,9 @@ constexpr char kUsage[] =
     "      Ranked versions by rating mu - 3 sigma, best first.\n"
     "  cardref_ladder backup --store=FILE --to=NEW_FILE\n"
     "  cardref_ladder restore --from=BACKUP --to=NEW_FILE\n"
+    "  cardref_ladder migrate --from=FILE --to=postgresql://USER@HOST/DB\n"
+    "      Copies the ladder into an empty PostgreSQL database, for workers\n"
+    "      on several machines (docs/scale.md).\n"
     "Exit status: 0 on success, 1 on an error, 2 on a usage error.\n";
 
 int64_t NowMicros() { return absl::ToUnixMicros(absl::Now()); }
@@ -76,7 +85,7 @@ int main(int argc, char** argv) {
       cardref::cli::ParseFlagsOrExit(argc, argv, kUsage);
   if (args.size() != 1) {
     std::cerr << "cardref_ladder takes one command (init, add, set-status, "
-                 "standings, backup, restore), got "
+                 "standings, backup, restore, migrate), got "
               << args.size() << "\n\n"
               << kUsage;
     return cardref::cli::kExitUsage;
@@ -118,6 +127,10 @@ int main(int argc, char** argv) {
   } else if (command == "restore") {
     status = cli::Restore(absl::GetFlag(FLAGS_from), absl::GetFlag(FLAGS_to),
                           std::cout);
+  } else if (command == "migrate") {
+    status = cli::MigrateToPostgres(absl::GetFlag(FLAGS_from),
+                                    absl::GetFlag(FLAGS_to), NowMicros(),
+                                    std::cout);
   } else {
     std::cerr << "unknown command '" << command << "'\n\n" << kUsage;
     return cardref::cli::kExitUsage;

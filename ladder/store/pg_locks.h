@@ -13,8 +13,9 @@ inline constexpr int kPgLockSpace = 0x63617264;
 inline constexpr int kPgMigrationLock = 1;
 // LadderStore::RunExclusively's turns (matchmaking in one place at a time).
 inline constexpr int kPgExclusiveLock = 2;
-// "carr": the rating updates of one game, keyed by the game's id, so two
-// results of one game are rated one after the other.
+// "carr": the rating updates of one version, keyed by the version's id
+// (all its games), so two results that seat it are rated one after the
+// other.
 inline constexpr int kPgRatingLockSpace = 0x63617272;
 
 }  // namespace cardref::ladder

@@ -741,10 +741,16 @@ absl::StatusOr<RecordOutcome> PgStore::RecordResult(const MatchResult& result,
         now_micros, result.match_id);
     if (match->kind != MatchKind::kRated) return absl::OkStatus();
 
-    // One rating update of a game at a time, until this one commits: the
-    // ratings read here are the latest, and nobody reads them half-written.
-    txn.Exec("SELECT pg_advisory_xact_lock($1, $2::integer)",
-             kPgRatingLockSpace, game->id);
+    // The seats' versions are rated by one result at a time, until it
+    // commits: the ratings read here are the latest, and nobody reads them
+    // half-written. Results of other versions are rated meanwhile. Locks
+    // are taken in id order, so two results never wait for each other.
+    std::set<int64_t> seated;
+    for (const SeatResult& seat : result.seats) seated.insert(seat.version_id);
+    for (int64_t version_id : seated) {
+      txn.Exec("SELECT pg_advisory_xact_lock($1, $2::integer)",
+               kPgRatingLockSpace, version_id);
+    }
     std::vector<Rating> before;
     for (const SeatResult& seat : result.seats) {
       before.push_back(ReadRating(txn, config, seat.version_id, game->id));

@@ -10,9 +10,10 @@
 //     SKIP LOCKED, so concurrent workers never wait for, nor get, the same
 //     match;
 //   - RecordResult locks the match's row (one result per match, whichever
-//     worker's comes first) and rates under the game's advisory lock, so
-//     concurrent results of one game are rated one after the other and no
-//     update is lost;
+//     worker's comes first) and rates under an advisory lock per seated
+//     version, so results that share a version are rated one after the
+//     other and no update is lost, while results of other versions are
+//     rated at the same time;
 //   - ids are MAX(id) + 1 in the inserting transaction, as on SQLite; two
 //     transactions that pick the same id collide on the primary key and the
 //     later one is rerun (PgConnection::Transact).
