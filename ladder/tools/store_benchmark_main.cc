@@ -9,11 +9,19 @@
 // Durable settings: SQLite synchronous=FULL, PostgreSQL fsync and
 // synchronous_commit on, unless --durable=false.
 //
+// Columns: wall seconds and matches/s of the run; ms/match = wall time per
+// match per worker; the 50th/90th/99th percentile of each call in ms;
+// sched_ms per ScheduleMatches of a deal set; mm_ms for one
+// MatchmakingState + NextRound at the end; cpu_cl and cpu_srv: CPU ms per
+// match of this process (the workers' calls: SQLite's whole cost) and of
+// the PostgreSQL server's backends (a server this binary started).
+//
 //   ladder_store_benchmark [--backends=sqlite,postgres] [--workers=1,2,4]
 //       [--matches=1000] [--postgres_url=postgresql://...] [--dir=/tmp]
 //
 // Without --postgres_url it starts a throwaway server (Debian's
 // postgresql-15 binaries, as nobody when run as root) on a Unix socket.
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,7 +29,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -82,6 +92,34 @@ double Percentile(std::vector<double> values, double p) {
   return values[index];
 }
 
+// CPU seconds of this process (every thread).
+double OwnCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) /
+             1e6;
+}
+
+// CPU seconds of process `pid` and of its children it has reaped: for the
+// postmaster, every backend whose connection has ended. 0 if unknown.
+double ServerCpuSeconds(pid_t pid) {
+  if (pid <= 0) return 0;
+  std::ifstream in(absl::StrCat("/proc/", pid, "/stat"));
+  std::string text((std::istreambuf_iterator<char>(in)),
+                   std::istreambuf_iterator<char>());
+  const size_t end = text.rfind(')');  // the name may hold spaces
+  if (end == std::string::npos) return 0;
+  std::istringstream fields(text.substr(end + 2));
+  std::vector<std::string> values;
+  for (std::string v; fields >> v;) values.push_back(v);
+  // After the name: state is field 3, utime..cstime are fields 14..17.
+  if (values.size() < 15) return 0;
+  double ticks = 0;
+  for (int i = 11; i <= 14; ++i) ticks += std::stod(values[i]);
+  return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
 double Millis(absl::Time start) {
   return absl::ToDoubleMilliseconds(absl::Now() - start);
 }
@@ -137,13 +175,19 @@ struct RunResult {
   Timings timings;
   double schedule_ms = 0;
   double matchmaking_ms = 0;
+  double client_cpu_s = 0;  // the workers' calls, this process
+  double server_cpu_s = 0;  // the PostgreSQL server's backends
 };
 
 absl::StatusOr<RunResult> RunOnce(const std::string& db, int workers,
-                                  int matches,
-                                  const OpenStoreOptions& options) {
+                                  int matches, const OpenStoreOptions& options,
+                                  pid_t server) {
   RunResult run;
   ASSIGN_OR_RETURN(run.schedule_ms, Prepare(db, matches, options));
+  // The backends of the preparation's connections are reaped first.
+  absl::SleepFor(absl::Milliseconds(300));
+  const double client_before = OwnCpuSeconds();
+  const double server_before = ServerCpuSeconds(server);
   std::vector<Timings> timings(workers);
   std::vector<absl::Status> errors(workers);
   std::atomic<int> recorded{0};
@@ -205,6 +249,9 @@ absl::StatusOr<RunResult> RunOnce(const std::string& db, int workers,
   start = absl::Now();
   for (std::thread& thread : threads) thread.join();
   run.seconds = absl::ToDoubleSeconds(absl::Now() - start);
+  run.client_cpu_s = OwnCpuSeconds() - client_before;
+  absl::SleepFor(absl::Milliseconds(300));  // the workers' backends end
+  run.server_cpu_s = ServerCpuSeconds(server) - server_before;
   for (const absl::Status& error : errors) RETURN_IF_ERROR(error);
   run.recorded = recorded.load();
   for (const Timings& t : timings) {
@@ -250,10 +297,10 @@ int Main(int argc, char** argv) {
   std::string postgres_url = absl::GetFlag(FLAGS_postgres_url);
   int run_number = 0;
   std::cout << absl::StrFormat(
-      "%-9s %7s %7s %8s %9s %10s %7s %7s %7s %7s %7s %7s %9s %9s\n",
+      "%-9s %7s %7s %8s %9s %10s %7s %7s %7s %7s %7s %7s %9s %9s %8s %8s\n",
       "store", "workers", "matches", "wall_s", "matches/s", "ms/match",
       "claim50", "claim90", "renew50", "rec50", "rec90", "rec99",
-      "sched_ms", "mm_ms");
+      "sched_ms", "mm_ms", "cpu_cl", "cpu_srv");
   for (absl::string_view backend :
        absl::StrSplit(absl::GetFlag(FLAGS_backends), ',', absl::SkipEmpty())) {
     for (int workers : worker_counts) {
@@ -304,7 +351,10 @@ int Main(int argc, char** argv) {
         std::cerr << "--backends: unknown store '" << backend << "'\n";
         return 2;
       }
-      absl::StatusOr<RunResult> run = RunOnce(db, workers, matches, options);
+      absl::StatusOr<RunResult> run =
+          RunOnce(db, workers, matches, options,
+                  backend == "postgres" && server != nullptr ? server->pid()
+                                                             : 0);
       if (backend == "sqlite") {
         for (const char* suffix : {"", "-wal", "-shm", "-exclusive"}) {
           std::filesystem::remove(db + suffix);
@@ -317,7 +367,7 @@ int Main(int argc, char** argv) {
       }
       std::cout << absl::StrFormat(
           "%-9s %7d %7d %8.2f %9.1f %10.2f %7.2f %7.2f %7.2f %7.2f %7.2f "
-          "%7.2f %9.2f %9.2f\n",
+          "%7.2f %9.2f %9.2f %8.2f %8.2f\n",
           backend, workers, run->recorded, run->seconds,
           run->recorded / run->seconds,
           1000.0 * run->seconds * workers / std::max(run->recorded, 1),
@@ -327,7 +377,9 @@ int Main(int argc, char** argv) {
           Percentile(run->timings.record, 0.5),
           Percentile(run->timings.record, 0.9),
           Percentile(run->timings.record, 0.99), run->schedule_ms,
-          run->matchmaking_ms);
+          run->matchmaking_ms,
+          1000.0 * run->client_cpu_s / std::max(run->recorded, 1),
+          1000.0 * run->server_cpu_s / std::max(run->recorded, 1));
       std::cout.flush();
     }
   }
