@@ -41,7 +41,7 @@ class ClaimTest : public testing::BackendTest {
   // versions; returns its locator. Commits skip waiting for the disk:
   // claims are atomic either way, and the tests stay fast.
   std::string LadderWithMatches(int matches) {
-    const std::string db = NewDatabase();
+    std::string db = NewDatabase();
     std::unique_ptr<LadderStore> store = Open(db, FastOptions());
     if (store == nullptr) return db;
     EXPECT_TRUE(store->Initialize(SmallLadder(), 1).ok());
@@ -429,6 +429,7 @@ TEST_P(ClaimTest, ExclusiveTurnsNeverOverlap) {
   std::atomic<int> turns{0};
   absl::Status errors[kWorkers];
   std::vector<std::thread> workers;
+  workers.reserve(kWorkers);
   for (int w = 0; w < kWorkers; ++w) {
     workers.emplace_back([&, w] {
       std::unique_ptr<LadderStore> store = OpenFast(db);

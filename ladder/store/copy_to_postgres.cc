@@ -44,14 +44,14 @@ absl::StatusOr<Table> ReadTable(SqliteDb* db, const std::string& name,
   Table table;
   const int columns = sqlite3_column_count(raw);
   for (int c = 0; c < columns; ++c) {
-    table.columns.push_back(sqlite3_column_name(raw, c));
+    table.columns.emplace_back(sqlite3_column_name(raw, c));
   }
   while ((code = sqlite3_step(raw)) == SQLITE_ROW) {
     std::vector<std::string> row;
     for (int c = 0; c < columns; ++c) {
       switch (sqlite3_column_type(raw, c)) {
         case SQLITE_NULL:
-          row.push_back("NULL");
+          row.emplace_back("NULL");
           break;
         case SQLITE_INTEGER:
           row.push_back(absl::StrCat("'", sqlite3_column_int64(raw, c), "'"));

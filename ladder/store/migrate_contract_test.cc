@@ -69,6 +69,7 @@ TEST_P(MigrateContractTest, StoresOpenedAtOnceMigrateOnce) {
   std::atomic<int> ready{0};
   absl::Status errors[kOpeners];
   std::vector<std::thread> openers;
+  openers.reserve(kOpeners);
   for (int i = 0; i < kOpeners; ++i) {
     openers.emplace_back([&, i] {
       ready.fetch_add(1);

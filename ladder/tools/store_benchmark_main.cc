@@ -193,6 +193,7 @@ absl::StatusOr<RunResult> RunOnce(const std::string& db, int workers,
   std::atomic<int> recorded{0};
   std::atomic<int> ready{0};
   std::vector<std::thread> threads;
+  threads.reserve(workers);
   absl::Time start;
   for (int w = 0; w < workers; ++w) {
     threads.emplace_back([&, w] {

@@ -67,7 +67,10 @@ absl::StatusOr<pid_t> Spawn(const std::vector<std::string>& argv,
                             const Identity& identity, const std::string& log,
                             bool quit_with_parent) {
   std::vector<char*> args;
-  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.reserve(argv.size() + 1);
+  for (const std::string& arg : argv) {
+    args.push_back(const_cast<char*>(arg.c_str()));
+  }
   args.push_back(nullptr);
   const pid_t parent = getpid();
   const pid_t pid = fork();
@@ -129,7 +132,7 @@ absl::StatusOr<std::string> FindPostgresBinaries(
     candidates.push_back(options.bin_dir);
   } else if (const char* env = std::getenv("CARDREF_POSTGRES_BIN");
              env != nullptr && *env != '\0') {
-    candidates.push_back(env);
+    candidates.emplace_back(env);
   } else {
     // Newest version first.
     int best = -1;
@@ -194,8 +197,8 @@ absl::StatusOr<std::unique_ptr<PostgresServer>> PostgresServer::Start(
   if (!options.durable) {
     for (const char* setting :
          {"fsync=off", "full_page_writes=off", "synchronous_commit=off"}) {
-      argv.push_back("-c");
-      argv.push_back(setting);
+      argv.emplace_back("-c");
+      argv.emplace_back(setting);
     }
   }
   absl::StatusOr<pid_t> pid = Spawn(argv, *identity, log, true);
