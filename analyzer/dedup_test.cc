@@ -95,7 +95,7 @@ TEST(DedupTest, CopiesAndReplaysAreSetAsideAndChangeNothing) {
     ASSERT_EQ(g["set_aside"].size(), 2u);
     EXPECT_TRUE(w["set_aside"].empty());
     // Which of two equal logs is counted: the first by name.
-    auto pair = [](std::string a, std::string b) {
+    auto pair = [](const std::string& a, const std::string& b) {
       return a < b ? std::make_pair(a, b) : std::make_pair(b, a);
     };
     std::set<std::pair<std::string, std::string>> aside;

@@ -198,6 +198,7 @@ v1::RatingsReportProto BuildRatingsReport(
     const inference::RatingFit fit = inference::FitRatings(
         n, by_unit, {options.bootstrap, options.seed});
     std::vector<const std::vector<Comparison>*> unit_ptrs;
+    unit_ptrs.reserve(by_unit.size());
     for (const auto& u : by_unit) unit_ptrs.push_back(&u);
     const std::vector<Comparison> all = inference::AggregateComparisons(
         unit_ptrs, std::vector<int>(by_unit.size(), 1));

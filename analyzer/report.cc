@@ -235,7 +235,7 @@ v1::SeatTest SeatAdvantage(
     inference::PositionChoice c;
     c.unit = units.unit_of[i];
     c.players.resize(
-        static_cast<size_t>(*std::max_element(side.begin(), side.end()) + 1));
+        static_cast<size_t>(*std::max_element(side.begin(), side.end())) + 1);
     std::set<int> picked;
     for (int seat = 0; seat < seats; ++seat) {
       const v1::SeatSummary& x = s.seats(seat);

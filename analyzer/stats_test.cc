@@ -146,6 +146,7 @@ class StatsTest : public ::testing::Test {
   static std::vector<v1::GameSummary> Summaries(
       const std::vector<std::string>& paths) {
     std::vector<v1::GameSummary> out;
+    out.reserve(paths.size());
     for (const std::string& p : paths) {
       out.push_back(SummarizeFile(p, {}, AllGames()));
     }

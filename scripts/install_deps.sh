@@ -12,7 +12,7 @@ PACKAGES=(
   chromium chromium-driver python3-selenium
   clang libfuzzer-14-dev clang-tidy
   prometheus-cpp-dev
-  libsqlite3-dev
+  libsqlite3-dev libboost1.74-dev
   libpqxx-dev libpq-dev postgresql-15
   nodejs
   bubblewrap libseccomp-dev

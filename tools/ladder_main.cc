@@ -1,7 +1,12 @@
-// cardref_ladder: set up and read a rated ladder's store (docs/ladder.md).
+// cardref_ladder: set up, run and read a rated ladder (docs/ladder.md).
 //
-//   cardref_ladder init|add|set-status|standings|backup|restore|migrate
-//   [flags]
+//   cardref_ladder init|add|set-status|run|standings|versions|export|freeze|
+//                  reproduce|backup|restore|migrate [flags]
+#include <pwd.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -13,8 +18,20 @@
 #include "ladder/tools/ladder_cli.h"
 #include "ladder/tools/ladder_migrate.h"
 #include "tools/cli_flags.h"
+#ifdef CARDREF_LADDER_RUN
+#include "ladder/run/reproduce.h"
+#include "ladder/run/runner.h"
+#endif
 
-ABSL_FLAG(std::string, store, "ladder.db", "the ladder's SQLite file");
+ABSL_FLAG(std::string, db, "ladder.db",
+          "the ladder's SQLite file, or a PostgreSQL database "
+          "(postgresql://USER@HOST:PORT/DATABASE; the password from "
+          "PGPASSWORD or ~/.pgpass) for workers on several machines");
+ABSL_FLAG(std::string, dir, "",
+          "run, reproduce: the ladder's folder (referee keys, logs, the "
+          "bots' output); default: <db>.d beside a SQLite file; needed with "
+          "PostgreSQL");
+ABSL_FLAG(std::string, store, "", "the same as --db (its older name)");
 ABSL_FLAG(std::string, name, "", "init: the ladder's name");
 ABSL_FLAG(std::string, games, "",
           "init: the games as id:players, comma-separated "
@@ -44,7 +61,38 @@ ABSL_FLAG(std::string, status, "",
 ABSL_FLAG(std::string, reason, "", "set-status: why (shown with the version)");
 ABSL_FLAG(std::string, game, "",
           "standings: only this game, as id:players");
-ABSL_FLAG(std::string, format, "text", "standings: text or json");
+ABSL_FLAG(std::string, format, "",
+          "standings, versions: text (default), json or csv; export: csv "
+          "(default) or json");
+ABSL_FLAG(int64_t, matches, 0,
+          "run: matches to play to an end, then exit (0: until SIGINT or "
+          "SIGTERM)");
+ABSL_FLAG(int, workers, 1, "run: matches played at once");
+ABSL_FLAG(bool, trust_bots, false,
+          "run, reproduce: run the bots as this program's own user (they "
+          "could read its files): only for bots you trust");
+ABSL_FLAG(std::string, bot_user, "",
+          "run, reproduce: run the bots as this user (needs root)");
+ABSL_FLAG(std::string, referee_bin, "",
+          "run, reproduce: the referee binary (default: cardref_referee "
+          "beside this one)");
+ABSL_FLAG(std::string, reference_command, "",
+          "run: the reference bot when the ladder names no reference entrant "
+          "(default: cardref_bot --strategy=random beside this binary)");
+ABSL_FLAG(int, validation_matches, 1,
+          "run: validation matches a new version plays per game against the "
+          "reference bot before it is ranked");
+ABSL_FLAG(int, ahead, 0,
+          "run: rated matches kept scheduled per game (0: 2 per worker)");
+ABSL_FLAG(double, lease_s, 60,
+          "run: a claim's lease; a worker that dies mid-match leaves its "
+          "match to be replayed this long after its last renewal");
+ABSL_FLAG(int, refit_every, 100,
+          "run: rated results between two batch refits (0: none)");
+ABSL_FLAG(int64_t, match, 0, "reproduce: the match to replay");
+ABSL_FLAG(std::string, log, "",
+          "reproduce: a recorded log to replay (instead of --match)");
+ABSL_FLAG(bool, thaw, false, "freeze: thaw a frozen ladder instead");
 ABSL_FLAG(std::string, to, "",
           "backup, restore: the file to write (new); migrate: the "
           "PostgreSQL database (postgresql://USER@HOST:PORT/DATABASE)");
@@ -55,21 +103,37 @@ ABSL_FLAG(std::string, from, "",
 namespace {
 
 constexpr char kUsage[] =
-    "Sets up and reads a rated cardref ladder's store (docs/ladder.md).\n"
-    "Usage:\n"
-    "  cardref_ladder init --store=FILE --name=NAME --games=craits:3,...\n"
+    "Sets up, runs and reads a rated cardref ladder (docs/ladder.md).\n"
+    "Usage (--store is an older name of --db):\n"
+    "  cardref_ladder init --db=FILE --name=NAME --games=craits:3,...\n"
     "      [--params=...] [--duplicate] [--frozen]\n"
     "      [--decision_time_limit_ms=N] [--match_budget_ms=N]\n"
     "      [--reference=ENTRANT]\n"
-    "  cardref_ladder add --store=FILE --entrant=NAME --command='CMD ARGS'\n"
+    "  cardref_ladder add --db=FILE --entrant=NAME --command='CMD ARGS'\n"
     "      [--path=FILE|DIR | --content_hash=HEX]\n"
     "      A new version of the entrant (added if new), validating.\n"
-    "  cardref_ladder set-status --store=FILE --version_id=N\n"
+    "  cardref_ladder set-status --db=FILE --version_id=N\n"
     "      --status=ranked|rejected|retired [--reason=TEXT]\n"
-    "  cardref_ladder standings --store=FILE [--game=id:players]\n"
-    "      [--format=text|json]\n"
+    "  cardref_ladder run --db=FILE [--matches=N] [--workers=K]\n"
+    "      --trust_bots|--bot_user=USER\n"
+    "      Plays the ladder on a referee of its own: new versions' validation\n"
+    "      matches, then rated matches; N more matches, or until SIGINT or\n"
+    "      SIGTERM (in-flight matches are finished first).\n"
+    "  cardref_ladder standings --db=FILE [--game=id:players]\n"
+    "      [--format=text|json|csv]\n"
     "      Ranked versions by rating mu - 3 sigma, best first.\n"
-    "  cardref_ladder backup --store=FILE --to=NEW_FILE\n"
+    "  cardref_ladder versions --db=FILE [--format=text|json|csv]\n"
+    "      Every version with its status, and why one was rejected.\n"
+    "  cardref_ladder export --db=FILE [--game=id:players]\n"
+    "      [--format=csv|json]\n"
+    "  cardref_ladder freeze --db=FILE [--thaw]\n"
+    "      Finals: no new versions, no rating drift.\n"
+    "  cardref_ladder reproduce --db=FILE --match=ID|--log=FILE\n"
+    "      --trust_bots|--bot_user=USER\n"
+    "      Replays a recorded match (same deal, versions, bot seeds) and\n"
+    "      says whether the new log matches the old one (exit status 3 if\n"
+    "      not).\n"
+    "  cardref_ladder backup --db=FILE --to=NEW_FILE\n"
     "  cardref_ladder restore --from=BACKUP --to=NEW_FILE\n"
     "  cardref_ladder migrate --from=FILE --to=postgresql://USER@HOST/DB\n"
     "      Copies the ladder into an empty PostgreSQL database, for workers\n"
@@ -78,6 +142,40 @@ constexpr char kUsage[] =
 
 int64_t NowMicros() { return absl::ToUnixMicros(absl::Now()); }
 
+#ifdef CARDREF_LADDER_RUN
+std::atomic<bool> g_stop{false};
+
+// The first SIGINT or SIGTERM stops the runner after its in-flight
+// matches; a second one ends the program at once (their claims are then
+// replayed once their leases end).
+void OnStopSignal(int) {
+  g_stop.store(true);
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+}
+
+// Who the bots run as: --bot_user, or this user with --trust_bots.
+absl::StatusOr<cardref::tournament::RunAs> BotUser() {
+  if (const std::string name = absl::GetFlag(FLAGS_bot_user); !name.empty()) {
+    const struct passwd* pw = getpwnam(name.c_str());
+    if (pw == nullptr) {
+      return absl::InvalidArgumentError("no user '" + name + "'");
+    }
+    if (geteuid() != 0) {
+      return absl::InvalidArgumentError("--bot_user needs root to switch users");
+    }
+    return cardref::tournament::RunAs{true, pw->pw_uid, pw->pw_gid};
+  }
+  if (!absl::GetFlag(FLAGS_trust_bots)) {
+    return absl::InvalidArgumentError(
+        "bots would run as this user and could read its files (the ladder's "
+        "database and signing key). Give --bot_user=USER (as root), or "
+        "--trust_bots for bots you trust.");
+  }
+  return cardref::tournament::RunAs{};
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -85,14 +183,18 @@ int main(int argc, char** argv) {
       cardref::cli::ParseFlagsOrExit(argc, argv, kUsage);
   if (args.size() != 1) {
     std::cerr << "cardref_ladder takes one command (init, add, set-status, "
-                 "standings, backup, restore, migrate), got "
+                 "run, standings, versions, export, freeze, reproduce, "
+                 "backup, restore, migrate), got "
               << args.size() << "\n\n"
               << kUsage;
     return cardref::cli::kExitUsage;
   }
   namespace cli = cardref::ladder::cli;
   const std::string& command = args[0];
-  const std::string store = absl::GetFlag(FLAGS_store);
+  const std::string store = absl::GetFlag(FLAGS_store).empty()
+                                ? absl::GetFlag(FLAGS_db)
+                                : absl::GetFlag(FLAGS_store);
+  const std::string format = absl::GetFlag(FLAGS_format);
   absl::Status status;
   if (command == "init") {
     cli::InitOptions options;
@@ -121,7 +223,54 @@ int main(int argc, char** argv) {
                             std::cout);
   } else if (command == "standings") {
     status = cli::Standings(store, absl::GetFlag(FLAGS_game),
-                            absl::GetFlag(FLAGS_format), std::cout);
+                            format.empty() ? "text" : format, std::cout);
+  } else if (command == "versions") {
+    status = cli::Versions(store, format.empty() ? "text" : format, std::cout);
+  } else if (command == "export") {
+    status = cli::Export(store, absl::GetFlag(FLAGS_game),
+                         format.empty() ? "csv" : format, std::cout);
+  } else if (command == "freeze") {
+    status = cli::Freeze(store, !absl::GetFlag(FLAGS_thaw), std::cout);
+#ifdef CARDREF_LADDER_RUN
+  } else if (command == "run" || command == "reproduce") {
+    absl::StatusOr<cardref::tournament::RunAs> run_as = BotUser();
+    if (!run_as.ok()) {
+      status = run_as.status();
+    } else if (command == "run") {
+      namespace run = cardref::ladder::run;
+      run::RunOptions options;
+      options.db = store;
+      options.dir = absl::GetFlag(FLAGS_dir);
+      options.matches = absl::GetFlag(FLAGS_matches);
+      options.workers = absl::GetFlag(FLAGS_workers);
+      options.referee_binary = absl::GetFlag(FLAGS_referee_bin);
+      options.reference_command = absl::GetFlag(FLAGS_reference_command);
+      options.validation_matches = absl::GetFlag(FLAGS_validation_matches);
+      options.ahead = absl::GetFlag(FLAGS_ahead);
+      options.lease_s = absl::GetFlag(FLAGS_lease_s);
+      options.refit_every = absl::GetFlag(FLAGS_refit_every);
+      options.run_as = *run_as;
+      signal(SIGINT, OnStopSignal);
+      signal(SIGTERM, OnStopSignal);
+      status = run::RunLadder(options, g_stop, std::cout);
+    } else {
+      namespace run = cardref::ladder::run;
+      run::ReproduceOptions options;
+      options.db = store;
+      options.dir = absl::GetFlag(FLAGS_dir);
+      options.match_id = absl::GetFlag(FLAGS_match);
+      options.log = absl::GetFlag(FLAGS_log);
+      options.referee_binary = absl::GetFlag(FLAGS_referee_bin);
+      options.run_as = *run_as;
+      absl::StatusOr<run::Reproduction> reproduced =
+          run::Reproduce(options, std::cout);
+      if (!reproduced.ok()) {
+        status = reproduced.status();
+      } else if (!reproduced->same) {
+        return 3;
+      }
+    }
+#endif
   } else if (command == "backup") {
     status = cli::Backup(store, absl::GetFlag(FLAGS_to), std::cout);
   } else if (command == "restore") {

@@ -87,6 +87,9 @@ ABSL_FLAG(std::string, log_sync, "round",
           "when the referee it starts fdatasyncs its logs: event, round "
           "(cardref_referee's default) or end; to measure what syncing costs");
 ABSL_FLAG(uint64_t, seed, 1, "seed of the players' picks");
+ABSL_FLAG(int32_t, max_connection_idle_ms, -1,
+          "the forked referee's idle-connection sweep (ms; 0 = off, -1 = the "
+          "referee's default): to measure what the sweep costs");
 ABSL_FLAG(bool, omit_observation, true,
           "players ask SubmitAction for no observation in its answer, as a "
           "streaming bot should (docs/bots.md); false: the full answer");
@@ -155,6 +158,10 @@ void ServeUntilClosed(int control, int port_pipe, bool echo,
     options.manager.log_sync =
         record::ParseSyncPolicy(absl::GetFlag(FLAGS_log_sync)).value();
     options.manager.default_decision_time_limit_millis = limit_ms;
+    if (const int idle = absl::GetFlag(FLAGS_max_connection_idle_ms);
+        idle >= 0) {
+      options.manager.limits.max_connection_idle_ms = idle;
+    }
     // Held matches wait, and waiting ones count against both caps.
     for (int* cap : {&options.manager.limits.max_waiting_matches,
                      &options.manager.limits.max_matches_in_progress}) {

@@ -12,6 +12,8 @@
 #include "referee/base/status_macros.h"
 #include "referee/record/game_log.h"
 #include "referee/service/limits.h"
+#include "web/referee_front.h"
+#include "web/web_front.h"
 
 ABSL_FLAG(std::string, host, "localhost",
           "Address to listen on (0.0.0.0 for every interface)");
@@ -185,6 +187,27 @@ ABSL_FLAG(std::string, metrics_host, "127.0.0.1",
           "Address the metrics endpoint listens on");
 ABSL_FLAG(std::string, metrics_port_file, "",
           "If set, the metrics port is written to this file once serving");
+ABSL_FLAG(int, http_port, -1,
+          "Serve the web front (match pages, JSON API, live event streams: "
+          "docs/web.md) at http://<http_host>:<port>/, HTTPS with --tls_cert; "
+          "0 picks a free port; -1 = no web front");
+ABSL_FLAG(std::string, http_host, "127.0.0.1",
+          "Address the web front listens on");
+ABSL_FLAG(std::string, http_port_file, "",
+          "If set, the web front's port is written to this file once serving");
+ABSL_FLAG(int32_t, http_max_streams,
+          cardref::web::WebOptions().max_streams,
+          "Live event streams the web front holds open at once; past it a "
+          "new one is refused (503); 0 = no cap");
+ABSL_FLAG(int32_t, http_max_streams_per_client,
+          cardref::web::WebOptions().max_streams_per_client,
+          "Live event streams open at once from one client address; past it "
+          "a new one is refused (429); 0 = no cap");
+ABSL_FLAG(uint32_t, http_delay_decisions, 0,
+          "The web front shows a match's events once this many further "
+          "decisions were made (or the match is over), so that live play "
+          "cannot be relayed to a seat; a viewer may ask for more, never "
+          "less; at most 100000");
 
 
 namespace cardref::cli {
@@ -343,6 +366,20 @@ absl::StatusOr<RefereeConfig> RefereeConfigFromFlags() {
   server.tls.cert_file = absl::GetFlag(FLAGS_tls_cert);
   server.tls.key_file = absl::GetFlag(FLAGS_tls_key);
   server.tls.client_ca_file = absl::GetFlag(FLAGS_tls_client_ca);
+  ASSIGN_OR_RETURN(const int http_port, InRange(FLAGS_http_port, -1, 65535));
+  if (http_port >= 0) {
+    web::WebOptions web;
+    web.port = http_port;
+    web.host = absl::GetFlag(FLAGS_http_host);
+    ASSIGN_OR_RETURN(web.max_streams,
+                     InRange(FLAGS_http_max_streams, 0, 100000));
+    ASSIGN_OR_RETURN(web.max_streams_per_client,
+                     InRange(FLAGS_http_max_streams_per_client, 0, 100000));
+    ASSIGN_OR_RETURN(web.delay_decisions,
+                     InRange(FLAGS_http_delay_decisions, uint32_t{0},
+                             uint32_t{100000}));
+    server.front_end = web::RefereeFrontEnd(std::move(web));
+  }
 
   service::ManagerOptions& manager = server.manager;
   manager.log_dir = absl::GetFlag(FLAGS_log_dir);
@@ -395,6 +432,7 @@ absl::StatusOr<RefereeConfig> RefereeConfigFromFlags() {
   }
   config.port_file = absl::GetFlag(FLAGS_port_file);
   config.metrics_port_file = absl::GetFlag(FLAGS_metrics_port_file);
+  config.http_port_file = absl::GetFlag(FLAGS_http_port_file);
   return config;
 }
 

@@ -22,6 +22,7 @@ struct RefereeConfig {
   absl::Duration shutdown_grace;
   std::string port_file;
   std::string metrics_port_file;
+  std::string http_port_file;
 };
 
 // INVALID_ARGUMENT naming the flag, its allowed range and the value given.

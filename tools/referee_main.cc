@@ -9,7 +9,8 @@
 // SIGINT/SIGTERM shut down gracefully (docs/operations.md): no new match or
 // join; matches in progress get --shutdown_grace_ms to finish, then are
 // logged as aborted (ABORT_CAUSE_REFEREE_SHUTDOWN); every log is synced and
-// the process exits 0. --metrics_port serves Prometheus metrics.
+// the process exits 0. --metrics_port serves Prometheus metrics,
+// --http_port the web front (match pages, JSON API: docs/web.md).
 #include <csignal>
 #include <cstdio>
 #include <fstream>
@@ -152,11 +153,21 @@ int main(int argc, char** argv) {
                 options.metrics_host.c_str(), (*referee)->metrics_port());
     std::fflush(stdout);
   }
+  if (const cardref::grpc_service::FrontEnd* web = (*referee)->front_end();
+      web != nullptr) {
+    std::printf("web: %s://%s:%d/\n", web->tls() ? "https" : "http",
+                options.front_end->host.c_str(), web->port());
+    std::fflush(stdout);
+  }
   if (const std::string& path = config->port_file; !path.empty()) {
     std::ofstream(path) << (*referee)->port() << "\n";
   }
   if (const std::string& path = config->metrics_port_file; !path.empty()) {
     std::ofstream(path) << (*referee)->metrics_port() << "\n";
+  }
+  if (const std::string& path = config->http_port_file; !path.empty()) {
+    const cardref::grpc_service::FrontEnd* web = (*referee)->front_end();
+    std::ofstream(path) << (web != nullptr ? web->port() : -1) << "\n";
   }
 
   std::thread waiter([&] {

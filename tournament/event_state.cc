@@ -113,6 +113,13 @@ std::string DealSeed(const std::string& secret, const std::string& deal_set) {
                                      std::string(1, '\0'), secret, deal_set));
 }
 
+std::string RefereeDealSetId(const std::string& secret,
+                             const std::string& deal_set) {
+  const std::string tag = crypto::Sha256(absl::StrCat(
+      "cardref-tournament-deal-set-id-v1", std::string(1, '\0'), secret));
+  return absl::StrCat(ToHex(tag.substr(0, 6)), "-", deal_set);
+}
+
 uint64_t BotSeed(const std::string& secret, const std::string& match_key,
                  int seat) {
   const std::string digest = crypto::Sha256(

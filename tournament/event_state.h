@@ -43,6 +43,12 @@ struct MatchRecord {
 // on every run of the event.
 std::string DealSeed(const std::string& secret, const std::string& deal_set);
 
+// The deal set's id at the referee: the schedule's key after a tag of the
+// event (from its secret), so that two events, or two runs of one with
+// different secrets, never share a deal set on one referee.
+std::string RefereeDealSetId(const std::string& secret,
+                             const std::string& deal_set);
+
 // The seed a bot process gets in CARDREF_MATCH_SEED (decimal, 64 bits): a
 // SHA-256 of a domain tag, the event secret, the match key and the seat,
 // so that no two matches or seats of an event share one (two matches never

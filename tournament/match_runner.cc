@@ -226,7 +226,7 @@ MatchOutcome RunMatch(cardref::v1::Referee::Stub& stub,
   create.set_seed(DealSeed(secret, match.deal_set));
   if (config.duplicate) {
     // The referee keeps the twins secret from the bots until all are over.
-    create.set_deal_set_id(match.deal_set);
+    create.set_deal_set_id(RefereeDealSetId(secret, match.deal_set));
     create.set_deal_set_size(static_cast<uint32_t>(match.deal_set_size));
   }
   create.set_decision_time_limit_millis(options.decision_time_limit_ms);

@@ -16,6 +16,8 @@ json CardsJson(const std::vector<CardFace>& cards) {
   return out;
 }
 
+}  // namespace
+
 json TableJson(const Table& table) {
   json seats = json::array();
   for (const SeatTable& s : table.seats) {
@@ -37,7 +39,24 @@ json TableJson(const Table& table) {
   return {{"seats", seats}, {"piles", piles}, {"status", table.status}};
 }
 
-}  // namespace
+json StepJson(const Step& s, int rounds) {
+  return {{"record", s.record_index},
+          {"kind", s.kind},
+          {"round", s.round},
+          {"seat", s.seat},
+          {"text", s.text},
+          {"effects", s.effects},
+          {"details", s.details},
+          {"rounds", rounds},
+          {"table", TableJson(s.table)}};
+}
+
+std::string JsonForPage(const json& data) {
+  const std::string text =
+      data.dump(-1, ' ', /*ensure_ascii=*/true, json::error_handler_t::replace);
+  return absl::StrReplaceAll(
+      text, {{"<", "\\u003c"}, {">", "\\u003e"}, {"&", "\\u0026"}});
+}
 
 std::string HtmlEscape(absl::string_view text) {
   return absl::StrReplaceAll(text, {{"&", "&amp;"},
@@ -52,15 +71,7 @@ std::string PlaybackJson(const Playback& t) {
   int scores_so_far = 0;
   for (const Step& s : t.steps) {
     if (s.kind == "round_result") ++scores_so_far;
-    steps.push_back({{"record", s.record_index},
-                     {"kind", s.kind},
-                     {"round", s.round},
-                     {"seat", s.seat},
-                     {"text", s.text},
-                     {"effects", s.effects},
-                     {"details", s.details},
-                     {"rounds", scores_so_far},
-                     {"table", TableJson(s.table)}});
+    steps.push_back(StepJson(s, scores_so_far));
   }
   json seats = json::array();
   for (const v1::SeatInfo& seat : t.header.seats()) {
@@ -80,22 +91,18 @@ std::string PlaybackJson(const Playback& t) {
                      {"endText", t.end_text},
                      {"problem", t.problem},
                      {"steps", steps}};
-  // ASCII only (U+2028 and friends escaped too); invalid UTF-8 in a name
-  // becomes U+FFFD rather than an error.
-  const std::string text =
-      data.dump(-1, ' ', /*ensure_ascii=*/true, json::error_handler_t::replace);
-  return absl::StrReplaceAll(
-      text, {{"<", "\\u003c"}, {">", "\\u003e"}, {"&", "\\u0026"}});
+  return JsonForPage(data);
 }
 
 std::string RenderHtml(const Playback& t) {
   std::string title =
       absl::StrCat(t.game_name, " replay: ", t.header.match_id());
   return absl::StrCat(kReplayPageHead, "<title>", HtmlEscape(title),
-                      "</title>\n", kReplayPageStyle, kReplayPageBody,
+                      "</title>\n<style>\n", kReplayPageStyle,
+                      "</style>\n</head>\n", kReplayPageBody,
                       "<script type=\"application/json\" id=\"game-data\">",
-                      PlaybackJson(t), "</script>\n", kReplayPageScript,
-                      "</html>\n");
+                      PlaybackJson(t), "</script>\n<script>\n",
+                      kReplayPageScript, "</script>\n</html>\n");
 }
 
 }  // namespace cardref::log_tools

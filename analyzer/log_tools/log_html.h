@@ -15,11 +15,22 @@
 
 #include "absl/strings/string_view.h"
 #include "analyzer/log_tools/playback.h"
+#include "nlohmann/json.hpp"
 
 namespace cardref::log_tools {
 
 // The transcript as the page's JSON data (escaped for a script element).
 std::string PlaybackJson(const Playback& transcript);
+
+// One step as the page's script reads it; `rounds`: the round results up to
+// and including it (rows of the table of rounds to show).
+nlohmann::json StepJson(const Step& step, int rounds);
+// A table as the page's script draws it.
+nlohmann::json TableJson(const Table& table);
+// `data` as text for a page: ASCII only (U+2028 and friends escaped too),
+// invalid UTF-8 as U+FFFD, and '<', '>', '&' as \u escapes, so that no
+// string can close the element it is in.
+std::string JsonForPage(const nlohmann::json& data);
 
 // The whole page.
 std::string RenderHtml(const Playback& transcript);

@@ -1,7 +1,8 @@
 // The replay page's skeleton, style and script. The script reads the JSON
 // in #game-data and draws step `current`: the seats with their cards, the
 // piles in the middle, the move list and the table of round scores. Text
-// goes into the page with textContent only.
+// goes into the page with textContent only. The web front's live page
+// (web/) uses the same style sheet, elements and script, served as files.
 #include "analyzer/log_tools/replay_page.h"
 
 namespace cardref::log_tools {
@@ -14,8 +15,7 @@ const char kReplayPageHead[] = R"page(<!DOCTYPE html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 )page";
 
-const char kReplayPageStyle[] = R"page(<style>
-body { font-family: sans-serif; margin: 0; background: #1d3b2a; color: #eee; }
+const char kReplayPageStyle[] = R"page(body { font-family: sans-serif; margin: 0; background: #1d3b2a; color: #eee; }
 header { padding: 8px 16px; background: #12261b; }
 header h1 { font-size: 18px; margin: 0; }
 #players { font-size: 13px; color: #bcd; }
@@ -53,8 +53,6 @@ table.scores { border-collapse: collapse; margin-top: 8px; font-size: 12px; widt
 table.scores td, table.scores th { border: 1px solid #456; padding: 2px 4px; text-align: right; }
 #final { margin-top: 8px; padding: 6px 10px; background: #5a2d0c; border-radius: 6px; font-weight: bold; }
 #final:empty { display: none; }
-</style>
-</head>
 )page";
 
 const char kReplayPageBody[] = R"page(<body>
@@ -83,13 +81,12 @@ const char kReplayPageBody[] = R"page(<body>
 </div>
 )page";
 
-const char kReplayPageScript[] = R"page(<script>
-"use strict";
-(function () {
-  const data = JSON.parse(document.getElementById("game-data").textContent);
-  const steps = data.steps;
+const char kReplayPageScript[] = R"page("use strict";
+// cardrefReplay(data): draws data.steps into the page's elements and returns
+// { addStep(step), show(i), follow() }: a live page adds steps as they come
+// and is drawn at its newest step while following.
+window.cardrefReplay = (function () {
   const SUITS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
-  let current = 0;
 
   function el(tag, cls, text) {
     const e = document.createElement(tag);
@@ -117,12 +114,6 @@ const char kReplayPageScript[] = R"page(<script>
     return box;
   }
 
-  function cards(list) {
-    const box = el("div", "cards");
-    for (const f of list) box.appendChild(card(f));
-    return box;
-  }
-
   // "#12 [1] alice: play 8S": the seat number tells apart a bot that sits
   // in two seats under one name.
   function moveText(step) {
@@ -130,112 +121,145 @@ const char kReplayPageScript[] = R"page(<script>
       step.text;
   }
 
-  function drawTable(step) {
-    const t = step.table;
-    document.getElementById("move").textContent = moveText(step);
-    document.getElementById("effects").textContent =
-      step.effects.concat(step.details).join(" \u00b7 ");
-    document.getElementById("status").textContent = t.status;
-    const center = document.getElementById("center");
-    center.replaceChildren();
-    for (const p of t.piles) {
-      const pile = el("div", "pile");
-      pile.appendChild(el("div", "pile-title", p.title));
-      const row = el("div", "cards");
-      p.cards.forEach(function (f, i) {
-        const played = el("div", "played");
-        played.appendChild(card(f));
-        if (p.labels.length > i) played.appendChild(el("div", "label", p.labels[i]));
-        row.appendChild(played);
+  function cards(list) {
+    const box = el("div", "cards");
+    for (const f of list) box.appendChild(card(f));
+    return box;
+  }
+
+  return function (data) {
+    const steps = data.steps;
+    let current = 0;
+    let following = false;
+    const byId = function (id) { return document.getElementById(id); };
+    const moves = byId("moves");
+    const slider = byId("slider");
+
+    function drawTable(step) {
+      const t = step.table;
+      byId("move").textContent = moveText(step);
+      byId("effects").textContent = step.effects.concat(step.details).join(" \u00b7 ");
+      byId("status").textContent = t.status;
+      const center = byId("center");
+      center.replaceChildren();
+      for (const p of t.piles) {
+        const pile = el("div", "pile");
+        pile.appendChild(el("div", "pile-title", p.title));
+        const row = el("div", "cards");
+        p.cards.forEach(function (f, i) {
+          const played = el("div", "played");
+          played.appendChild(card(f));
+          if (p.labels.length > i) played.appendChild(el("div", "label", p.labels[i]));
+          row.appendChild(played);
+        });
+        pile.appendChild(row);
+        center.appendChild(pile);
+      }
+      const seats = byId("seats");
+      seats.replaceChildren();
+      t.seats.forEach(function (s, i) {
+        const box = el("div", "seat");
+        if (s.toAct) box.classList.add("to-act");
+        box.appendChild(el("div", "seat-name", i + " " + s.name));
+        box.appendChild(el("div", "seat-info",
+          s.info + " \u00b7 " + s.handSize + (s.handSize === 1 ? " card" : " cards")));
+        box.appendChild(s.visible ? cards(s.hand) : backs(s.handSize));
+        if (s.extra.length) {
+          box.appendChild(el("div", "seat-info", s.extraTitle));
+          box.appendChild(cards(s.extra));
+        }
+        seats.appendChild(box);
       });
-      pile.appendChild(row);
-      center.appendChild(pile);
+      const last = current === steps.length - 1;
+      byId("final").textContent =
+        last ? (data.finalText || data.problem || data.endText || "") : "";
     }
-    const seats = document.getElementById("seats");
-    seats.replaceChildren();
-    t.seats.forEach(function (s, i) {
-      const box = el("div", "seat");
-      if (s.toAct) box.classList.add("to-act");
-      box.appendChild(el("div", "seat-name", i + " " + s.name));
-      box.appendChild(el("div", "seat-info",
-        s.info + " \u00b7 " + s.handSize + (s.handSize === 1 ? " card" : " cards")));
-      box.appendChild(s.visible ? cards(s.hand) : backs(s.handSize));
-      if (s.extra.length) {
-        box.appendChild(el("div", "seat-info", s.extraTitle));
-        box.appendChild(cards(s.extra));
+
+    function drawScores(step) {
+      const table = byId("scores");
+      table.replaceChildren();
+      const head = el("tr");
+      head.appendChild(el("th", "", "round"));
+      for (const c of data.scoreColumns) head.appendChild(el("th", "", c));
+      table.appendChild(head);
+      for (let r = 0; r < step.rounds && r < data.scoreRows.length; r++) {
+        const tr = el("tr");
+        tr.appendChild(el("td", "", String(r + 1)));
+        for (const v of data.scoreRows[r]) tr.appendChild(el("td", "", v));
+        table.appendChild(tr);
       }
-      seats.appendChild(box);
+    }
+
+    function addLine(s, i) {
+      const line = el("div", "", moveText(s));
+      line.dataset.record = String(s.record);
+      line.addEventListener("click", function () { show(i); });
+      moves.appendChild(line);
+    }
+
+    function show(i) {
+      if (!steps.length) return;
+      current = Math.max(0, Math.min(steps.length - 1, i));
+      following = current === steps.length - 1;
+      const step = steps[current];
+      drawTable(step);
+      drawScores(step);
+      slider.value = String(current);
+      byId("position").textContent =
+        "step " + (current + 1) + " / " + steps.length + " \u00b7 round " + step.round;
+      const lines = moves.children;
+      for (let k = 0; k < lines.length; k++) lines[k].classList.toggle("current", k === current);
+      const line = lines[current];
+      if (line) {
+        const top = line.offsetTop - moves.offsetTop;
+        if (top < moves.scrollTop || top > moves.scrollTop + moves.clientHeight - 20) {
+          moves.scrollTop = top - moves.clientHeight / 2;
+        }
+      }
+    }
+
+    byId("title").textContent =
+      data.gameName + " \u00b7 match " + data.matchId +
+      (data.viewer >= 0 ? " \u00b7 as seen by " + data.names[data.viewer] : "");
+    byId("players").textContent = data.seats.map(function (s) {
+      return s.seat + " " + s.name + (s.version ? " (" + s.version + ")" : "");
+    }).join(" \u00b7 ");
+    steps.forEach(addLine);
+    slider.max = String(Math.max(0, steps.length - 1));
+    slider.addEventListener("input", function () { show(Number(slider.value)); });
+    byId("first").addEventListener("click", function () { show(0); });
+    byId("back").addEventListener("click", function () { show(current - 1); });
+    byId("forward").addEventListener("click", function () { show(current + 1); });
+    byId("last").addEventListener("click", function () { show(steps.length - 1); });
+    document.addEventListener("keydown", function (e) {
+      if (e.target === slider) return;  // the slider moves by itself
+      if (e.key === "ArrowRight") { show(current + 1); e.preventDefault(); }
+      else if (e.key === "ArrowLeft") { show(current - 1); e.preventDefault(); }
+      else if (e.key === "Home") { show(0); e.preventDefault(); }
+      else if (e.key === "End") { show(steps.length - 1); e.preventDefault(); }
     });
-    const last = current === steps.length - 1;
-    document.getElementById("final").textContent =
-      last ? (data.finalText || data.problem || data.endText) : "";
-  }
 
-  function drawScores(step) {
-    const table = document.getElementById("scores");
-    table.replaceChildren();
-    const head = el("tr");
-    head.appendChild(el("th", "", "round"));
-    for (const c of data.scoreColumns) head.appendChild(el("th", "", c));
-    table.appendChild(head);
-    for (let r = 0; r < step.rounds && r < data.scoreRows.length; r++) {
-      const tr = el("tr");
-      tr.appendChild(el("td", "", String(r + 1)));
-      for (const v of data.scoreRows[r]) tr.appendChild(el("td", "", v));
-      table.appendChild(tr);
-    }
-  }
-
-  const moves = document.getElementById("moves");
-  steps.forEach(function (s, i) {
-    const line = el("div", "", moveText(s));
-    line.addEventListener("click", function () { show(i); });
-    moves.appendChild(line);
-  });
-
-  function show(i) {
-    if (!steps.length) return;
-    current = Math.max(0, Math.min(steps.length - 1, i));
-    const step = steps[current];
-    drawTable(step);
-    drawScores(step);
-    document.getElementById("slider").value = String(current);
-    document.getElementById("position").textContent =
-      "step " + (current + 1) + " / " + steps.length + " \u00b7 round " + step.round;
-    const lines = moves.children;
-    for (let k = 0; k < lines.length; k++) lines[k].classList.toggle("current", k === current);
-    const line = lines[current];
-    if (line) {
-      const top = line.offsetTop - moves.offsetTop;
-      if (top < moves.scrollTop || top > moves.scrollTop + moves.clientHeight - 20) {
-        moves.scrollTop = top - moves.clientHeight / 2;
-      }
-    }
-  }
-
-  document.getElementById("title").textContent =
-    data.gameName + " \u00b7 match " + data.matchId +
-    (data.viewer >= 0 ? " \u00b7 as seen by " + data.names[data.viewer] : "");
-  document.getElementById("players").textContent = data.seats.map(function (s) {
-    return s.seat + " " + s.name + (s.version ? " (" + s.version + ")" : "");
-  }).join(" \u00b7 ");
-  const slider = document.getElementById("slider");
-  slider.max = String(Math.max(0, steps.length - 1));
-  slider.addEventListener("input", function () { show(Number(slider.value)); });
-  document.getElementById("first").addEventListener("click", function () { show(0); });
-  document.getElementById("back").addEventListener("click", function () { show(current - 1); });
-  document.getElementById("forward").addEventListener("click", function () { show(current + 1); });
-  document.getElementById("last").addEventListener("click", function () { show(steps.length - 1); });
-  document.addEventListener("keydown", function (e) {
-    if (e.target === slider) return;  // the slider moves by itself
-    if (e.key === "ArrowRight") { show(current + 1); e.preventDefault(); }
-    else if (e.key === "ArrowLeft") { show(current - 1); e.preventDefault(); }
-    else if (e.key === "Home") { show(0); e.preventDefault(); }
-    else if (e.key === "End") { show(steps.length - 1); e.preventDefault(); }
-  });
-  show(0);
+    return {
+      // A step after the last: drawn at once if the page shows the last one.
+      addStep: function (step) {
+        const follow = following || !steps.length;
+        steps.push(step);
+        addLine(step, steps.length - 1);
+        slider.max = String(steps.length - 1);
+        if (follow) show(steps.length - 1);
+      },
+      show: show,
+      // Draws the newest step again (after data.finalText and the like
+      // changed) if the page shows it.
+      refresh: function () { if (following) show(steps.length - 1); },
+    };
+  };
 })();
-</script>
+
+(function () {
+  const embedded = document.getElementById("game-data");
+  if (embedded) window.cardrefReplay(JSON.parse(embedded.textContent)).show(0);
+})();
 )page";
 
 }  // namespace cardref::log_tools

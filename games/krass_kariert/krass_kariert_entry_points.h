@@ -1,46 +1,10 @@
 // The functions through which the game-independent layers reach
-// Krass Kariert, one per part of this folder, each in its own build target
-// (CMakeLists.txt): the registry of each layer is generated from
-// games/games.cmake and calls them. Types are only declared here, so this
-// header pulls in no layer.
+// Krass Kariert (games/api/entry_points.h says what each does).
 #ifndef CARDREF_GAMES_KRASS_KARIERT_KRASS_KARIERT_ENTRY_POINTS_H_
 #define CARDREF_GAMES_KRASS_KARIERT_KRASS_KARIERT_ENTRY_POINTS_H_
 
-#include <memory>
+#include "games/api/entry_points.h"
 
-namespace cardref {
-namespace v1 {
-class Observation;
-}  // namespace v1
-namespace codec {
-class GameCodec;
-}  // namespace codec
-namespace log_tools {
-class GameView;
-}  // namespace log_tools
-namespace conformance {
-class GameJsonAdapter;
-}  // namespace conformance
-namespace analyzer {
-class GameStatsHook;
-}  // namespace analyzer
-
-namespace krass_kariert {
-
-// krass_kariert_codec.cc: engine values <-> the game's protobuf messages.
-const codec::GameCodec& Codec();
-// krass_kariert_view.cc: the game for people (cardref_log, the replay page).
-std::unique_ptr<log_tools::GameView> MakeView();
-// krass_kariert_json.cc: the game in the conformance transcripts' JSON.
-std::unique_ptr<conformance::GameJsonAdapter> MakeJsonAdapter();
-// krass_kariert_stats.cc: the game's own statistics in `cardref_analyze stats`.
-const analyzer::GameStatsHook& StatsHook();
-// krass_kariert_heuristic.cc: cardref_bot --strategy=heuristic. The index in
-// obs.legal_actions() of the action to play; obs is this game's
-// observation with at least one legal action. Deterministic.
-int HeuristicChoice(const v1::Observation& obs);
-
-}  // namespace krass_kariert
-}  // namespace cardref
+CARDREF_GAME_ENTRY_POINTS(krass_kariert)
 
 #endif  // CARDREF_GAMES_KRASS_KARIERT_KRASS_KARIERT_ENTRY_POINTS_H_

@@ -142,9 +142,9 @@ absl::Status CheckSource(SqliteDb* db, const std::string& path) {
 
 const std::vector<std::string>& LadderTablesInCopyOrder() {
   static const auto* const kTables = new std::vector<std::string>{
-      "ladder",      "games",   "entrants",     "versions",
-      "matches",     "match_seats", "results",  "result_seats",
-      "ratings",     "rating_history"};
+      "ladder",       "games",   "entrants",     "versions",
+      "matches",      "match_seats", "seat_tallies", "results",
+      "result_seats", "ratings", "rating_history"};
   return *kTables;
 }
 

@@ -210,13 +210,45 @@ Rating ReadRating(PgTransaction& txn, const LadderConfig& config,
   return rating;
 }
 
+// Counts a version's seat_tallies (schema version 2: what matchmaking
+// reads, kept as matches are scheduled and voided) again from the match
+// tables. Two transactions recounting one version collide on the primary
+// key, and the later is rerun; a ScheduleMatches that commits meanwhile is
+// either counted here or adds itself to these rows once they commit.
+void RecountTallies(PgTransaction& txn, int64_t version_id) {
+  txn.Exec("DELETE FROM seat_tallies WHERE version_id = $1", version_id);
+  txn.Exec(
+      "INSERT INTO seat_tallies (version_id, game_id, seat, matches, "
+      "last_round) SELECT s.version_id, m.game_id, s.seat, COUNT(*), "
+      "MAX(m.round) FROM match_seats s JOIN matches m ON m.id = s.match_id "
+      "WHERE s.version_id = $1 AND m.kind = 'rated' AND m.state <> 'voided' "
+      "GROUP BY s.version_id, m.game_id, s.seat",
+      version_id);
+}
+
+void RecountTalliesOfMatch(PgTransaction& txn, int64_t match_id) {
+  for (const pqxx::row& row :
+       txn.Exec("SELECT DISTINCT version_id FROM match_seats WHERE match_id = "
+                "$1 ORDER BY version_id",
+                match_id)) {
+    RecountTallies(txn, PgInt(row[0]));
+  }
+}
+
 void VoidScheduledMatchesOf(PgTransaction& txn, int64_t version_id,
                             const std::string& reason, int64_t now_micros) {
+  // Everyone seated with it loses those matches from their tallies.
+  const pqxx::result seated = txn.Exec(
+      "SELECT DISTINCT o.version_id FROM match_seats s JOIN matches m ON m.id "
+      "= s.match_id JOIN match_seats o ON o.match_id = m.id WHERE "
+      "s.version_id = $1 AND m.state = 'scheduled' ORDER BY o.version_id",
+      version_id);
   txn.Exec(
       "UPDATE matches SET state = 'voided', reason = $1, finished_micros = $2 "
       "WHERE state = 'scheduled' AND id IN (SELECT match_id FROM match_seats "
       "WHERE version_id = $3)",
       reason, now_micros, version_id);
+  for (const pqxx::row& row : seated) RecountTallies(txn, PgInt(row[0]));
 }
 
 const LadderGame* FindGame(const LadderConfig& config, int64_t game_id) {
@@ -277,6 +309,15 @@ absl::StatusOr<int64_t> ScheduleInTransaction(PgTransaction& txn,
         "INSERT INTO match_seats (match_id, seat, version_id) VALUES ($1, $2, "
         "$3)",
         id, static_cast<int64_t>(seat), match.seat_versions[seat]);
+    if (match.kind != MatchKind::kRated) continue;
+    txn.Exec(
+        "INSERT INTO seat_tallies (version_id, game_id, seat, matches, "
+        "last_round) VALUES ($1, $2, $3, 1, $4) ON CONFLICT (version_id, "
+        "game_id, seat) DO UPDATE SET matches = seat_tallies.matches + 1, "
+        "last_round = CASE WHEN $4 > seat_tallies.last_round THEN $4 ELSE "
+        "seat_tallies.last_round END",
+        match.seat_versions[seat], match.game_id, static_cast<int64_t>(seat),
+        match.round);
   }
   return id;
 }
@@ -597,6 +638,7 @@ absl::StatusOr<std::optional<Match>> PgStore::ClaimNext(
                          " claims without a result (last by '",
                          PgText(next[0][2]), "')"),
             request.now_micros, id);
+        RecountTalliesOfMatch(txn, id);
         continue;
       }
       txn.Exec(
@@ -665,6 +707,7 @@ absl::Status PgStore::VoidMatch(int64_t match_id, absl::string_view reason,
         "UPDATE matches SET state = 'voided', reason = $1, claim_owner = '', "
         "lease_expiry_micros = 0, finished_micros = $2 WHERE id = $3",
         reason, now_micros, match_id);
+    RecountTalliesOfMatch(txn, match_id);
     return absl::OkStatus();
   });
 }
@@ -816,6 +859,55 @@ absl::StatusOr<std::optional<MatchResult>> PgStore::GetResult(
   return result;
 }
 
+absl::StatusOr<std::optional<MatchResult>> PgStore::ResultOfMatch(
+    int64_t match_id) {
+  std::string log_hash;
+  {
+    absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(db_->Transact("finding a match's result", [&](
+                                      PgTransaction& txn) {
+      const pqxx::result found = txn.Exec(
+          "SELECT log_hash FROM results WHERE match_id = $1", match_id);
+      log_hash = found.empty() ? "" : PgText(found[0][0]);
+      return absl::OkStatus();
+    }));
+  }
+  if (log_hash.empty()) return std::nullopt;
+  return GetResult(log_hash);
+}
+
+absl::StatusOr<std::vector<MatchResult>> PgStore::ListResults(
+    int64_t game_id, std::optional<MatchKind> kind) {
+  absl::MutexLock lock(&mu_);
+  std::vector<MatchResult> results;
+  RETURN_IF_ERROR(db_->Transact("listing results", [&](PgTransaction& txn) {
+    results.clear();
+    // One pass over the seats of every result, joined in result order.
+    for (const pqxx::row& row : txn.Exec(
+             "SELECT r.log_hash, r.match_id, r.worker, s.seat, s.version_id, "
+             "s.finish_rank, s.score FROM results r JOIN matches m ON m.id = "
+             "r.match_id JOIN result_seats s ON s.log_hash = r.log_hash WHERE "
+             "m.game_id = $1 AND ($2::text = '' OR m.kind = $2::text) ORDER "
+             "BY r.recorded_micros, r.match_id, s.seat",
+             game_id,
+             kind.has_value() ? MatchKindName(*kind) : absl::string_view())) {
+      std::string log_hash = PgText(row[0]);
+      if (results.empty() || results.back().log_hash != log_hash) {
+        MatchResult result;
+        result.log_hash = std::move(log_hash);
+        result.match_id = PgInt(row[1]);
+        result.worker = PgText(row[2]);
+        results.push_back(std::move(result));
+      }
+      results.back().seats.push_back(
+          {static_cast<int>(PgInt(row[3])), PgInt(row[4]),
+           static_cast<int>(PgInt(row[5])), PgDouble(row[6])});
+    }
+    return absl::OkStatus();
+  }));
+  return results;
+}
+
 absl::StatusOr<std::vector<Rating>> PgStore::Ratings(int64_t game_id) {
   absl::MutexLock lock(&mu_);
   std::vector<Rating> ratings;
@@ -882,7 +974,7 @@ absl::StatusOr<std::vector<MatchmakingEntry>> PgStore::MatchmakingState(
                                 PgDouble(row[2]), PgInt(row[3])};
     }
     std::map<int64_t, MatchmakingEntry> by_version;
-    std::map<int64_t, int64_t> last_round;
+    std::map<int64_t, int64_t> last_round;  // of versions seated in the game
     for (const Version& version : ranked) {
       MatchmakingEntry& entry = by_version[version.id];
       entry.version_id = version.id;
@@ -894,37 +986,51 @@ absl::StatusOr<std::vector<MatchmakingEntry>> PgStore::MatchmakingState(
                                             : config.rating.sigma;
       entry.seat_counts.assign(game->players, 0);
     }
-    for (const pqxx::row& row : txn.Exec(
-             "SELECT s.version_id, s.seat, COUNT(*), MAX(m.round) FROM "
-             "match_seats s JOIN matches m ON m.id = s.match_id JOIN versions "
-             "v ON v.id = s.version_id WHERE v.status = 'ranked' AND "
-             "m.game_id = $1 AND m.kind = 'rated' AND m.state <> 'voided' "
-             "GROUP BY s.version_id, s.seat",
-             game_id)) {
+    for (const pqxx::row& row :
+         txn.Exec("SELECT version_id, seat, matches, last_round FROM "
+                  "seat_tallies WHERE game_id = $1",
+                  game_id)) {
       auto it = by_version.find(PgInt(row[0]));
-      if (it == by_version.end()) continue;
+      if (it == by_version.end()) continue;  // not ranked
       const int64_t seat = PgInt(row[1]);
       const int64_t count = PgInt(row[2]);
       if (seat >= 0 && seat < game->players) it->second.seat_counts[seat] = count;
       it->second.games += count;
-      const int64_t round = PgInt(row[3]);
-      auto [last, inserted] = last_round.emplace(it->first, round);
-      if (!inserted) last->second = std::max(last->second, round);
+      auto [last, inserted] = last_round.emplace(it->first, PgInt(row[3]));
+      if (!inserted) last->second = std::max(last->second, PgInt(row[3]));
     }
-    // Rounds since the version's last one, or since it was ranked.
-    for (const pqxx::row& row : txn.Exec(
-             "WITH last AS (SELECT s.version_id, MAX(m.round) AS round FROM "
-             "match_seats s JOIN matches m ON m.id = s.match_id WHERE "
-             "m.game_id = $1 AND m.kind = 'rated' AND m.state <> 'voided' "
-             "GROUP BY s.version_id) SELECT v.id, (SELECT COUNT(DISTINCT "
-             "m.round) FROM matches m WHERE m.game_id = $1 AND m.kind = "
-             "'rated' AND m.state <> 'voided' AND CASE WHEN l.round IS NULL "
-             "THEN m.scheduled_micros >= v.status_micros ELSE m.round > "
-             "l.round END) FROM versions v LEFT JOIN last l ON l.version_id = "
-             "v.id WHERE v.status = 'ranked'",
-             game_id)) {
-      auto it = by_version.find(PgInt(row[0]));
-      if (it != by_version.end()) it->second.rounds_waited = PgInt(row[1]);
+    // The rounds since each seated version's last one, from one ordered
+    // list of the rounds since the earliest of them; a version never
+    // seated in the game has waited the rounds scheduled since it was
+    // ranked.
+    std::vector<int64_t> rounds;
+    if (!last_round.empty()) {
+      int64_t earliest = last_round.begin()->second;
+      for (const auto& [id, round] : last_round) {
+        earliest = std::min(earliest, round);
+      }
+      for (const pqxx::row& row : txn.Exec(
+               "SELECT DISTINCT round FROM matches WHERE game_id = $1 AND "
+               "round > $2 AND kind = 'rated' AND state <> 'voided' ORDER BY "
+               "round",
+               game_id, earliest)) {
+        rounds.push_back(PgInt(row[0]));
+      }
+    }
+    for (const Version& version : ranked) {
+      MatchmakingEntry& entry = by_version[version.id];
+      auto last = last_round.find(version.id);
+      if (last != last_round.end()) {
+        entry.rounds_waited =
+            rounds.end() -
+            std::upper_bound(rounds.begin(), rounds.end(), last->second);
+        continue;
+      }
+      entry.rounds_waited = PgInt(
+          txn.Exec("SELECT COUNT(DISTINCT round) FROM matches WHERE game_id "
+                   "= $1 AND scheduled_micros >= $2 AND kind = 'rated' AND "
+                   "state <> 'voided'",
+                   game_id, version.status_micros)[0][0]);
     }
     for (auto& [id, entry] : by_version) entries.push_back(std::move(entry));
     return absl::OkStatus();

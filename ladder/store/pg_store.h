@@ -92,6 +92,10 @@ class PgStore final : public LadderStore {
                                              const RateResultFn& rate) override;
   absl::StatusOr<std::optional<MatchResult>> GetResult(
       absl::string_view log_hash) override;
+  absl::StatusOr<std::optional<MatchResult>> ResultOfMatch(
+      int64_t match_id) override;
+  absl::StatusOr<std::vector<MatchResult>> ListResults(
+      int64_t game_id, std::optional<MatchKind> kind) override;
   absl::StatusOr<std::vector<Rating>> Ratings(int64_t game_id) override;
   absl::StatusOr<std::vector<RatingChange>> RatingHistory(
       int64_t version_id, int64_t game_id) override;

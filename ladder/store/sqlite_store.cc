@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <limits>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -455,12 +457,62 @@ absl::StatusOr<Version> SqliteStore::AddVersion(absl::string_view entrant,
 absl::Status SqliteStore::VoidScheduledMatchesOf(int64_t version_id,
                                                  absl::string_view reason,
                                                  int64_t now_micros) {
+  // Everyone seated with it loses those matches from their tallies.
+  ASSIGN_OR_RETURN(
+      SqliteStatement seated,
+      db_->Prepare("SELECT DISTINCT o.version_id FROM match_seats s JOIN "
+                   "matches m ON m.id = s.match_id JOIN match_seats o ON "
+                   "o.match_id = m.id WHERE s.version_id = ?1 AND m.state = "
+                   "'scheduled'"));
+  seated.BindAll(version_id);
+  std::vector<int64_t> recount;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, seated.Step());
+    if (!row) break;
+    recount.push_back(seated.Int(0));
+  }
   ASSIGN_OR_RETURN(
       SqliteStatement update,
       db_->Prepare("UPDATE matches SET state = 'voided', reason = ?1, "
                    "finished_micros = ?2 WHERE state = 'scheduled' AND id IN "
                    "(SELECT match_id FROM match_seats WHERE version_id = ?3)"));
-  return update.BindAll(reason, now_micros, version_id).Run();
+  RETURN_IF_ERROR(update.BindAll(reason, now_micros, version_id).Run());
+  for (int64_t v : recount) RETURN_IF_ERROR(RecountTallies(v));
+  return absl::OkStatus();
+}
+
+absl::Status SqliteStore::RecountTallies(int64_t version_id) {
+  ASSIGN_OR_RETURN(
+      SqliteStatement clear,
+      db_->Prepare("DELETE FROM seat_tallies WHERE version_id = ?1"));
+  RETURN_IF_ERROR(clear.BindAll(version_id).Run());
+  // CROSS JOIN: the version's seats by their index, then each match by its
+  // key (not every match of the game).
+  ASSIGN_OR_RETURN(
+      SqliteStatement count,
+      db_->Prepare("INSERT INTO seat_tallies (version_id, game_id, seat, "
+                   "matches, last_round) SELECT s.version_id, m.game_id, "
+                   "s.seat, COUNT(*), MAX(m.round) FROM match_seats s CROSS "
+                   "JOIN matches m WHERE m.id = s.match_id AND s.version_id = "
+                   "?1 AND m.kind = 'rated' AND m.state <> 'voided' GROUP BY "
+                   "s.version_id, m.game_id, s.seat"));
+  return count.BindAll(version_id).Run();
+}
+
+absl::Status SqliteStore::RecountTalliesOfMatch(int64_t match_id) {
+  ASSIGN_OR_RETURN(
+      SqliteStatement seated,
+      db_->Prepare("SELECT DISTINCT version_id FROM match_seats WHERE "
+                   "match_id = ?1"));
+  seated.BindAll(match_id);
+  std::vector<int64_t> versions;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, seated.Step());
+    if (!row) break;
+    versions.push_back(seated.Int(0));
+  }
+  for (int64_t v : versions) RETURN_IF_ERROR(RecountTallies(v));
+  return absl::OkStatus();
 }
 
 absl::Status SqliteStore::SetVersionStatus(int64_t version_id,
@@ -594,6 +646,19 @@ absl::StatusOr<int64_t> SqliteStore::ScheduleInTransaction(
     RETURN_IF_ERROR(
         add.BindAll(id, static_cast<int64_t>(seat), match.seat_versions[seat])
             .Run());
+    if (match.kind != MatchKind::kRated) continue;
+    ASSIGN_OR_RETURN(
+        SqliteStatement tally,
+        db_->Prepare("INSERT INTO seat_tallies (version_id, game_id, seat, "
+                     "matches, last_round) VALUES (?1, ?2, ?3, 1, ?4) ON "
+                     "CONFLICT (version_id, game_id, seat) DO UPDATE SET "
+                     "matches = seat_tallies.matches + 1, last_round = CASE "
+                     "WHEN ?4 > seat_tallies.last_round THEN ?4 ELSE "
+                     "seat_tallies.last_round END"));
+    RETURN_IF_ERROR(tally
+                        .BindAll(match.seat_versions[seat], match.game_id,
+                                 static_cast<int64_t>(seat), match.round)
+                        .Run());
   }
   return id;
 }
@@ -684,6 +749,7 @@ absl::StatusOr<std::optional<Match>> SqliteStore::ClaimNext(
                                     next.Text(2), "')"),
                        request.now_micros, id)
               .Run());
+      RETURN_IF_ERROR(RecountTalliesOfMatch(id));
       continue;
     }
     ASSIGN_OR_RETURN(
@@ -759,6 +825,7 @@ absl::Status SqliteStore::VoidMatch(int64_t match_id, absl::string_view reason,
                    "claim_owner = '', lease_expiry_micros = 0, "
                    "finished_micros = ?2 WHERE id = ?3"));
   RETURN_IF_ERROR(update.BindAll(reason, now_micros, match_id).Run());
+  RETURN_IF_ERROR(RecountTalliesOfMatch(match_id));
   return transaction.Commit();
 }
 
@@ -935,6 +1002,53 @@ absl::StatusOr<std::optional<MatchResult>> SqliteStore::GetResult(
   return result;
 }
 
+absl::StatusOr<std::optional<MatchResult>> SqliteStore::ResultOfMatch(
+    int64_t match_id) {
+  std::string log_hash;
+  {
+    absl::MutexLock lock(&mu_);
+    ASSIGN_OR_RETURN(
+        SqliteStatement select,
+        db_->Prepare("SELECT log_hash FROM results WHERE match_id = ?1"));
+    ASSIGN_OR_RETURN(bool row, select.BindAll(match_id).Step());
+    if (!row) return std::nullopt;
+    log_hash = select.Text(0);
+  }
+  return GetResult(log_hash);
+}
+
+absl::StatusOr<std::vector<MatchResult>> SqliteStore::ListResults(
+    int64_t game_id, std::optional<MatchKind> kind) {
+  absl::MutexLock lock(&mu_);
+  // One pass over the seats of every result, joined in result order.
+  ASSIGN_OR_RETURN(
+      SqliteStatement select,
+      db_->Prepare(
+          "SELECT r.log_hash, r.match_id, r.worker, s.seat, s.version_id, "
+          "s.finish_rank, s.score FROM results r JOIN matches m ON m.id = "
+          "r.match_id JOIN result_seats s ON s.log_hash = r.log_hash WHERE "
+          "m.game_id = ?1 AND (?2 = '' OR m.kind = ?2) ORDER BY "
+          "r.recorded_micros, r.match_id, s.seat"));
+  select.BindAll(game_id, kind.has_value() ? std::string(MatchKindName(*kind))
+                                           : std::string());
+  std::vector<MatchResult> results;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) return results;
+    std::string log_hash = select.Text(0);
+    if (results.empty() || results.back().log_hash != log_hash) {
+      MatchResult result;
+      result.log_hash = std::move(log_hash);
+      result.match_id = select.Int(1);
+      result.worker = select.Text(2);
+      results.push_back(std::move(result));
+    }
+    results.back().seats.push_back(
+        {static_cast<int>(select.Int(3)), select.Int(4),
+         static_cast<int>(select.Int(5)), select.Double(6)});
+  }
+}
+
 absl::StatusOr<std::vector<Rating>> SqliteStore::Ratings(int64_t game_id) {
   absl::MutexLock lock(&mu_);
   ASSIGN_OR_RETURN(SqliteStatement select,
@@ -985,43 +1099,86 @@ absl::StatusOr<std::vector<MatchmakingEntry>> SqliteStore::MatchmakingState(
   ASSIGN_OR_RETURN(std::vector<Version> ranked,
                    ReadVersions(VersionStatus::kRanked, /*entrant_id=*/0));
   std::vector<MatchmakingEntry> entries;
+  std::map<int64_t, size_t> index;  // version id -> entry
   for (const Version& version : ranked) {
     MatchmakingEntry entry;
     entry.version_id = version.id;
     entry.entrant_id = version.entrant_id;
-    ASSIGN_OR_RETURN(Rating rating, ReadRating(config, version.id, game_id));
-    entry.mu = rating.mu;
-    entry.sigma = rating.sigma;
+    entry.mu = config.rating.mu;
+    entry.sigma = config.rating.sigma;
     entry.seat_counts.assign(game->players, 0);
-    ASSIGN_OR_RETURN(
-        SqliteStatement seats,
-        db_->Prepare("SELECT s.seat, COUNT(*), MAX(m.round) FROM match_seats "
-                     "s JOIN matches m ON m.id = s.match_id WHERE "
-                     "s.version_id = ?1 AND m.game_id = ?2 AND m.kind = "
-                     "'rated' AND m.state <> 'voided' GROUP BY s.seat"));
-    seats.BindAll(version.id, game_id);
-    std::optional<int64_t> last_round;
-    while (true) {
-      ASSIGN_OR_RETURN(bool row, seats.Step());
-      if (!row) break;
-      const int64_t seat = seats.Int(0);
-      if (seat >= 0 && seat < game->players) {
-        entry.seat_counts[seat] = seats.Int(1);
-      }
-      entry.games += seats.Int(1);
-      last_round = std::max(last_round.value_or(0), seats.Int(2));
+    index[version.id] = entries.size();
+    entries.push_back(std::move(entry));
+  }
+  ASSIGN_OR_RETURN(SqliteStatement ratings,
+                   db_->Prepare("SELECT version_id, mu, sigma FROM ratings "
+                                "WHERE game_id = ?1"));
+  ratings.BindAll(game_id);
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, ratings.Step());
+    if (!row) break;
+    auto it = index.find(ratings.Int(0));
+    if (it == index.end()) continue;
+    entries[it->second].mu = ratings.Double(1);
+    entries[it->second].sigma = ratings.Double(2);
+  }
+  std::vector<std::optional<int64_t>> last_round(entries.size());
+  ASSIGN_OR_RETURN(SqliteStatement tallies,
+                   db_->Prepare("SELECT version_id, seat, matches, last_round "
+                                "FROM seat_tallies WHERE game_id = ?1"));
+  tallies.BindAll(game_id);
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, tallies.Step());
+    if (!row) break;
+    auto it = index.find(tallies.Int(0));
+    if (it == index.end()) continue;  // not ranked
+    MatchmakingEntry& entry = entries[it->second];
+    const int64_t seat = tallies.Int(1);
+    if (seat >= 0 && seat < game->players) {
+      entry.seat_counts[seat] = tallies.Int(2);
     }
+    entry.games += tallies.Int(2);
+    std::optional<int64_t>& last = last_round[it->second];
+    last = std::max(last.value_or(0), tallies.Int(3));
+  }
+  // The rounds since each seated version's last one, from one ordered list
+  // of the rounds since the earliest of them (the index on (game_id,
+  // round) reads only those), rather than a count per version.
+  int64_t min_last_round = std::numeric_limits<int64_t>::max();
+  for (const std::optional<int64_t>& last : last_round) {
+    if (last.has_value()) min_last_round = std::min(min_last_round, *last);
+  }
+  std::vector<int64_t> rounds;
+  if (min_last_round != std::numeric_limits<int64_t>::max()) {
+    ASSIGN_OR_RETURN(
+        SqliteStatement rounds_after,
+        db_->Prepare("SELECT DISTINCT round FROM matches WHERE game_id = ?1 "
+                     "AND round > ?2 AND kind = 'rated' AND state <> "
+                     "'voided' ORDER BY round"));
+    rounds_after.BindAll(game_id, min_last_round);
+    while (true) {
+      ASSIGN_OR_RETURN(bool row, rounds_after.Step());
+      if (!row) break;
+      rounds.push_back(rounds_after.Int(0));
+    }
+  }
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (last_round[i].has_value()) {
+      entries[i].rounds_waited =
+          rounds.end() -
+          std::upper_bound(rounds.begin(), rounds.end(), *last_round[i]);
+      continue;
+    }
+    // Never seated in this game: the rounds since it was ranked.
+    const Version& version = ranked[i];
     ASSIGN_OR_RETURN(
         SqliteStatement waited,
         db_->Prepare("SELECT COUNT(DISTINCT round) FROM matches WHERE "
-                     "game_id = ?1 AND kind = 'rated' AND state <> 'voided' "
-                     "AND ((?2 = 1 AND round > ?3) OR (?2 = 0 AND "
-                     "scheduled_micros >= ?4))"));
-    waited.BindAll(game_id, last_round.has_value() ? 1 : 0,
-                   last_round.value_or(0), version.status_micros);
+                     "game_id = ?1 AND scheduled_micros >= ?2 AND kind = "
+                     "'rated' AND state <> 'voided'"));
+    waited.BindAll(game_id, version.status_micros);
     ASSIGN_OR_RETURN(bool row, waited.Step());
-    entry.rounds_waited = row ? waited.Int(0) : 0;
-    entries.push_back(std::move(entry));
+    entries[i].rounds_waited = row ? waited.Int(0) : 0;
   }
   return entries;
 }

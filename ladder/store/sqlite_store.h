@@ -87,6 +87,10 @@ class SqliteStore final : public LadderStore {
                                              const RateResultFn& rate) override;
   absl::StatusOr<std::optional<MatchResult>> GetResult(
       absl::string_view log_hash) override;
+  absl::StatusOr<std::optional<MatchResult>> ResultOfMatch(
+      int64_t match_id) override;
+  absl::StatusOr<std::vector<MatchResult>> ListResults(
+      int64_t game_id, std::optional<MatchKind> kind) override;
   absl::StatusOr<std::vector<Rating>> Ratings(int64_t game_id) override;
   absl::StatusOr<std::vector<RatingChange>> RatingHistory(
       int64_t version_id, int64_t game_id) override;
@@ -116,6 +120,11 @@ class SqliteStore final : public LadderStore {
                                                 const NewMatch& match,
                                                 int64_t now_micros)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Counts a version's seat_tallies again from the match tables (after
+  // matches it sat in were voided). Inside a transaction.
+  absl::Status RecountTallies(int64_t version_id);
+  // RecountTallies for every version seated in `match_id`.
+  absl::Status RecountTalliesOfMatch(int64_t match_id);
   absl::Status VoidScheduledMatchesOf(int64_t version_id,
                                       absl::string_view reason,
                                       int64_t now_micros)

@@ -61,7 +61,8 @@ struct LadderGame {
   std::string game;
   int players = 0;
   // The team of each seat ({0, 1, 0, 1} for two partnerships of two);
-  // empty when every seat plays for itself. Partners share their rank and are rated as one side.
+  // empty when every seat plays for itself. Partners share their rank and
+  // are rated as one side.
   std::vector<int> teams;
   std::string params;  // "name=value,..." as cardref_tournament --params
 };
@@ -283,6 +284,23 @@ class LadderStore {
       const RateResultFn& rate) = 0;
   [[nodiscard]] virtual absl::StatusOr<std::optional<MatchResult>> GetResult(
       absl::string_view log_hash) = 0;
+  // The result that counted for a match; nullopt if it has none.
+  // UNIMPLEMENTED in a backend that does not have it yet.
+  [[nodiscard]] virtual absl::StatusOr<std::optional<MatchResult>>
+  ResultOfMatch(int64_t match_id) {
+    (void)match_id;
+    return absl::UnimplementedError("this store cannot find results by match");
+  }
+  // The recorded results of a game's matches of `kind` (all kinds if
+  // nullopt), in the order they were recorded (by match id among equals),
+  // seats by seat. For exports and the periodic refit. UNIMPLEMENTED in a
+  // backend that does not have it yet.
+  [[nodiscard]] virtual absl::StatusOr<std::vector<MatchResult>> ListResults(
+      int64_t game_id, std::optional<MatchKind> kind) {
+    (void)game_id;
+    (void)kind;
+    return absl::UnimplementedError("this store cannot list results");
+  }
 
   // Current ratings of a game, by version id.
   [[nodiscard]] virtual absl::StatusOr<std::vector<Rating>> Ratings(

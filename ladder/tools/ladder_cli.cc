@@ -14,6 +14,8 @@
 #include "absl/strings/strip.h"
 #include "games/all_games.h"
 #include "ladder/rating/plackett_luce.h"
+#include "ladder/store/open_store.h"
+#include "ladder/store/pg_db.h"
 #include "ladder/store/sqlite_store.h"
 #include "ladder/store/validation.h"
 #include "ladder/tools/content_hash.h"
@@ -23,12 +25,13 @@
 namespace cardref::ladder::cli {
 namespace {
 
-absl::StatusOr<std::unique_ptr<SqliteStore>> OpenExisting(
+// A SQLite file or a postgresql:// URL (OpenStore).
+absl::StatusOr<std::unique_ptr<LadderStore>> OpenExisting(
     const std::string& path) {
-  if (path.empty()) return absl::InvalidArgumentError("--store is required");
-  SqliteStoreOptions options;
-  options.open.create = false;
-  return SqliteStore::Open(path, options);
+  if (path.empty()) return absl::InvalidArgumentError("--db is required");
+  OpenStoreOptions options;
+  options.create = false;
+  return OpenStore(path, options);
 }
 
 absl::StatusOr<std::vector<LadderGame>> ParseGames(const InitOptions& options) {
@@ -79,7 +82,7 @@ std::string GameName(const LadderGame& game) {
 absl::Status Init(const InitOptions& options, int64_t now_micros,
                   std::ostream& out) {
   if (options.store.empty()) {
-    return absl::InvalidArgumentError("--store is required");
+    return absl::InvalidArgumentError("--db is required");
   }
   LadderConfig config;
   config.name = options.name;
@@ -89,12 +92,13 @@ absl::Status Init(const InitOptions& options, int64_t now_micros,
   config.decision_time_limit_ms = options.decision_time_limit_ms;
   config.match_budget_ms = options.match_budget_ms;
   config.reference_entrant = options.reference_entrant;
-  SqliteStoreOptions store_options;
+  OpenStoreOptions store_options;
   store_options.now_micros = now_micros;
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
-                   SqliteStore::Open(options.store, store_options));
+  ASSIGN_OR_RETURN(std::unique_ptr<LadderStore> store,
+                   OpenStore(options.store, store_options));
   RETURN_IF_ERROR(store->Initialize(config, now_micros));
-  out << "ladder '" << config.name << "' in " << options.store << ":";
+  out << "ladder '" << config.name << "' in "
+      << RedactPostgresUrl(options.store) << ":";
   for (const LadderGame& game : config.games) {
     out << " " << GameName(game)
         << (game.teams.empty() ? "" : " (teams " + FormatTeams(game.teams) + ")");
@@ -123,7 +127,7 @@ absl::Status Add(const AddOptions& options, int64_t now_micros,
     }
     hash = *computed;
   }
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
+  ASSIGN_OR_RETURN(std::unique_ptr<LadderStore> store,
                    OpenExisting(options.store));
   absl::StatusOr<Entrant> entrant =
       store->AddEntrant(options.entrant, now_micros);
@@ -143,7 +147,7 @@ absl::Status SetStatus(const std::string& store_path, int64_t version_id,
                        const std::string& status, const std::string& reason,
                        int64_t now_micros, std::ostream& out) {
   ASSIGN_OR_RETURN(VersionStatus to, ParseVersionStatus(status));
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
+  ASSIGN_OR_RETURN(std::unique_ptr<LadderStore> store,
                    OpenExisting(store_path));
   RETURN_IF_ERROR(store->SetVersionStatus(version_id, to, reason, now_micros));
   ASSIGN_OR_RETURN(Version version, store->GetVersion(version_id));
@@ -155,11 +159,11 @@ absl::Status SetStatus(const std::string& store_path, int64_t version_id,
 
 absl::Status Standings(const std::string& store_path, const std::string& game,
                        const std::string& format, std::ostream& out) {
-  if (format != "text" && format != "json") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--format must be text or json, got '", format, "'"));
+  if (format != "text" && format != "json" && format != "csv") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--format must be text, json or csv, got '", format, "'"));
   }
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
+  ASSIGN_OR_RETURN(std::unique_ptr<LadderStore> store,
                    OpenExisting(store_path));
   ASSIGN_OR_RETURN(LadderConfig config, store->GetConfig());
   ASSIGN_OR_RETURN(std::vector<Version> ranked,
@@ -167,6 +171,9 @@ absl::Status Standings(const std::string& store_path, const std::string& game,
   nlohmann::json json = {{"ladder", config.name},
                          {"frozen", config.frozen},
                          {"games", nlohmann::json::array()}};
+  if (format == "csv") {
+    out << "game,players,rank,player,entrant,version,rating,mu,sigma,games\n";
+  }
   bool found = game.empty();
   for (const LadderGame& g : config.games) {
     if (!game.empty() && absl::StrCat(g.game, ":", g.players) != game) continue;
@@ -192,7 +199,8 @@ absl::Status Standings(const std::string& store_path, const std::string& game,
     });
     nlohmann::json standings = nlohmann::json::array();
     if (format == "text") {
-      out << GameName(g) << ": " << rows.size() << " ranked versions\n";
+      out << GameName(g) << ": " << rows.size() << " ranked versions"
+          << (config.frozen ? " (frozen: finals)" : "") << "\n";
       out << absl::StrFormat("%4s  %-24s %7s %8s %8s %7s %7s\n", "#",
                              "entrant", "version", "rating", "mu", "sigma",
                              "games");
@@ -200,14 +208,23 @@ absl::Status Standings(const std::string& store_path, const std::string& game,
     int place = 0;
     for (const Row& row : rows) {
       ++place;
+      const std::string player =
+          absl::StrCat(row.version->entrant_name, "-v", row.version->id);
       if (format == "text") {
         out << absl::StrFormat("%4d  %-24s %7d %8.2f %8.2f %7.2f %7d\n",
                                place, row.version->entrant_name,
                                row.version->id, row.conservative,
                                row.rating.mu, row.rating.sigma,
                                row.rating.games);
+      } else if (format == "csv") {
+        out << absl::StrFormat("%s,%d,%d,%s,%s,%d,%.6f,%.6f,%.6f,%d\n", g.game,
+                               g.players, place, player,
+                               row.version->entrant_name, row.version->id,
+                               row.conservative, row.rating.mu,
+                               row.rating.sigma, row.rating.games);
       }
       standings.push_back({{"rank", place},
+                           {"player", player},
                            {"entrant", row.version->entrant_name},
                            {"version", row.version->id},
                            {"rating", row.conservative},
@@ -224,15 +241,169 @@ absl::Status Standings(const std::string& store_path, const std::string& game,
     return absl::NotFoundError(
         absl::StrCat("the ladder has no game '", game, "' (id:players)"));
   }
+  if (format == "json") {
+    out << json.dump(2) << "\n";
+  } else if (format == "text") {
+    // What an author whose version is missing from the table looks for.
+    ASSIGN_OR_RETURN(std::vector<Version> others,
+                     store->ListVersions(std::nullopt));
+    for (const Version& v : others) {
+      if (v.status == VersionStatus::kValidating) {
+        out << "validating: " << v.entrant_name << " version " << v.id << "\n";
+      } else if (v.status == VersionStatus::kRejected) {
+        out << "rejected: " << v.entrant_name << " version " << v.id << ": "
+            << v.reason << "\n";
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+namespace {
+
+// A CSV field: quoted when it holds a comma, a quote or a line break.
+std::string CsvField(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+}  // namespace
+
+absl::Status Versions(const std::string& store_path, const std::string& format,
+                      std::ostream& out) {
+  if (format != "text" && format != "json" && format != "csv") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--format must be text, json or csv, got '", format, "'"));
+  }
+  ASSIGN_OR_RETURN(std::unique_ptr<LadderStore> store,
+                   OpenExisting(store_path));
+  ASSIGN_OR_RETURN(std::vector<Version> versions,
+                   store->ListVersions(std::nullopt));
+  nlohmann::json json = nlohmann::json::array();
+  if (format == "csv") out << "version,entrant,status,reason,command,content\n";
+  if (format == "text") {
+    out << absl::StrFormat("%7s  %-24s %-10s %s\n", "version", "entrant",
+                           "status", "reason");
+  }
+  for (const Version& v : versions) {
+    const std::string status(VersionStatusName(v.status));
+    if (format == "text") {
+      out << absl::StrFormat("%7d  %-24s %-10s %s\n", v.id, v.entrant_name,
+                             status, v.reason);
+    } else if (format == "csv") {
+      out << v.id << "," << CsvField(v.entrant_name) << "," << status << ","
+          << CsvField(v.reason) << "," << CsvField(v.command) << ","
+          << v.content_hash << "\n";
+    }
+    json.push_back({{"version", v.id},
+                    {"entrant", v.entrant_name},
+                    {"player", absl::StrCat(v.entrant_name, "-v", v.id)},
+                    {"status", status},
+                    {"reason", v.reason},
+                    {"command", v.command},
+                    {"content_hash", v.content_hash}});
+  }
   if (format == "json") out << json.dump(2) << "\n";
+  return absl::OkStatus();
+}
+
+absl::Status Export(const std::string& store_path, const std::string& game,
+                    const std::string& format, std::ostream& out) {
+  if (format != "json" && format != "csv") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--format must be csv or json, got '", format, "'"));
+  }
+  ASSIGN_OR_RETURN(std::unique_ptr<LadderStore> store,
+                   OpenExisting(store_path));
+  ASSIGN_OR_RETURN(LadderConfig config, store->GetConfig());
+  ASSIGN_OR_RETURN(std::vector<Version> versions,
+                   store->ListVersions(std::nullopt));
+  std::map<int64_t, std::string> player;
+  for (const Version& v : versions) {
+    player[v.id] = absl::StrCat(v.entrant_name, "-v", v.id);
+  }
+  ASSIGN_OR_RETURN(std::vector<Match> finished,
+                   store->ListMatches(MatchState::kFinished));
+  std::map<int64_t, const Match*> match_of;
+  for (const Match& m : finished) match_of[m.id] = &m;
+  if (format == "csv") {
+    out << "game,players,match,kind,deal_set,log_hash,worker,seat,player,"
+           "version,rank,score\n";
+  }
+  nlohmann::json json = nlohmann::json::array();
+  bool found = game.empty();
+  for (const LadderGame& g : config.games) {
+    if (!game.empty() && absl::StrCat(g.game, ":", g.players) != game) continue;
+    found = true;
+    ASSIGN_OR_RETURN(std::vector<MatchResult> results,
+                     store->ListResults(g.id, std::nullopt));
+    for (const MatchResult& r : results) {
+      auto it = match_of.find(r.match_id);
+      const std::string kind =
+          it == match_of.end() ? "" : std::string(MatchKindName(it->second->kind));
+      const std::string deal_set =
+          it == match_of.end() ? "" : it->second->deal_set;
+      nlohmann::json seats = nlohmann::json::array();
+      for (const SeatResult& s : r.seats) {
+        if (format == "csv") {
+          out << g.game << "," << g.players << "," << r.match_id << "," << kind
+              << "," << CsvField(deal_set) << "," << r.log_hash << ","
+              << CsvField(r.worker) << "," << s.seat << ","
+              << CsvField(player[s.version_id]) << "," << s.version_id << ","
+              << s.rank << "," << s.score << "\n";
+        }
+        seats.push_back({{"seat", s.seat},
+                         {"player", player[s.version_id]},
+                         {"version", s.version_id},
+                         {"rank", s.rank},
+                         {"score", s.score}});
+      }
+      json.push_back({{"game", g.game},
+                      {"players", g.players},
+                      {"match", r.match_id},
+                      {"kind", kind},
+                      {"deal_set", deal_set},
+                      {"log_hash", r.log_hash},
+                      {"worker", r.worker},
+                      {"seats", seats}});
+    }
+  }
+  if (!found) {
+    return absl::NotFoundError(
+        absl::StrCat("the ladder has no game '", game, "' (id:players)"));
+  }
+  if (format == "json") out << json.dump(2) << "\n";
+  return absl::OkStatus();
+}
+
+absl::Status Freeze(const std::string& store_path, bool frozen,
+                    std::ostream& out) {
+  ASSIGN_OR_RETURN(std::unique_ptr<LadderStore> store,
+                   OpenExisting(store_path));
+  RETURN_IF_ERROR(store->SetFrozen(frozen));
+  out << (frozen ? "frozen: no new versions, no rating drift (tau = 0); "
+                   "`cardref_ladder run` now plays the finals\n"
+                 : "thawed: new versions are taken again and ratings drift\n");
   return absl::OkStatus();
 }
 
 absl::Status Backup(const std::string& store_path, const std::string& to,
                     std::ostream& out) {
   if (to.empty()) return absl::InvalidArgumentError("--to is required");
+  if (IsPostgresUrl(store_path)) {
+    return absl::FailedPreconditionError(
+        "backup copies a SQLite file; back a PostgreSQL ladder up with "
+        "pg_dump (docs/ladder.md, \"Backup and restore\")");
+  }
+  SqliteStoreOptions options;
+  options.open.create = false;
   ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
-                   OpenExisting(store_path));
+                   SqliteStore::Open(store_path, options));
   RETURN_IF_ERROR(store->Backup(to));
   out << "backup of " << store_path << " in " << to << "\n";
   return absl::OkStatus();

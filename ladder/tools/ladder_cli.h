@@ -52,11 +52,31 @@ struct AddOptions {
                                      int64_t now_micros, std::ostream& out);
 
 // The ranked versions of each game (or of `game`, as "id:players"), best
-// conservative rating (mu - 3 sigma) first. `format`: text or json.
+// conservative rating (mu - 3 sigma) first. `format`: text, json (per game,
+// entries with player, rating = mu - 3 sigma, mu, sigma, games) or csv (one
+// row per game and version). Text ends with the versions that were
+// rejected, and why.
 [[nodiscard]] absl::Status Standings(const std::string& store,
                                      const std::string& game,
                                      const std::string& format,
                                      std::ostream& out);
+
+// Every version with its status and, for a rejected or retired one, why.
+// `format`: text, json or csv.
+[[nodiscard]] absl::Status Versions(const std::string& store,
+                                    const std::string& format,
+                                    std::ostream& out);
+
+// The recorded results (of `game`, "id:players", or all), oldest first:
+// csv (one row per seat) or json (one object per result).
+[[nodiscard]] absl::Status Export(const std::string& store,
+                                  const std::string& game,
+                                  const std::string& format, std::ostream& out);
+
+// Freezes the ladder for its finals (no new versions, no rating drift:
+// tau = 0), or thaws it.
+[[nodiscard]] absl::Status Freeze(const std::string& store, bool frozen,
+                                  std::ostream& out);
 
 [[nodiscard]] absl::Status Backup(const std::string& store,
                                   const std::string& to, std::ostream& out);

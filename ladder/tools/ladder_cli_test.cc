@@ -102,6 +102,61 @@ TEST(LadderCliTest, InitAddRankAndStandings) {
   std::ostringstream restored_json;
   ASSERT_TRUE(Standings(restored, "", "json", restored_json).ok());
   EXPECT_EQ(restored_json.str(), json_out.str());
+
+  // The JSON names each entry's player; the CSV has one row per version in
+  // the same order.
+  EXPECT_EQ(json["games"][0]["standings"][0]["player"], "bob-v2");
+  std::ostringstream csv;
+  ASSERT_TRUE(Standings(store, "craits:3", "csv", csv).ok());
+  EXPECT_TRUE(absl::StartsWith(
+      csv.str(),
+      "game,players,rank,player,entrant,version,rating,mu,sigma,games\n"
+      "craits,3,1,bob-v2,bob,2,"))
+      << csv.str();
+
+  // A rejected version shows why, in `versions` and under the standings.
+  AddOptions dave;
+  dave.store = store;
+  dave.entrant = "dave";
+  dave.command = bot;
+  dave.content_hash = "dave";
+  ASSERT_TRUE(Add(dave, 8, out).ok());
+  ASSERT_TRUE(SetStatus(store, 4, "rejected", "crashed: exit status 3", 9, out)
+                  .ok());
+  std::ostringstream versions;
+  ASSERT_TRUE(Versions(store, "json", versions).ok());
+  const nlohmann::json listed = nlohmann::json::parse(versions.str());
+  ASSERT_EQ(listed.size(), 4u);
+  EXPECT_EQ(listed[3]["status"], "rejected");
+  EXPECT_EQ(listed[3]["reason"], "crashed: exit status 3");
+  std::ostringstream with_reason;
+  ASSERT_TRUE(Standings(store, "", "text", with_reason).ok());
+  EXPECT_TRUE(absl::StrContains(with_reason.str(),
+                                "rejected: dave version 4: crashed: exit "
+                                "status 3"))
+      << with_reason.str();
+
+  // Export: one row per seat of each recorded result.
+  std::ostringstream exported;
+  ASSERT_TRUE(Export(store, "", "csv", exported).ok());
+  EXPECT_TRUE(absl::StrContains(
+      exported.str(), absl::StrCat(",rated,,", testing::FakeHash(2),
+                                   ",w,1,bob-v2,2,1,0\n")))
+      << exported.str();
+  std::ostringstream exported_json;
+  ASSERT_TRUE(Export(store, "craits:3", "json", exported_json).ok());
+  const nlohmann::json results = nlohmann::json::parse(exported_json.str());
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0]["seats"].size(), 3u);
+  EXPECT_EQ(Export(store, "", "xml", out).code(),
+            absl::StatusCode::kInvalidArgument);
+
+  // Freezing stops new versions; thawing takes them again.
+  ASSERT_TRUE(Freeze(store, true, out).ok());
+  dave.content_hash = "dave2";
+  EXPECT_EQ(Add(dave, 10, out).code(), absl::StatusCode::kFailedPrecondition);
+  ASSERT_TRUE(Freeze(store, false, out).ok());
+  EXPECT_TRUE(Add(dave, 11, out).ok());
 }
 
 TEST(LadderCliTest, CommandsOnAMissingStoreFail) {

@@ -282,8 +282,9 @@ void ConnectionLimiter::CloseIdleLocked() {
     // one accepted (RecountLocked just dropped the closed ones; this
     // narrows the window in which gRPC could close and reuse it).
     if (SocketInode(fd) != connection.ino) continue;
-    shutdown(fd, SHUT_RDWR);
+    // Counted first: whoever sees the socket closed sees it counted.
     closed_idle_.fetch_add(1);
+    shutdown(fd, SHUT_RDWR);
   }
 }
 

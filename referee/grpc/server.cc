@@ -29,11 +29,11 @@ absl::StatusOr<std::string> ReadPem(const std::string& path,
   return content.str();
 }
 
-absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeCredentials(
-    const TlsOptions& tls) {
-  if (tls.cert_file.empty()) return grpc::InsecureServerCredentials();
-  grpc::SslServerCredentialsOptions ssl;
-  grpc::SslServerCredentialsOptions::PemKeyCertPair pair;
+// The certificate chain and key of TlsOptions, read once for the gRPC
+// listener and the front end.
+absl::StatusOr<TlsPem> ReadTlsPem(const TlsOptions& tls) {
+  TlsPem pem;
+  if (tls.cert_file.empty()) return pem;
   absl::StatusOr<std::string> cert = ReadPem(tls.cert_file, "--tls_cert");
   if (!cert.ok()) return cert.status();
   // A private key: owned by the referee's user and closed to group and
@@ -41,8 +41,18 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeCredentials(
   absl::StatusOr<std::string> key =
       ReadSecretFile(tls.key_file, "--tls_key file", size_t{1} << 20);
   if (!key.ok()) return key.status();
-  pair.cert_chain = *std::move(cert);
-  pair.private_key = *std::move(key);
+  pem.cert_chain = *std::move(cert);
+  pem.key = *std::move(key);
+  return pem;
+}
+
+absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeCredentials(
+    const TlsOptions& tls, const TlsPem& pem) {
+  if (tls.cert_file.empty()) return grpc::InsecureServerCredentials();
+  grpc::SslServerCredentialsOptions ssl;
+  grpc::SslServerCredentialsOptions::PemKeyCertPair pair;
+  pair.cert_chain = pem.cert_chain;
+  pair.private_key = pem.key;
   ssl.pem_key_cert_pairs.push_back(std::move(pair));
   if (!tls.client_ca_file.empty()) {
     absl::StatusOr<std::string> ca =
@@ -84,6 +94,10 @@ absl::Status CheckServerOptions(const ServerOptions& options) {
     RETURN_IF_ERROR(
         CheckListenHost("--metrics_host", options.metrics_host, credential));
   }
+  if (options.front_end.has_value()) {
+    RETURN_IF_ERROR(CheckListenHost(options.front_end->host_flag,
+                                    options.front_end->host, credential));
+  }
   const TlsOptions& tls = options.tls;
   if (tls.cert_file.empty() != tls.key_file.empty()) {
     return absl::InvalidArgumentError(
@@ -99,8 +113,10 @@ absl::Status CheckServerOptions(const ServerOptions& options) {
 absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
     ServerOptions options) {
   RETURN_IF_ERROR(CheckServerOptions(options));
+  absl::StatusOr<TlsPem> pem = ReadTlsPem(options.tls);
+  if (!pem.ok()) return pem.status();
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
-      MakeCredentials(options.tls);
+      MakeCredentials(options.tls, *pem);
   if (!credentials.ok()) return credentials.status();
   // Logs hold every hand: readable by the referee's user only.
   if (absl::Status st = record::MakePrivateDirectory(options.manager.log_dir);
@@ -120,6 +136,13 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   s->manager_ = std::make_unique<service::MatchManager>(
       &ServedGames(options.serve_test_games),
                                                         options.manager);
+  if (options.front_end.has_value()) {
+    absl::StatusOr<std::unique_ptr<FrontEnd>> front =
+        options.front_end->start(s->manager_.get(), *pem,
+                                 options.front_end->host);
+    if (!front.ok()) return front.status();
+    s->front_end_ = *std::move(front);
+  }
   s->auth_ = std::make_unique<OrganiserAuth>(options.organiser_token);
   const service::Limits& limits = options.manager.limits;
   const std::string address = absl::StrCat(options.host, ":", options.port);
@@ -195,6 +218,7 @@ std::string RefereeServer::address() const {
 void RefereeServer::Shutdown(absl::Duration grace) {
   if (shut_down_.exchange(true)) return;
   health_->Shutdown();
+  if (front_end_ != nullptr) front_end_->Stop();
   if (connections_ != nullptr) connections_->Stop();  // no new connection
   tarpit_->Stop();  // gRPC's shutdown waits for every held answer
   server_->Shutdown(absl::ToChronoTime(absl::Now() + grace));
@@ -217,6 +241,7 @@ RefereeServer::~RefereeServer() {
     Shutdown(absl::Seconds(1));
     server_->Wait();
   }
+  front_end_.reset();  // it follows the manager's matches
   manager_.reset();  // after the server: no handler still uses it
 }
 

@@ -6,6 +6,7 @@
 #define CARDREF_REFEREE_GRPC_SERVER_H_
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +34,39 @@ struct TlsOptions {
   std::string client_ca_file;
 };
 
+// The certificate chain and private key of TlsOptions (PEM); both empty
+// without TLS.
+struct TlsPem {
+  std::string cert_chain;
+  std::string key;
+};
+
+// A listener besides the gRPC port that serves from the server's matches:
+// the web front (web/referee_front.h, docs/web.md), which lives in a layer
+// above this one and so is started through this interface. Thread-safe.
+class FrontEnd {
+ public:
+  virtual ~FrontEnd() = default;
+  virtual int port() const = 0;
+  virtual bool tls() const = 0;
+  // Closes the listener and every connection. Idempotent.
+  virtual void Stop() = 0;
+};
+
+struct FrontEndOptions {
+  // The address it listens on (checked as every listener's), and the flag
+  // that set it (for the check's message).
+  std::string host;
+  std::string host_flag = "--http_host";
+  // Called once by RefereeServer::Start, after its MatchManager exists and
+  // before the gRPC port opens, with the manager (which outlives the front
+  // end), the server's TLS pair (empty without TLS) and `host`.
+  std::function<absl::StatusOr<std::unique_ptr<FrontEnd>>(
+      service::MatchManager* manager, const TlsPem& tls,
+      const std::string& host)>
+      start;
+};
+
 struct ServerOptions {
   std::string host = "localhost";
   int port = 0;  // 0 picks a free port
@@ -45,14 +79,20 @@ struct ServerOptions {
   // port); -1: no metrics (docs/operations.md).
   int metrics_port = -1;
   std::string metrics_host = "127.0.0.1";
+  // The web front (docs/web.md; web::RefereeFrontEnd makes these); unset:
+  // none. It serves HTTPS with the TLS certificate and key when the server
+  // has them.
+  std::optional<FrontEndOptions> front_end;
   // Also serve the test-only games (games/testing/: GameTraits::test_only),
   // for the test suites; off for every real referee.
   bool serve_test_games = false;
 };
 
 // What Start refuses before it touches anything: FAILED_PRECONDITION, without
-// an organiser token, for a host or (with metrics) a metrics_host that does
-// not resolve to loopback addresses only (CheckListenHost, loopback_host.h);
+// an organiser token, for a host, (with metrics) a metrics_host or (with a
+// front end) the front end's host that does not resolve to loopback
+// addresses only
+// (CheckListenHost, loopback_host.h);
 // INVALID_ARGUMENT for half a TLS configuration. Files are not read; names
 // are resolved.
 [[nodiscard]] absl::Status CheckServerOptions(const ServerOptions& options);
@@ -74,6 +114,8 @@ class RefereeServer {
   const HealthService& health() const { return *health_; }
   // -1 without metrics.
   int metrics_port() const { return metrics_ ? metrics_->port() : -1; }
+  // The front end (the web front); null without one.
+  const FrontEnd* front_end() const { return front_end_.get(); }
   // Stops the listener; in-flight calls get `grace` to end.
   void Shutdown(absl::Duration grace);
   // SIGTERM/SIGINT (service/shutdown.h): health checks say NOT_SERVING; no
@@ -89,6 +131,7 @@ class RefereeServer {
   int port_ = 0;
   std::unique_ptr<PrometheusMetrics> metrics_;  // outlives manager_
   std::unique_ptr<service::MatchManager> manager_;
+  std::unique_ptr<FrontEnd> front_end_;  // destroyed before manager_
   std::unique_ptr<OrganiserAuth> auth_;
   // Hands connections_' connections to server_ (with its credentials);
   // declared first, so it outlives the limiter's accept thread.

@@ -17,19 +17,20 @@ absl::Status DealSets::Add(const std::string& deal_set, uint32_t size) {
         "deal_set_size ", size, " contradicts the size ", set.size,
         " declared for deal set '", QuotePrefix(deal_set), "'"));
   }
-  if (size > 0 && size < set.created + 1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "deal_set_size ", size, " is below the ", set.created + 1,
-        " matches deal set '", QuotePrefix(deal_set), "' would then hold"));
-  }
-  if (set.closed || (set.size > 0 && set.created >= set.size)) {
+  if (set.full()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "deal set '", QuotePrefix(deal_set), "' is closed (",
         set.closed ? "CloseDealSet" : "its declared size reached", ", ",
-        set.created, " matches): give the new match another deal_set_id"));
+        set.counted, " matches): give the new match another deal_set_id"));
+  }
+  if (size > 0 && size < set.counted + 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "deal_set_size ", size, " is below the ", set.counted + 1,
+        " matches deal set '", QuotePrefix(deal_set), "' would then hold"));
   }
   if (size > 0) set.size = size;
   ++set.created;
+  ++set.counted;
   TrimLocked();
   return absl::OkStatus();
 }
@@ -37,13 +38,18 @@ absl::Status DealSets::Add(const std::string& deal_set, uint32_t size) {
 void DealSets::Remove(const std::string& deal_set) {
   absl::MutexLock lock(&mu_);
   auto it = sets_.find(deal_set);
-  if (it != sets_.end() && it->second.created > 0) --it->second.created;
+  if (it != sets_.end() && it->second.created > 0) {
+    --it->second.created;
+    if (it->second.counted > 0) --it->second.counted;
+  }
 }
 
-void DealSets::Ended(const std::string& deal_set) {
+void DealSets::Ended(const std::string& deal_set, bool finished) {
   absl::MutexLock lock(&mu_);
   auto it = sets_.find(deal_set);
-  if (it != sets_.end()) ++it->second.over;
+  if (it == sets_.end()) return;
+  ++it->second.over;
+  if (!finished && it->second.counted > 0) --it->second.counted;
 }
 
 std::pair<uint32_t, uint32_t> DealSets::Close(const std::string& deal_set) {

@@ -3,7 +3,10 @@
 // yet created) anything shown about one of them, its seed or its public
 // events, would tell a bot in another the cards it is about to be dealt.
 // A set is done once it is closed (its declared size reached, or the
-// organiser closed it) and every match created in it is over.
+// organiser closed it) and every match created in it is over. A match that
+// ends without finishing (aborted, cancelled) does not count toward the
+// declared size: the organiser may deal it again as a new twin, and the
+// set stays secret until that one is over too.
 //
 // A set this process never saw (a referee restarted since) is not done: its
 // logs stay private until the organiser closes it again. At most
@@ -38,8 +41,10 @@ class DealSets {
       ABSL_LOCKS_EXCLUDED(mu_);
   // The creation counted by Add failed after all.
   void Remove(const std::string& deal_set) ABSL_LOCKS_EXCLUDED(mu_);
-  // A match of `deal_set` is over (finished, aborted or cancelled).
-  void Ended(const std::string& deal_set) ABSL_LOCKS_EXCLUDED(mu_);
+  // A match of `deal_set` is over: `finished`, or aborted or cancelled
+  // (then its place in the declared size is free again).
+  void Ended(const std::string& deal_set, bool finished)
+      ABSL_LOCKS_EXCLUDED(mu_);
   // No more matches join the set. Returns (created, over).
   std::pair<uint32_t, uint32_t> Close(const std::string& deal_set)
       ABSL_LOCKS_EXCLUDED(mu_);
@@ -50,11 +55,11 @@ class DealSets {
   struct DealSet {
     uint32_t size = 0;  // declared; 0: open until closed
     uint32_t created = 0;
+    uint32_t counted = 0;  // created, less those ended without finishing
     uint32_t over = 0;
     bool closed = false;
-    bool done() const {
-      return (closed || (size > 0 && created >= size)) && over >= created;
-    }
+    bool full() const { return closed || (size > 0 && counted >= size); }
+    bool done() const { return full() && over >= created; }
   };
   // Forgets the oldest done sets beyond kMaxDealSets.
   void TrimLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

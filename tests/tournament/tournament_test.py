@@ -132,9 +132,13 @@ def round_robin(tools, src, tmp):
                     fail(f"{m['key']}: a bot on both teams: {teams}")
         orders = [deck_orders(tools, m["log"]) for m in ms]
         headers = [log_records(tools, m["log"])[0] for m in ms]
-        if any(h["header"].get("dealSetId") != deal_set
-               for h in headers):
-            fail(f"{deal_set}: a log header lacks deal_set_id {deal_set}")
+        # At the referee the deal set's id carries a tag of the event (12
+        # hex digits of its secret's hash), the same for every twin.
+        ids = {h["header"].get("dealSetId", "") for h in headers}
+        if len(ids) != 1 or not re.fullmatch(
+                r"[0-9a-f]{12}-" + re.escape(deal_set), ids.pop()):
+            fail(f"{deal_set}: the log headers' deal_set_id differ or lack "
+                 f"the event's tag: {[h['header'].get('dealSetId') for h in headers]}")
         # Every round's deal is the same deck order (cardref-deal-v1 labels
         # each by its round); reshuffles and the number of rounds depend on
         # play, so the deals of the rounds every match played are compared.

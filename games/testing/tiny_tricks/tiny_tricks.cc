@@ -1,6 +1,7 @@
 #include "games/testing/tiny_tricks/tiny_tricks.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -192,8 +193,8 @@ absl::Status TinyTricksState::ApplyChance(ChanceKind kind,
   }
   const int n = num_seats();
   for (int s = 0; s < n; ++s) {
-    hands_[s].assign(order.begin() + kHandSize * s,
-                     order.begin() + kHandSize * (s + 1));
+    const std::ptrdiff_t first = static_cast<std::ptrdiff_t>(kHandSize) * s;
+    hands_[s].assign(order.begin() + first, order.begin() + first + kHandSize);
   }
   tricks_.clear();  // the last round's tricks stay public until now
   dealt_ = true;

@@ -52,6 +52,14 @@ class PostgresBackend final : public StoreBackend {
                      PgConnection::Open(db, {}));
     return PgSchemaVersion(conn.get());
   }
+  absl::Status Exec(const std::string& db, const std::string& sql) override {
+    ASSIGN_OR_RETURN(std::unique_ptr<PgConnection> conn,
+                     PgConnection::Open(db, {}));
+    return conn->Transact("running SQL", [&](PgTransaction& txn) {
+      txn.ExecScript(sql);
+      return absl::OkStatus();
+    });
+  }
   absl::StatusOr<int64_t> CountRows(const std::string& db,
                                     const std::string& table) override {
     ASSIGN_OR_RETURN(std::unique_ptr<PgConnection> conn,

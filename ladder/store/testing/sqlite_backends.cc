@@ -24,6 +24,14 @@ class SqliteBackend final : public StoreBackend {
     if (!sqlite.ok()) return sqlite.status();
     return SchemaVersion(sqlite->get());
   }
+  absl::Status Exec(const std::string& db, const std::string& sql) override {
+    SqliteOpenOptions options;
+    options.create = false;
+    absl::StatusOr<std::unique_ptr<SqliteDb>> sqlite =
+        SqliteDb::Open(db, options);
+    if (!sqlite.ok()) return sqlite.status();
+    return (*sqlite)->Exec(sql);
+  }
   absl::StatusOr<int64_t> CountRows(const std::string& db,
                                     const std::string& table) override {
     SqliteOpenOptions options;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "gtest/gtest.h"
 #include "ladder/store/open_store.h"
@@ -29,6 +30,9 @@ class StoreBackend {
   virtual absl::StatusOr<std::string> NewDatabase() = 0;
   // The schema version recorded in `db` (0: none), read without a store.
   virtual absl::StatusOr<int> SchemaVersionOf(const std::string& db) = 0;
+  // Runs statements without parameters on `db`, outside any store (to
+  // write rows as an older binary would have).
+  virtual absl::Status Exec(const std::string& db, const std::string& sql) = 0;
   // The number of rows in `table` of `db`.
   virtual absl::StatusOr<int64_t> CountRows(const std::string& db,
                                             const std::string& table) = 0;

@@ -1,0 +1,686 @@
+#include "ladder/run/runner.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "games/api/game.h"
+#include "grpcpp/grpcpp.h"
+#include "ladder/matchmaking/matchmaker.h"
+#include "ladder/matchmaking/schedule_round.h"
+#include "ladder/rating/rate_result.h"
+#include "ladder/run/play_match.h"
+#include "ladder/run/refit.h"
+#include "ladder/store/open_store.h"
+#include "ladder/store/pg_db.h"
+#include "ladder/tools/content_hash.h"
+#include "referee/base/hex.h"
+#include "referee/base/random_bytes.h"
+#include "referee/base/status_macros.h"
+#include "tournament/local_referee.h"
+
+namespace cardref::ladder::run {
+namespace {
+
+constexpr char kDefaultReferenceName[] = "reference";
+
+int64_t NowMicros() { return absl::ToUnixMicros(absl::Now()); }
+
+absl::StatusOr<std::string> NewSeed() {
+  ASSIGN_OR_RETURN(std::string bytes, crypto::RandomBytes(32));
+  return ToHex(bytes);
+}
+
+// Progress lines from several threads, whole.
+class Progress {
+ public:
+  explicit Progress(std::ostream& out) : out_(out) {}
+  void Line(const std::string& line) {
+    std::lock_guard<std::mutex> lock(mu_);
+    out_ << line << "\n" << std::flush;
+  }
+
+ private:
+  std::mutex mu_;
+  std::ostream& out_;
+};
+
+std::string Ordinal(int n) {
+  if (n % 100 >= 11 && n % 100 <= 13) return absl::StrCat(n, "th");
+  switch (n % 10) {
+    case 1: return absl::StrCat(n, "st");
+    case 2: return absl::StrCat(n, "nd");
+    case 3: return absl::StrCat(n, "rd");
+    default: return absl::StrCat(n, "th");
+  }
+}
+
+std::string GameLabel(const LadderGame& game) {
+  return absl::StrCat(game.game, ":", game.players);
+}
+
+class Runner {
+ public:
+  Runner(const RunOptions& options, const std::atomic<bool>& stop,
+         std::ostream& out)
+      : options_(options), stop_(stop), progress_(out) {}
+
+  absl::Status Run();
+
+ private:
+  // Sets the reference version up: the organiser's entrant's, or this
+  // build's random bot. Returns its version id.
+  absl::StatusOr<int64_t> EnsureReference(LadderStore& store);
+  // Schedules validation matches and matchmaking rounds as needed; true if
+  // anything was scheduled.
+  absl::StatusOr<bool> Schedule(LadderStore& store);
+  absl::StatusOr<bool> ScheduleInTurn(LadderStore& store);
+  void Worker(int n);
+  // Plays a claimed match to an end; true if it counts towards --matches.
+  bool PlayClaimed(LadderStore& store, const Match& match,
+                   const std::string& owner);
+  // A referee-side fault: the deal again, as a new match, unless replayed
+  // too often.
+  void Replay(LadderStore& store, const Match& match);
+  // After a validation match: ranks its version, or rejects it with
+  // `fault` (non-empty).
+  void JudgeValidation(LadderStore& store, const Match& match,
+                       const std::string& fault);
+  void MaybeRefit(LadderStore& store);
+  // The candidate of a validation match: its version that is not the
+  // reference (0 if none).
+  int64_t Candidate(const Match& match) const;
+  // Takes one match off the --matches budget; false when it is spent.
+  bool Reserve();
+  void GiveBack();
+  bool Stopping() const { return stop_.load() || spent_.load(); }
+
+  const RunOptions& options_;
+  const std::atomic<bool>& stop_;
+  Progress progress_;
+  LadderConfig config_;
+  std::map<int64_t, LadderGame> games_;
+  std::map<int64_t, cardref::v1::GameInfo> infos_;
+  std::unique_ptr<cardref::v1::Referee::Stub> stub_;
+  Table table_;
+  int64_t reference_ = 0;
+  std::string owner_base_;
+  int ahead_ = 2;
+
+  std::atomic<int64_t> remaining_{0};  // unused when options_.matches == 0
+  std::atomic<bool> spent_{false};
+  std::mutex schedule_mu_;  // one scheduler at a time in this process
+  std::map<int64_t, std::unique_ptr<Matchmaker>> matchmakers_;
+  bool said_waiting_ = false;
+  std::mutex refit_mu_;
+  std::atomic<int64_t> rated_recorded_{0};
+  std::atomic<int64_t> recorded_{0}, voided_{0}, replayed_{0};
+  std::atomic<int> failed_workers_{0};
+};
+
+bool Runner::Reserve() {
+  if (options_.matches <= 0) return true;
+  int64_t left = remaining_.load();
+  while (left > 0) {
+    if (remaining_.compare_exchange_weak(left, left - 1)) return true;
+  }
+  return false;
+}
+
+void Runner::GiveBack() {
+  if (options_.matches > 0) remaining_.fetch_add(1);
+}
+
+int64_t Runner::Candidate(const Match& match) const {
+  for (int64_t v : match.seat_versions) {
+    if (v != reference_) return v;
+  }
+  return 0;
+}
+
+absl::StatusOr<int64_t> Runner::EnsureReference(LadderStore& store) {
+  const int64_t now = NowMicros();
+  const bool builtin = config_.reference_entrant.empty();
+  const std::string name =
+      builtin ? kDefaultReferenceName : config_.reference_entrant;
+  if (builtin) {
+    const std::string command = options_.reference_command.empty()
+                                    ? DefaultReferenceCommand()
+                                    : options_.reference_command;
+    absl::StatusOr<Entrant> entrant = store.AddEntrant(name, now);
+    if (!entrant.ok() && !absl::IsAlreadyExists(entrant.status())) {
+      return entrant.status();
+    }
+    ASSIGN_OR_RETURN(std::string hash,
+                     ContentHash(command.substr(0, command.find(' '))));
+    absl::StatusOr<Version> added = store.AddVersion(name, command, hash, now);
+    if (!added.ok() && !absl::IsAlreadyExists(added.status()) &&
+        !absl::IsFailedPrecondition(added.status())) {  // frozen
+      return added.status();
+    }
+  }
+  ASSIGN_OR_RETURN(std::vector<Version> all, store.ListVersions(std::nullopt));
+  const Version* ranked = nullptr;
+  const Version* validating = nullptr;
+  for (const Version& v : all) {
+    if (v.entrant_name != name) continue;
+    if (v.status == VersionStatus::kRanked) ranked = &v;
+    if (v.status == VersionStatus::kValidating) validating = &v;
+  }
+  // The reference is what validates the others: it is ranked unvalidated.
+  if (validating != nullptr) {
+    RETURN_IF_ERROR(store.SetVersionStatus(
+        validating->id, VersionStatus::kRanked,
+        "the ladder's reference bot: ranked without validation", now));
+    progress_.Line(absl::StrCat("reference bot: ", PlayerName(*validating),
+                                " (", validating->command, ")"));
+    return validating->id;
+  }
+  if (ranked == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the ladder's reference entrant '", name,
+        "' has no version to play validation matches with; add one with "
+        "cardref_ladder add --entrant=",
+        name, " --command=..."));
+  }
+  return ranked->id;
+}
+
+absl::StatusOr<bool> Runner::Schedule(LadderStore& store) {
+  std::lock_guard<std::mutex> lock(schedule_mu_);
+  // One scheduler at a time among every runner on the store (several
+  // machines on PostgreSQL): no round or deal set is given twice.
+  absl::StatusOr<bool> scheduled = false;
+  RETURN_IF_ERROR(store.RunExclusively([&] {
+    scheduled = ScheduleInTurn(store);
+    return scheduled.status();
+  }));
+  return scheduled;
+}
+
+absl::StatusOr<bool> Runner::ScheduleInTurn(LadderStore& store) {
+  const int64_t now = NowMicros();
+  bool scheduled = false;
+  ASSIGN_OR_RETURN(std::vector<Match> waiting,
+                   store.ListMatches(MatchState::kScheduled));
+  ASSIGN_OR_RETURN(std::vector<Match> claimed,
+                   store.ListMatches(MatchState::kClaimed));
+  waiting.insert(waiting.end(), claimed.begin(), claimed.end());
+
+  // New versions: their validation matches, the candidate in one seat and
+  // the reference in the others, the seat moving from match to match.
+  ASSIGN_OR_RETURN(std::vector<Version> validating,
+                   store.ListVersions(VersionStatus::kValidating));
+  for (const Version& v : validating) {
+    const bool pending =
+        std::any_of(waiting.begin(), waiting.end(), [&](const Match& m) {
+          return m.kind == MatchKind::kValidation && Candidate(m) == v.id;
+        });
+    if (pending) continue;
+    std::vector<NewMatch> matches;
+    for (const auto& [id, game] : games_) {
+      for (int k = 0; k < options_.validation_matches; ++k) {
+        NewMatch m;
+        m.game_id = id;
+        m.kind = MatchKind::kValidation;
+        m.deal_set = absl::StrCat("validation-v", v.id, "-", game.game,
+                                  game.players, "-", k);
+        ASSIGN_OR_RETURN(m.seed, NewSeed());
+        m.seat_versions.assign(game.players, reference_);
+        m.seat_versions[k % game.players] = v.id;
+        matches.push_back(std::move(m));
+      }
+    }
+    ASSIGN_OR_RETURN(std::vector<int64_t> ids,
+                     store.ScheduleMatches(matches, now));
+    progress_.Line(absl::StrCat("version ", PlayerName(v), ": ", ids.size(),
+                                " validation match(es) scheduled against ",
+                                "the reference bot"));
+    scheduled = true;
+  }
+
+  // Rated rounds: keep `ahead` matches of each game waiting.
+  bool any_game = false;
+  for (const auto& [id, game] : games_) {
+    int64_t count = std::count_if(
+        waiting.begin(), waiting.end(), [id = id](const Match& m) {
+          return m.game_id == id && m.kind == MatchKind::kRated &&
+                 m.state == MatchState::kScheduled;
+        });
+    auto& matchmaker = matchmakers_[id];
+    if (matchmaker == nullptr) {
+      MatchmakingOptions mm;
+      mm.seats = game.players;
+      mm.duplicate = config_.duplicate;
+      ASSIGN_OR_RETURN(std::string seed, crypto::RandomBytes(8));
+      uint64_t value = 0;
+      for (unsigned char c : seed) value = value << 8 | c;
+      matchmaker = std::make_unique<Matchmaker>(mm, value);
+    }
+    while (count < ahead_) {
+      absl::StatusOr<ScheduledRound> round =
+          ScheduleNextRound(store, *matchmaker, id, now, NewSeed);
+      if (absl::IsFailedPrecondition(round.status())) break;  // too few
+      if (!round.ok()) return round.status();
+      count += static_cast<int64_t>(round->match_ids.size());
+      scheduled = true;
+      any_game = true;
+    }
+    if (count > 0) any_game = true;
+  }
+  if (!any_game && validating.empty() && !said_waiting_) {
+    said_waiting_ = true;
+    progress_.Line(
+        "waiting: no game has as many ranked versions as seats (add "
+        "entrants with cardref_ladder add; new versions play their "
+        "validation matches first)");
+  }
+  if (any_game) said_waiting_ = false;
+  return scheduled;
+}
+
+void Runner::JudgeValidation(LadderStore& store, const Match& match,
+                             const std::string& fault) {
+  std::lock_guard<std::mutex> lock(schedule_mu_);
+  const int64_t candidate = Candidate(match);
+  absl::StatusOr<Version> version = store.GetVersion(candidate);
+  if (!version.ok() || version->status != VersionStatus::kValidating) return;
+  const int64_t now = NowMicros();
+  if (!fault.empty()) {
+    const std::string reason =
+        absl::StrCat("validation match ", match.id, " (",
+                     GameLabel(games_[match.game_id]), "): ", fault);
+    absl::Status s = store.SetVersionStatus(
+        candidate, VersionStatus::kRejected, reason, now);
+    progress_.Line(absl::StrCat("version ", PlayerName(*version),
+                                s.ok() ? " rejected: " : " not rejected (",
+                                s.ok() ? reason : s.ToString(),
+                                s.ok() ? "" : ")"));
+    return;
+  }
+  // Ranked once none of its validation matches waits any more (a failed
+  // one has rejected it already).
+  for (MatchState state : {MatchState::kScheduled, MatchState::kClaimed}) {
+    absl::StatusOr<std::vector<Match>> pending = store.ListMatches(state);
+    if (!pending.ok()) return;
+    for (const Match& m : *pending) {
+      if (m.id != match.id && m.kind == MatchKind::kValidation &&
+          Candidate(m) == candidate) {
+        return;
+      }
+    }
+  }
+  absl::Status s =
+      store.SetVersionStatus(candidate, VersionStatus::kRanked, "", now);
+  progress_.Line(absl::StrCat("version ", PlayerName(*version),
+                              s.ok() ? " passed validation: ranked"
+                                     : " not ranked: " + s.ToString()));
+}
+
+void Runner::Replay(LadderStore& store, const Match& match) {
+  absl::StatusOr<std::vector<Match>> voided =
+      store.ListMatches(MatchState::kVoided);
+  if (!voided.ok()) return;
+  const auto plays = std::count_if(
+      voided->begin(), voided->end(), [&](const Match& m) {
+        return m.deal_set == match.deal_set && m.seed == match.seed &&
+               m.seat_versions == match.seat_versions;
+      });
+  if (plays >= options_.max_replays) {
+    progress_.Line(absl::StrCat("match ", match.id, ": not replayed, its deal ",
+                                "was voided ", plays, " times"));
+    return;
+  }
+  NewMatch again;
+  again.game_id = match.game_id;
+  again.kind = match.kind;
+  again.round = match.round;
+  again.deal_set = match.deal_set;
+  again.seed = match.seed;
+  again.seat_versions = match.seat_versions;
+  absl::StatusOr<int64_t> id = store.ScheduleMatch(again, NowMicros());
+  if (id.ok()) {
+    ++replayed_;
+    progress_.Line(absl::StrCat("match ", match.id, ": its deal is replayed ",
+                                "as match ", *id));
+  } else {
+    progress_.Line(absl::StrCat("match ", match.id, ": not replayed: ",
+                                id.status().message()));
+  }
+}
+
+void Runner::MaybeRefit(LadderStore& store) {
+  if (options_.refit_every <= 0) return;
+  const int64_t n = ++rated_recorded_;
+  if (n % options_.refit_every != 0) return;
+  std::lock_guard<std::mutex> lock(refit_mu_);
+  for (const auto& [id, game] : games_) {
+    RefitOptions refit;
+    refit.seed = static_cast<uint64_t>(n);
+    absl::StatusOr<RefitComparison> compared = RefitGame(store, game, refit);
+    progress_.Line(absl::StrCat(
+        "refit ", GameLabel(game), " after ", n, " rated results: ",
+        compared.ok() ? compared->summary : compared.status().ToString()));
+  }
+}
+
+bool Runner::PlayClaimed(LadderStore& store, const Match& match,
+                         const std::string& owner) {
+  const LadderGame& game = games_[match.game_id];
+  std::vector<Version> seats;
+  for (int64_t id : match.seat_versions) {
+    absl::StatusOr<Version> v = store.GetVersion(id);
+    if (!v.ok()) {
+      progress_.Line(absl::StrCat("match ", match.id, ": ",
+                                  v.status().ToString(), "; released"));
+      (void)store.ReleaseClaim(match.id, owner);
+      return false;
+    }
+    seats.push_back(*std::move(v));
+  }
+  // The lease is renewed while the match plays.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  const int64_t lease = static_cast<int64_t>(options_.lease_s * 1e6);
+  std::thread renew([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    while (!cv.wait_for(lock, std::chrono::microseconds(lease / 4),
+                        [&] { return done; })) {
+      absl::Status s = store.RenewLease(match.id, owner, NowMicros(), lease);
+      if (absl::IsAborted(s)) {
+        progress_.Line(absl::StrCat("match ", match.id, ": the claim was ",
+                                    "lost (its lease ended); playing on"));
+        return;
+      }
+    }
+  });
+  PlayedMatch played = PlayLadderMatch(table_, config_, game,
+                                       infos_[match.game_id], match, seats,
+                                       owner);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    done = true;
+  }
+  cv.notify_all();
+  renew.join();
+
+  const std::string label =
+      absl::StrCat("match ", match.id, " ", GameLabel(game), " ",
+                   MatchKindName(match.kind));
+  const int64_t now = NowMicros();
+  switch (played.outcome) {
+    case Outcome::kScored: {
+      absl::StatusOr<RecordOutcome> recorded =
+          store.RecordResult(played.result, now, RatePlackettLuce);
+      if (!recorded.ok()) {
+        progress_.Line(absl::StrCat(label, ": not recorded: ",
+                                    recorded.status().ToString()));
+        if (!absl::IsFailedPrecondition(recorded.status())) {
+          // The store failed, not the match: the next claim plays it again.
+          (void)store.ReleaseClaim(match.id, owner);
+          return false;
+        }
+        return true;
+      }
+      std::vector<std::string> places;
+      for (const SeatResult& s : played.result.seats) {
+        places.push_back(
+            absl::StrCat(PlayerName(seats[s.seat]), " ", Ordinal(s.rank)));
+      }
+      ++recorded_;
+      progress_.Line(absl::StrCat(
+          label, ": ", absl::StrJoin(places, ", "),
+          *recorded == RecordOutcome::kDuplicate ? " (already recorded)" : "",
+          played.reason.empty() ? "" : " - ", played.reason));
+      if (match.kind == MatchKind::kValidation) {
+        std::vector<std::string> faults;
+        const int64_t candidate = Candidate(match);
+        for (size_t seat = 0; seat < seats.size(); ++seat) {
+          if (match.seat_versions[seat] == candidate &&
+              !played.seat_faults[seat].empty()) {
+            faults.push_back(absl::StrCat("seat ", seat, ": ",
+                                          played.seat_faults[seat]));
+          }
+        }
+        JudgeValidation(store, match, absl::StrJoin(faults, "; "));
+      } else if (*recorded == RecordOutcome::kRecorded) {
+        MaybeRefit(store);
+      }
+      return true;
+    }
+    case Outcome::kBotFault: {
+      absl::Status s = store.VoidMatch(match.id, played.reason, now);
+      ++voided_;
+      progress_.Line(absl::StrCat(label, ": voided, ", played.reason,
+                                  s.ok() ? "" : " (" + s.ToString() + ")"));
+      if (match.kind == MatchKind::kValidation) {
+        const int64_t candidate = Candidate(match);
+        std::vector<std::string> faults;
+        for (size_t seat = 0; seat < seats.size(); ++seat) {
+          if (!played.seat_faults[seat].empty() &&
+              match.seat_versions[seat] == candidate) {
+            faults.push_back(absl::StrCat("seat ", seat, ": ",
+                                          played.seat_faults[seat]));
+          }
+        }
+        if (faults.empty()) {
+          Replay(store, match);  // the reference failed, not the candidate
+        } else {
+          JudgeValidation(store, match, absl::StrJoin(faults, "; "));
+        }
+      }
+      return true;
+    }
+    case Outcome::kRefereeFault: {
+      absl::Status s = store.VoidMatch(
+          match.id, absl::StrCat("referee-side fault: ", played.reason), now);
+      ++voided_;
+      progress_.Line(absl::StrCat(label, ": voided (referee-side fault, no ",
+                                  "bot is scored): ", played.reason,
+                                  s.ok() ? "" : " (" + s.ToString() + ")"));
+      if (s.ok()) Replay(store, match);
+      return false;
+    }
+  }
+  return false;
+}
+
+void Runner::Worker(int n) {
+  const std::string owner = absl::StrCat(owner_base_, ":", n);
+  OpenStoreOptions store_options;
+  store_options.create = false;
+  absl::StatusOr<std::unique_ptr<LadderStore>> store =
+      OpenStore(options_.db, store_options);
+  if (!store.ok()) {
+    progress_.Line(absl::StrCat("worker ", owner, ": ",
+                                store.status().ToString()));
+    ++failed_workers_;
+    return;
+  }
+  int errors = 0;
+  while (!Stopping()) {
+    if (!Reserve()) {
+      spent_ = true;
+      break;
+    }
+    ClaimRequest request;
+    request.owner = owner;
+    request.now_micros = NowMicros();
+    request.lease_micros = static_cast<int64_t>(options_.lease_s * 1e6);
+    request.max_attempts = options_.max_attempts;
+    absl::StatusOr<std::optional<Match>> claim = (*store)->ClaimNext(request);
+    if (!claim.ok() || !claim->has_value()) {
+      GiveBack();
+      absl::StatusOr<bool> scheduled =
+          claim.ok() ? Schedule(**store) : claim.status();
+      if (!scheduled.ok()) {
+        progress_.Line(absl::StrCat("worker ", owner, ": ",
+                                    scheduled.status().ToString()));
+        if (++errors >= 10) {
+          ++failed_workers_;
+          return;
+        }
+      }
+      if (!scheduled.ok() || !*scheduled) {
+        for (int i = 0; i < 10 && !Stopping(); ++i) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+      }
+      continue;
+    }
+    errors = 0;
+    const Match match = **std::move(claim);
+    if (Stopping()) {
+      GiveBack();
+      (void)(*store)->ReleaseClaim(match.id, owner);
+      break;
+    }
+    if (!PlayClaimed(**store, match, owner)) GiveBack();
+  }
+}
+
+absl::Status Runner::Run() {
+  if (options_.workers < 1 || options_.workers > 64) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--workers must be 1 to 64, got ", options_.workers));
+  }
+  if (options_.matches < 0) {
+    return absl::InvalidArgumentError("--matches must be 0 (until stopped) "
+                                      "or more");
+  }
+  if (!(options_.lease_s >= 1)) {
+    return absl::InvalidArgumentError("--lease_s must be at least 1");
+  }
+  if (options_.validation_matches < 1) {
+    return absl::InvalidArgumentError("--validation_matches must be 1 or more");
+  }
+  remaining_ = options_.matches;
+  ahead_ = options_.ahead > 0 ? options_.ahead : 2 * options_.workers;
+  OpenStoreOptions store_options;
+  store_options.create = false;
+  ASSIGN_OR_RETURN(std::unique_ptr<LadderStore> store,
+                   OpenStore(options_.db, store_options));
+  ASSIGN_OR_RETURN(config_, store->GetConfig());
+  for (const LadderGame& g : config_.games) games_[g.id] = g;
+  // Runners starting at once on one store add the reference once.
+  RETURN_IF_ERROR(store->RunExclusively([&]() -> absl::Status {
+    ASSIGN_OR_RETURN(reference_, EnsureReference(*store));
+    return absl::OkStatus();
+  }));
+
+  ASSIGN_OR_RETURN(const LadderPaths paths,
+                   LadderFolder(options_.db, options_.dir));
+  RETURN_IF_ERROR(MakeLadderDirs(paths));
+  const std::string binary = options_.referee_binary.empty()
+                                 ? tournament::DefaultRefereeBinary()
+                                 : options_.referee_binary;
+  ASSIGN_OR_RETURN(tournament::LocalReferee referee,
+                   // Each seat's bot and the runner's own channel, with room
+                   // for bots that reconnect before their old connection
+                   // is gone (as the tournament sizes it).
+                   tournament::StartLocalReferee(
+                       binary, paths.referee,
+                       4 * options_.workers * kMaxSeats + 16));
+  stub_ = cardref::v1::Referee::NewStub(
+      grpc::CreateChannel(referee.address, grpc::InsecureChannelCredentials()));
+  {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::seconds(10));
+    cardref::v1::RefereeKey key;
+    grpc::Status s = stub_->GetRefereeKey(
+        &context, cardref::v1::GetRefereeKeyRequest(), &key);
+    if (!s.ok()) {
+      referee.process.Kill();
+      return absl::UnavailableError(absl::StrCat(
+          "the ladder's referee does not give its key: ", s.error_message()));
+    }
+    table_.referee_public_key = key.public_key();
+  }
+  {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::seconds(10));
+    cardref::v1::ListGamesResponse listed;
+    grpc::Status s =
+        stub_->ListGames(&context, cardref::v1::ListGamesRequest(), &listed);
+    for (const auto& [id, game] : games_) {
+      for (const cardref::v1::GameInfo& info : listed.games()) {
+        if (info.id() == game.game) infos_[id] = info;
+      }
+      if (!s.ok() || infos_.count(id) == 0) {
+        referee.process.Kill();
+        return absl::UnavailableError(absl::StrCat(
+            "the ladder's referee does not serve ", game.game,
+            s.ok() ? "" : ": " + s.error_message()));
+      }
+    }
+  }
+  table_.stub = stub_.get();
+  table_.logs_dir = paths.logs;
+  table_.match.server = referee.address;
+  table_.match.organiser_token = referee.token;
+  table_.match.bot_output_dir = paths.bots;
+  table_.match.run_as = options_.run_as;
+  char host[256] = {};
+  gethostname(host, sizeof(host) - 1);
+  owner_base_ = options_.worker_name.empty()
+                    ? absl::StrCat(host, ":", getpid())
+                    : options_.worker_name;
+  progress_.Line(absl::StrCat(
+      "ladder '", config_.name, "' (", RedactPostgresUrl(options_.db), "): ",
+      options_.workers,
+      " worker(s) on the referee at ", referee.address, ", key ",
+      ToHex(table_.referee_public_key).substr(0, 16), "...; ",
+      options_.matches > 0 ? absl::StrCat(options_.matches, " match(es)")
+                           : std::string("until stopped"),
+      config_.frozen ? "; frozen: finals, no rating drift" : ""));
+
+  std::vector<std::thread> workers;
+  for (int n = 0; n < options_.workers; ++n) {
+    workers.emplace_back([this, n] { Worker(n); });
+  }
+  for (std::thread& t : workers) t.join();
+  referee.process.Kill();
+  progress_.Line(absl::StrCat("stopped: ", recorded_.load(),
+                              " result(s) recorded, ", voided_.load(),
+                              " match(es) voided, ", replayed_.load(),
+                              " deal(s) replayed"));
+  if (failed_workers_ == options_.workers) {
+    return absl::InternalError("every worker failed (see above)");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::string DefaultReferenceCommand() {
+  std::error_code error;
+  const std::filesystem::path self =
+      std::filesystem::read_symlink("/proc/self/exe", error);
+  const std::string bot =
+      error ? "cardref_bot" : (self.parent_path() / "cardref_bot").string();
+  return absl::StrCat(bot, " --strategy=random --quiet");
+}
+
+absl::Status RunLadder(const RunOptions& options,
+                       const std::atomic<bool>& stop, std::ostream& progress) {
+  Runner runner(options, stop, progress);
+  return runner.Run();
+}
+
+}  // namespace cardref::ladder::run
