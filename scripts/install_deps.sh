@@ -13,6 +13,7 @@ PACKAGES=(
   clang libfuzzer-14-dev clang-tidy
   prometheus-cpp-dev
   libsqlite3-dev libboost1.74-dev
+  libpqxx-dev libpq-dev postgresql-15
   nodejs
   bubblewrap libseccomp-dev
 )

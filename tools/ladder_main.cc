@@ -1,7 +1,7 @@
 // cardref_ladder: set up, run and read a rated ladder (docs/ladder.md).
 //
 //   cardref_ladder init|add|set-status|run|standings|versions|export|freeze|
-//                  reproduce|backup|restore [flags]
+//                  reproduce|backup|restore|migrate [flags]
 #include <pwd.h>
 #include <unistd.h>
 
@@ -16,13 +16,21 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "ladder/tools/ladder_cli.h"
+#include "ladder/tools/ladder_migrate.h"
 #include "tools/cli_flags.h"
 #ifdef CARDREF_LADDER_RUN
 #include "ladder/run/reproduce.h"
 #include "ladder/run/runner.h"
 #endif
 
-ABSL_FLAG(std::string, db, "ladder.db", "the ladder's SQLite file");
+ABSL_FLAG(std::string, db, "ladder.db",
+          "the ladder's SQLite file, or a PostgreSQL database "
+          "(postgresql://USER@HOST:PORT/DATABASE; the password from "
+          "PGPASSWORD or ~/.pgpass) for workers on several machines");
+ABSL_FLAG(std::string, dir, "",
+          "run, reproduce: the ladder's folder (referee keys, logs, the "
+          "bots' output); default: <db>.d beside a SQLite file; needed with "
+          "PostgreSQL");
 ABSL_FLAG(std::string, store, "", "the same as --db (its older name)");
 ABSL_FLAG(std::string, name, "", "init: the ladder's name");
 ABSL_FLAG(std::string, games, "",
@@ -85,8 +93,12 @@ ABSL_FLAG(int64_t, match, 0, "reproduce: the match to replay");
 ABSL_FLAG(std::string, log, "",
           "reproduce: a recorded log to replay (instead of --match)");
 ABSL_FLAG(bool, thaw, false, "freeze: thaw a frozen ladder instead");
-ABSL_FLAG(std::string, to, "", "backup, restore: the file to write (new)");
-ABSL_FLAG(std::string, from, "", "restore: the backup to restore");
+ABSL_FLAG(std::string, to, "",
+          "backup, restore: the file to write (new); migrate: the "
+          "PostgreSQL database (postgresql://USER@HOST:PORT/DATABASE)");
+ABSL_FLAG(std::string, from, "",
+          "restore: the backup to restore; migrate: the ladder's SQLite "
+          "file");
 
 namespace {
 
@@ -123,6 +135,9 @@ constexpr char kUsage[] =
     "      not).\n"
     "  cardref_ladder backup --db=FILE --to=NEW_FILE\n"
     "  cardref_ladder restore --from=BACKUP --to=NEW_FILE\n"
+    "  cardref_ladder migrate --from=FILE --to=postgresql://USER@HOST/DB\n"
+    "      Copies the ladder into an empty PostgreSQL database, for workers\n"
+    "      on several machines (docs/scale.md).\n"
     "Exit status: 0 on success, 1 on an error, 2 on a usage error.\n";
 
 int64_t NowMicros() { return absl::ToUnixMicros(absl::Now()); }
@@ -169,7 +184,7 @@ int main(int argc, char** argv) {
   if (args.size() != 1) {
     std::cerr << "cardref_ladder takes one command (init, add, set-status, "
                  "run, standings, versions, export, freeze, reproduce, "
-                 "backup, restore), got "
+                 "backup, restore, migrate), got "
               << args.size() << "\n\n"
               << kUsage;
     return cardref::cli::kExitUsage;
@@ -225,6 +240,7 @@ int main(int argc, char** argv) {
       namespace run = cardref::ladder::run;
       run::RunOptions options;
       options.db = store;
+      options.dir = absl::GetFlag(FLAGS_dir);
       options.matches = absl::GetFlag(FLAGS_matches);
       options.workers = absl::GetFlag(FLAGS_workers);
       options.referee_binary = absl::GetFlag(FLAGS_referee_bin);
@@ -241,6 +257,7 @@ int main(int argc, char** argv) {
       namespace run = cardref::ladder::run;
       run::ReproduceOptions options;
       options.db = store;
+      options.dir = absl::GetFlag(FLAGS_dir);
       options.match_id = absl::GetFlag(FLAGS_match);
       options.log = absl::GetFlag(FLAGS_log);
       options.referee_binary = absl::GetFlag(FLAGS_referee_bin);
@@ -259,6 +276,10 @@ int main(int argc, char** argv) {
   } else if (command == "restore") {
     status = cli::Restore(absl::GetFlag(FLAGS_from), absl::GetFlag(FLAGS_to),
                           std::cout);
+  } else if (command == "migrate") {
+    status = cli::MigrateToPostgres(absl::GetFlag(FLAGS_from),
+                                    absl::GetFlag(FLAGS_to), NowMicros(),
+                                    std::cout);
   } else {
     std::cerr << "unknown command '" << command << "'\n\n" << kUsage;
     return cardref::cli::kExitUsage;

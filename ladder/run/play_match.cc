@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -15,6 +16,7 @@
 #include "analyzer/audit.h"
 #include "analyzer/summary.h"
 #include "games/all_games.h"
+#include "ladder/store/pg_db.h"
 #include "referee/base/hex.h"
 #include "referee/base/sha256.h"
 #include "referee/base/status_macros.h"
@@ -74,9 +76,37 @@ LadderPaths PathsFor(const std::string& db) {
   return paths;
 }
 
+absl::StatusOr<LadderPaths> LadderFolder(const std::string& db,
+                                         const std::string& dir) {
+  const bool postgres = IsPostgresUrl(db);
+  if (dir.empty()) {
+    if (postgres) {
+      return absl::InvalidArgumentError(
+          "--dir is needed with a PostgreSQL --db: the ladder's folder "
+          "(referee keys, logs, the bots' output), one every worker sees or "
+          "one per machine (docs/scale.md)");
+    }
+    return PathsFor(std::filesystem::absolute(db).string());
+  }
+  LadderPaths paths;
+  paths.root = std::filesystem::absolute(dir).string();
+  paths.referee = absl::StrCat(paths.root, "/referee");
+  if (postgres) {
+    char host[256] = {};
+    gethostname(host, sizeof(host) - 1);
+    paths.referee =
+        absl::StrCat(paths.root, "/referees/", host, ".", getpid());
+  }
+  paths.logs = absl::StrCat(paths.root, "/logs");
+  paths.bots = absl::StrCat(paths.root, "/bots");
+  return paths;
+}
+
 absl::Status MakeLadderDirs(const LadderPaths& paths) {
+  const std::string referees =
+      std::filesystem::path(paths.referee).parent_path().string();
   for (const std::string* dir :
-       {&paths.root, &paths.referee, &paths.logs, &paths.bots}) {
+       {&paths.root, &referees, &paths.referee, &paths.logs, &paths.bots}) {
     RETURN_IF_ERROR(MakeDir(*dir));
   }
   return absl::OkStatus();

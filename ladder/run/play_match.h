@@ -32,6 +32,13 @@ struct LadderPaths {
   std::string bots;     // m<match id>.seat<N>.stderr
 };
 LadderPaths PathsFor(const std::string& db);
+// The ladder's folder: `dir` when given, else <db>.d beside a SQLite file
+// (INVALID_ARGUMENT for a PostgreSQL URL: there is no file to sit beside).
+// With a PostgreSQL store, workers on several machines may share the
+// folder, so each runner's referee gets one of its own,
+// referees/<host>.<pid>, and signs with its own key.
+[[nodiscard]] absl::StatusOr<LadderPaths> LadderFolder(const std::string& db,
+                                                       const std::string& dir);
 // Creates the folders (0700) that do not exist yet; existing ones are made
 // owner-only.
 [[nodiscard]] absl::Status MakeLadderDirs(const LadderPaths& paths);

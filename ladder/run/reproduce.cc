@@ -10,7 +10,7 @@
 #include "games/api/game.h"
 #include "grpcpp/grpcpp.h"
 #include "ladder/run/play_match.h"
-#include "ladder/store/sqlite_store.h"
+#include "ladder/store/open_store.h"
 #include "ladder/tools/content_hash.h"
 #include "referee/base/status_macros.h"
 #include "tournament/local_referee.h"
@@ -23,13 +23,13 @@ absl::StatusOr<Reproduction> Reproduce(const ReproduceOptions& options,
     return absl::InvalidArgumentError(
         "give the match to reproduce as --match=ID or --log=FILE (one)");
   }
-  SqliteStoreOptions store_options;
-  store_options.open.create = false;
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
-                   SqliteStore::Open(options.db, store_options));
+  OpenStoreOptions store_options;
+  store_options.create = false;
+  ASSIGN_OR_RETURN(std::unique_ptr<LadderStore> store,
+                   OpenStore(options.db, store_options));
   ASSIGN_OR_RETURN(LadderConfig config, store->GetConfig());
-  const LadderPaths paths =
-      PathsFor(std::filesystem::absolute(options.db).string());
+  ASSIGN_OR_RETURN(const LadderPaths paths,
+                   LadderFolder(options.db, options.dir));
 
   std::optional<MatchResult> result;
   Reproduction r;

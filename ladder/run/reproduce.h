@@ -17,7 +17,8 @@
 namespace cardref::ladder::run {
 
 struct ReproduceOptions {
-  std::string db;
+  std::string db;   // a SQLite file or a postgresql:// URL
+  std::string dir;  // the ladder's folder, as RunOptions::dir
   int64_t match_id = 0;  // or:
   std::string log;       // a recorded log (found in the store by its hash)
   std::string referee_binary;  // empty: cardref_referee beside this binary

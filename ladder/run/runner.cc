@@ -24,7 +24,8 @@
 #include "ladder/rating/rate_result.h"
 #include "ladder/run/play_match.h"
 #include "ladder/run/refit.h"
-#include "ladder/store/sqlite_store.h"
+#include "ladder/store/open_store.h"
+#include "ladder/store/pg_db.h"
 #include "ladder/tools/content_hash.h"
 #include "referee/base/hex.h"
 #include "referee/base/random_bytes.h"
@@ -86,6 +87,7 @@ class Runner {
   // Schedules validation matches and matchmaking rounds as needed; true if
   // anything was scheduled.
   absl::StatusOr<bool> Schedule(LadderStore& store);
+  absl::StatusOr<bool> ScheduleInTurn(LadderStore& store);
   void Worker(int n);
   // Plays a claimed match to an end; true if it counts towards --matches.
   bool PlayClaimed(LadderStore& store, const Match& match,
@@ -215,6 +217,17 @@ absl::StatusOr<int64_t> Runner::EnsureReference(LadderStore& store) {
 
 absl::StatusOr<bool> Runner::Schedule(LadderStore& store) {
   std::lock_guard<std::mutex> lock(schedule_mu_);
+  // One scheduler at a time among every runner on the store (several
+  // machines on PostgreSQL): no round or deal set is given twice.
+  absl::StatusOr<bool> scheduled = false;
+  RETURN_IF_ERROR(store.RunExclusively([&] {
+    scheduled = ScheduleInTurn(store);
+    return scheduled.status();
+  }));
+  return scheduled;
+}
+
+absl::StatusOr<bool> Runner::ScheduleInTurn(LadderStore& store) {
   const int64_t now = NowMicros();
   bool scheduled = false;
   ASSIGN_OR_RETURN(std::vector<Match> waiting,
@@ -574,10 +587,10 @@ void Runner::RestartRefereeIfDead() {
 
 void Runner::Worker(int n) {
   const std::string owner = absl::StrCat(owner_base_, ":", n);
-  SqliteStoreOptions store_options;
-  store_options.open.create = false;
-  absl::StatusOr<std::unique_ptr<SqliteStore>> store =
-      SqliteStore::Open(options_.db, store_options);
+  OpenStoreOptions store_options;
+  store_options.create = false;
+  absl::StatusOr<std::unique_ptr<LadderStore>> store =
+      OpenStore(options_.db, store_options);
   if (!store.ok()) {
     progress_.Line(absl::StrCat("worker ", owner, ": ",
                                 store.status().ToString()));
@@ -643,16 +656,20 @@ absl::Status Runner::Run() {
   }
   remaining_ = options_.matches;
   ahead_ = options_.ahead > 0 ? options_.ahead : 2 * options_.workers;
-  SqliteStoreOptions store_options;
-  store_options.open.create = false;
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
-                   SqliteStore::Open(options_.db, store_options));
+  OpenStoreOptions store_options;
+  store_options.create = false;
+  ASSIGN_OR_RETURN(std::unique_ptr<LadderStore> store,
+                   OpenStore(options_.db, store_options));
   ASSIGN_OR_RETURN(config_, store->GetConfig());
   for (const LadderGame& g : config_.games) games_[g.id] = g;
-  ASSIGN_OR_RETURN(reference_, EnsureReference(*store));
+  // Runners starting at once on one store add the reference once.
+  RETURN_IF_ERROR(store->RunExclusively([&]() -> absl::Status {
+    ASSIGN_OR_RETURN(reference_, EnsureReference(*store));
+    return absl::OkStatus();
+  }));
 
-  const LadderPaths paths =
-      PathsFor(std::filesystem::absolute(options_.db).string());
+  ASSIGN_OR_RETURN(const LadderPaths paths,
+                   LadderFolder(options_.db, options_.dir));
   RETURN_IF_ERROR(MakeLadderDirs(paths));
   referee_binary_ = options_.referee_binary.empty()
                         ? tournament::DefaultRefereeBinary()
@@ -687,8 +704,9 @@ absl::Status Runner::Run() {
                     ? absl::StrCat(host, ":", getpid())
                     : options_.worker_name;
   progress_.Line(absl::StrCat(
-      "ladder '", config_.name, "' (", options_.db, "): ", options_.workers,
-      " worker(s) on the referee at ", table_.match.server, ", key ",
+      "ladder '", config_.name, "' (", RedactPostgresUrl(options_.db), "): ",
+      options_.workers, " worker(s) on the referee at ", table_.match.server,
+      ", key ",
       ToHex(table_.referee_public_key).substr(0, 16), "...; ",
       options_.matches > 0 ? absl::StrCat(options_.matches, " match(es)")
                            : std::string("until stopped"),

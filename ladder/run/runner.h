@@ -38,7 +38,10 @@
 namespace cardref::ladder::run {
 
 struct RunOptions {
-  std::string db;
+  std::string db;  // a SQLite file or a postgresql:// URL (OpenStore)
+  // The ladder's folder (LadderFolder: play_match.h); empty: <db>.d beside
+  // a SQLite file. Needed with PostgreSQL.
+  std::string dir;
   // Matches to play to an end (scored, or voided for a bot's fault), then
   // stop; 0: until `stop`.
   int64_t matches = 0;

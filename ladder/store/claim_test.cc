@@ -1,5 +1,6 @@
-// Claims across connections: two stores on one file claiming at once, a
-// worker process killed while holding a claim, leases and attempts.
+// Claims across connections, on every backend of the test binary: two
+// workers with their own connections claiming at once, a worker process
+// killed while it holds claims, leases and attempts.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -7,7 +8,9 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <thread>
@@ -15,7 +18,9 @@
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
-#include "ladder/store/sqlite_store.h"
+#include "ladder/rating/rate_result.h"
+#include "ladder/store/open_store.h"
+#include "ladder/store/testing/store_backends.h"
 #include "ladder/store/testing/store_testing.h"
 
 namespace cardref::ladder {
@@ -23,60 +28,80 @@ namespace {
 
 using testing::FakeHash;
 using testing::FakeRate;
-using testing::FreshPath;
+using testing::FastOptions;
 using testing::ResultInSeatOrder;
 using testing::SmallLadder;
 
 constexpr int64_t kCraits = 1;
 constexpr int64_t kLease = 30'000'000;  // 30 s
 
-// A ladder file with `matches` scheduled Craits matches among 5 versions.
-// Commits skip fsync: claims are atomic either way, and the tests stay fast.
-SqliteStoreOptions Fast() {
-  SqliteStoreOptions options;
-  options.open.sync_every_commit = false;
-  return options;
-}
-
-std::string LadderWithMatches(int matches) {
-  std::string path = FreshPath("ladder.db");
-  auto store = SqliteStore::Open(path, Fast());
-  EXPECT_TRUE(store.ok());
-  EXPECT_TRUE((*store)->Initialize(SmallLadder(), 1).ok());
-  std::vector<int64_t> versions;
-  for (int i = 0; i < 5; ++i) {
-    const std::string name = "bot" + std::to_string(i);
-    EXPECT_TRUE((*store)->AddEntrant(name, 1).ok());
-    auto v = (*store)->AddVersion(name, "cmd", "h", 1);
-    EXPECT_TRUE(v.ok());
-    EXPECT_TRUE(
-        (*store)->SetVersionStatus(v->id, VersionStatus::kRanked, "", 1).ok());
-    versions.push_back(v->id);
-  }
-  for (int m = 0; m < matches; ++m) {
-    NewMatch match;
-    match.game_id = kCraits;
-    match.round = m + 1;
-    match.deal_set = "d" + std::to_string(m);
-    match.seed = FakeHash(m);
-    for (int s = 0; s < 3; ++s) {
-      match.seat_versions.push_back(versions[(m + s) % 5]);
+class ClaimTest : public testing::BackendTest {
+ protected:
+  // A new database with `matches` scheduled Craits matches among 5
+  // versions; returns its locator. Commits skip waiting for the disk:
+  // claims are atomic either way, and the tests stay fast.
+  std::string LadderWithMatches(int matches) {
+    std::string db = NewDatabase();
+    std::unique_ptr<LadderStore> store = Open(db, FastOptions());
+    if (store == nullptr) return db;
+    EXPECT_TRUE(store->Initialize(SmallLadder(), 1).ok());
+    std::vector<int64_t> versions;
+    for (int i = 0; i < 5; ++i) {
+      const std::string name = "bot" + std::to_string(i);
+      EXPECT_TRUE(store->AddEntrant(name, 1).ok());
+      auto v = store->AddVersion(name, "cmd", "h", 1);
+      EXPECT_TRUE(v.ok());
+      EXPECT_TRUE(
+          store->SetVersionStatus(v->id, VersionStatus::kRanked, "", 1).ok());
+      versions.push_back(v->id);
     }
-    EXPECT_TRUE((*store)->ScheduleMatch(match, 2).ok());
+    std::vector<NewMatch> all;
+    for (int m = 0; m < matches; ++m) {
+      NewMatch match;
+      match.game_id = kCraits;
+      match.round = m + 1;
+      match.deal_set = "d" + std::to_string(m);
+      match.seed = FakeHash(m);
+      for (int s = 0; s < 3; ++s) {
+        match.seat_versions.push_back(versions[(m + s) % 5]);
+      }
+      all.push_back(std::move(match));
+    }
+    EXPECT_TRUE(store->ScheduleMatches(all, 2).ok());
+    return db;
   }
-  return path;
+
+  std::unique_ptr<LadderStore> OpenFast(const std::string& db) {
+    return Open(db, FastOptions());
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Store, ClaimTest,
+                         ::testing::ValuesIn(testing::LinkedBackends()),
+                         testing::BackendName);
+
+// A result that differs from match to match: seat s of match m ranks
+// ((s + m) mod 3) + 1.
+MatchResult MixedResult(const Match& match, const std::string& worker) {
+  MatchResult result = ResultInSeatOrder(
+      match, static_cast<uint64_t>(match.id), worker);
+  for (SeatResult& seat : result.seats) {
+    seat.rank = static_cast<int>((seat.seat + match.id) % 3) + 1;
+  }
+  return result;
 }
 
 // Two connections (one per thread) claim and record until nothing is left:
 // every match is claimed exactly once and counted exactly once.
-TEST(ClaimTest, ConcurrentWorkersNeverClaimTheSameMatch) {
+TEST_P(ClaimTest, ConcurrentWorkersNeverClaimTheSameMatch) {
   constexpr int kMatches = 120;
-  const std::string path = LadderWithMatches(kMatches);
+  const std::string db = LadderWithMatches(kMatches);
   std::vector<int64_t> claimed[2];
   absl::Status errors[2];
   std::atomic<int> ready{0};
   auto worker = [&](int w) {
-    auto store = SqliteStore::Open(path, Fast());
+    absl::StatusOr<std::unique_ptr<LadderStore>> store =
+        OpenStore(db, FastOptions());
     ready.fetch_add(1);
     while (ready.load() < 2) std::this_thread::yield();  // start together
     if (!store.ok()) {
@@ -118,125 +143,370 @@ TEST(ClaimTest, ConcurrentWorkersNeverClaimTheSameMatch) {
   EXPECT_FALSE(claimed[0].empty());
   EXPECT_FALSE(claimed[1].empty());
 
-  auto store = SqliteStore::Open(path, Fast());
-  ASSERT_TRUE(store.ok());
-  EXPECT_EQ((*store)->ListMatches(MatchState::kFinished)->size(),
+  std::unique_ptr<LadderStore> store = OpenFast(db);
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(store->ListMatches(MatchState::kFinished)->size(),
             static_cast<size_t>(kMatches));
   int64_t games = 0;
-  auto ratings = (*store)->Ratings(kCraits);
+  auto ratings = store->Ratings(kCraits);
   ASSERT_TRUE(ratings.ok());
   for (const Rating& r : *ratings) games += r.games;
   EXPECT_EQ(games, 3 * kMatches);  // no update lost between connections
 }
 
-TEST(ClaimTest, AnExpiredLeaseIsReclaimedAndTheLateWorkerLosesIt) {
-  const std::string path = LadderWithMatches(1);
-  auto a = SqliteStore::Open(path, Fast());
-  auto b = SqliteStore::Open(path, Fast());
-  ASSERT_TRUE(a.ok() && b.ok());
-  auto first = (*a)->ClaimNext({"a", 0, kLease, 3});
+// Two workers with their own connections record results rated by the
+// Plackett-Luce model, whose update depends on what came before: the
+// ratings they reach are exactly those one worker reaches recording the
+// same results in the order the store rated them. A lost or interleaved
+// update (two results rated from the same ratings) would show.
+TEST_P(ClaimTest, TwoWorkersReachTheRatingsOfOneWorker) {
+  constexpr int kMatches = 60;
+  const std::string shared = LadderWithMatches(kMatches);
+  std::mutex order_mu;
+  std::vector<int64_t> rated_order;  // match ids, as the store rated them
+  RateResultFn logging_rate = [&](const LadderConfig& config,
+                                  const LadderGame& game,
+                                  const MatchResult& result,
+                                  const std::vector<Rating>& before) {
+    std::lock_guard<std::mutex> lock(order_mu);
+    rated_order.push_back(result.match_id);
+    return RatePlackettLuce(config, game, result, before);
+  };
+  absl::Status errors[2];
+  int recorded[2] = {0, 0};
+  std::atomic<int> ready{0};
+  auto worker = [&](int w) {
+    absl::StatusOr<std::unique_ptr<LadderStore>> store =
+        OpenStore(shared, FastOptions());
+    ready.fetch_add(1);
+    while (ready.load() < 2) std::this_thread::yield();
+    if (!store.ok()) {
+      errors[w] = store.status();
+      return;
+    }
+    const std::string owner = "worker" + std::to_string(w);
+    while (true) {
+      auto match = (*store)->ClaimNext({owner, 1000, kLease, 3});
+      if (!match.ok() || !match->has_value()) {
+        if (!match.ok()) errors[w] = match.status();
+        return;
+      }
+      // Playing: the other worker claims and records meanwhile.
+      std::this_thread::sleep_for(std::chrono::microseconds(300));
+      auto outcome =
+          (*store)->RecordResult(MixedResult(**match, owner), 2000,
+                                 logging_rate);
+      if (!outcome.ok()) {
+        errors[w] = outcome.status();
+        return;
+      }
+      ++recorded[w];
+    }
+  };
+  std::thread first(worker, 0), second(worker, 1);
+  first.join();
+  second.join();
+  ASSERT_TRUE(errors[0].ok()) << errors[0];
+  ASSERT_TRUE(errors[1].ok()) << errors[1];
+  EXPECT_EQ(recorded[0] + recorded[1], kMatches);
+  EXPECT_GT(recorded[0], 0);
+  EXPECT_GT(recorded[1], 0);
+
+  // A transaction rerun after a conflict rates again: its last rating is
+  // the one that counted.
+  std::vector<int64_t> order;
+  std::set<int64_t> seen;
+  for (auto it = rated_order.rbegin(); it != rated_order.rend(); ++it) {
+    if (seen.insert(*it).second) order.insert(order.begin(), *it);
+  }
+  ASSERT_EQ(order.size(), static_cast<size_t>(kMatches));
+
+  // One worker, the same schedule and results, in that order.
+  const std::string alone = LadderWithMatches(kMatches);
+  std::unique_ptr<LadderStore> one = OpenFast(alone);
+  ASSERT_NE(one, nullptr);
+  for (int64_t id : order) {
+    auto match = one->GetMatch(id);
+    ASSERT_TRUE(match.ok()) << match.status();
+    auto outcome = one->RecordResult(MixedResult(*match, "solo"), 2000,
+                                     RatePlackettLuce);
+    ASSERT_TRUE(outcome.ok()) << outcome.status();
+  }
+
+  std::unique_ptr<LadderStore> two = OpenFast(shared);
+  ASSERT_NE(two, nullptr);
+  auto together = two->Ratings(kCraits);
+  auto solo = one->Ratings(kCraits);
+  ASSERT_TRUE(together.ok() && solo.ok());
+  ASSERT_EQ(together->size(), 5u);
+  ASSERT_EQ(solo->size(), 5u);
+  for (size_t i = 0; i < solo->size(); ++i) {
+    SCOPED_TRACE(::testing::Message() << "version " << (*solo)[i].version_id);
+    EXPECT_EQ((*together)[i].version_id, (*solo)[i].version_id);
+    EXPECT_EQ((*together)[i].mu, (*solo)[i].mu);  // bit for bit
+    EXPECT_EQ((*together)[i].sigma, (*solo)[i].sigma);
+    EXPECT_EQ((*together)[i].games, (*solo)[i].games);
+    EXPECT_EQ((*together)[i].games, 3 * kMatches / 5);
+    auto history = two->RatingHistory((*solo)[i].version_id, kCraits);
+    ASSERT_TRUE(history.ok());
+    EXPECT_EQ(history->size(), static_cast<size_t>(3 * kMatches / 5));
+  }
+}
+
+TEST_P(ClaimTest, AnExpiredLeaseIsReclaimedAndTheLateWorkerLosesIt) {
+  const std::string db = LadderWithMatches(1);
+  std::unique_ptr<LadderStore> a = OpenFast(db);
+  std::unique_ptr<LadderStore> b = OpenFast(db);
+  ASSERT_TRUE(a != nullptr && b != nullptr);
+  auto first = a->ClaimNext({"a", 0, kLease, 3});
   ASSERT_TRUE(first.ok() && first->has_value());
   EXPECT_EQ((*first)->attempts, 1);
   // Before the lease ends there is nothing to claim.
-  EXPECT_FALSE((*b)->ClaimNext({"b", kLease - 1, kLease, 3})->has_value());
+  EXPECT_FALSE(b->ClaimNext({"b", kLease - 1, kLease, 3})->has_value());
   // A live worker renews.
-  ASSERT_TRUE((*a)->RenewLease((*first)->id, "a", kLease - 1, kLease).ok());
-  EXPECT_FALSE((*b)->ClaimNext({"b", kLease, kLease, 3})->has_value());
+  ASSERT_TRUE(a->RenewLease((*first)->id, "a", kLease - 1, kLease).ok());
+  EXPECT_FALSE(b->ClaimNext({"b", kLease, kLease, 3})->has_value());
   // Silent past the renewed lease: b takes over.
   const int64_t expired = 2 * kLease - 1;
-  auto second = (*b)->ClaimNext({"b", expired, kLease, 3});
+  auto second = b->ClaimNext({"b", expired, kLease, 3});
   ASSERT_TRUE(second.ok() && second->has_value());
   EXPECT_EQ((*second)->id, (*first)->id);
   EXPECT_EQ((*second)->claim_owner, "b");
   EXPECT_EQ((*second)->attempts, 2);
-  EXPECT_EQ((*a)->RenewLease((*first)->id, "a", expired, kLease).code(),
+  EXPECT_EQ(a->RenewLease((*first)->id, "a", expired, kLease).code(),
             absl::StatusCode::kAborted);
-  EXPECT_EQ((*a)->ReleaseClaim((*first)->id, "a").code(),
+  EXPECT_EQ(a->ReleaseClaim((*first)->id, "a").code(),
             absl::StatusCode::kAborted);
   // b finishes; a's late log of the same match is not counted.
-  ASSERT_EQ(*(*b)->RecordResult(ResultInSeatOrder(**second, 2, "b"), expired,
-                                FakeRate),
+  ASSERT_EQ(*b->RecordResult(ResultInSeatOrder(**second, 2, "b"), expired,
+                             FakeRate),
             RecordOutcome::kRecorded);
-  auto late = (*a)->RecordResult(ResultInSeatOrder(**first, 1, "a"), expired,
-                                 FakeRate);
+  auto late =
+      a->RecordResult(ResultInSeatOrder(**first, 1, "a"), expired, FakeRate);
   EXPECT_EQ(late.status().code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_EQ((*a)->Ratings(kCraits)->at(0).games, 1);
+  EXPECT_EQ(a->Ratings(kCraits)->at(0).games, 1);
 }
 
-TEST(ClaimTest, AReleasedClaimIsHandedOutAgain) {
-  const std::string path = LadderWithMatches(1);
-  auto store = SqliteStore::Open(path, Fast());
-  ASSERT_TRUE(store.ok());
-  auto first = (*store)->ClaimNext({"a", 0, kLease, 3});
+TEST_P(ClaimTest, AReleasedClaimIsHandedOutAgain) {
+  const std::string db = LadderWithMatches(1);
+  std::unique_ptr<LadderStore> store = OpenFast(db);
+  ASSERT_NE(store, nullptr);
+  auto first = store->ClaimNext({"a", 0, kLease, 3});
   ASSERT_TRUE(first.ok() && first->has_value());
-  ASSERT_TRUE((*store)->ReleaseClaim((*first)->id, "a").ok());
-  auto again = (*store)->ClaimNext({"b", 1, kLease, 3});
+  ASSERT_TRUE(store->ReleaseClaim((*first)->id, "a").ok());
+  auto again = store->ClaimNext({"b", 1, kLease, 3});
   ASSERT_TRUE(again.ok() && again->has_value());
   EXPECT_EQ((*again)->id, (*first)->id);
   EXPECT_EQ((*again)->attempts, 2);
 }
 
-TEST(ClaimTest, AMatchAbandonedMaxAttemptsTimesIsVoided) {
-  const std::string path = LadderWithMatches(2);
-  auto store = SqliteStore::Open(path, Fast());
-  ASSERT_TRUE(store.ok());
+TEST_P(ClaimTest, AMatchAbandonedMaxAttemptsTimesIsVoided) {
+  const std::string db = LadderWithMatches(2);
+  std::unique_ptr<LadderStore> store = OpenFast(db);
+  ASSERT_NE(store, nullptr);
   int64_t now = 0;
   for (int attempt = 1; attempt <= 2; ++attempt) {
-    auto match = (*store)->ClaimNext({"w", now, kLease, 2});
+    auto match = store->ClaimNext({"w", now, kLease, 2});
     ASSERT_TRUE(match.ok() && match->has_value());
     EXPECT_EQ((*match)->id, 1);
     now += kLease;  // the worker dies
   }
   // The third try voids match 1 and hands out match 2.
-  auto next = (*store)->ClaimNext({"w", now, kLease, 2});
+  auto next = store->ClaimNext({"w", now, kLease, 2});
   ASSERT_TRUE(next.ok() && next->has_value());
   EXPECT_EQ((*next)->id, 2);
-  auto voided = (*store)->GetMatch(1);
+  auto voided = store->GetMatch(1);
   ASSERT_TRUE(voided.ok());
   EXPECT_EQ(voided->state, MatchState::kVoided);
   EXPECT_TRUE(absl::StrContains(voided->reason, "abandoned after 2 claims"))
       << voided->reason;
 }
 
-// A worker process killed with SIGKILL while it holds a claim (no cleanup
-// of any kind): the claim stays until its lease ends, then another worker
-// takes the match, and the store is intact.
-TEST(ClaimTest, AKilledWorkersClaimIsReclaimedAfterItsLease) {
-  const std::string path = LadderWithMatches(3);
+// A worker process killed with SIGKILL (no cleanup of any kind) while it
+// holds two claims, after recording one result: its claims stay until
+// their lease ends while another worker plays everything else, then that
+// worker takes them over; every match ends with exactly one result, the
+// dead worker's recorded one included, and every rating update counted
+// once.
+TEST_P(ClaimTest, AWorkerKilledMidMatchLosesNothingAndDoublesNothing) {
+  constexpr int kMatches = 6;
+  const std::string db = LadderWithMatches(kMatches);
+  int ready[2];
+  ASSERT_EQ(pipe(ready), 0);
   const pid_t child = fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
-    auto store = SqliteStore::Open(path, Fast());
+    close(ready[0]);
+    absl::StatusOr<std::unique_ptr<LadderStore>> store =
+        OpenStore(db, FastOptions());
     if (!store.ok()) _exit(2);
-    auto match = (*store)->ClaimNext({"doomed", 0, kLease, 3});
-    if (!match.ok() || !match->has_value()) _exit(3);
-    raise(SIGKILL);
-    _exit(4);
+    auto first = (*store)->ClaimNext({"doomed", 0, kLease, 3});
+    if (!first.ok() || !first->has_value()) _exit(3);
+    if (!(*store)
+             ->RecordResult(ResultInSeatOrder(**first, 1000, "doomed"), 0,
+                            FakeRate)
+             .ok()) {
+      _exit(4);
+    }
+    for (int held = 0; held < 2; ++held) {
+      auto match = (*store)->ClaimNext({"doomed", 0, kLease, 3});
+      if (!match.ok() || !match->has_value()) _exit(5);
+    }
+    // Playing its two matches when the kill comes.
+    if (write(ready[1], "x", 1) != 1) _exit(6);
+    while (true) pause();
   }
+  close(ready[1]);
+  char byte = 0;
+  const bool holding = read(ready[0], &byte, 1) == 1;
+  close(ready[0]);
+  ASSERT_EQ(kill(child, SIGKILL), 0);
   int status = 0;
   ASSERT_EQ(waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFSIGNALED(status)) << "child exited with "
-                                   << WEXITSTATUS(status);
+  ASSERT_TRUE(holding) << "the worker failed before holding its claims: "
+                       << (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  ASSERT_TRUE(WIFSIGNALED(status));
   ASSERT_EQ(WTERMSIG(status), SIGKILL);
 
-  auto store = SqliteStore::Open(path, Fast());
-  ASSERT_TRUE(store.ok());
-  auto held = (*store)->GetMatch(1);
-  ASSERT_TRUE(held.ok());
-  EXPECT_EQ(held->state, MatchState::kClaimed);
-  EXPECT_EQ(held->claim_owner, "doomed");
-  // Within the lease the next worker gets the next match...
-  auto other = (*store)->ClaimNext({"w", kLease - 1, kLease, 3});
-  ASSERT_TRUE(other.ok() && other->has_value());
-  EXPECT_EQ((*other)->id, 2);
-  // ...and once it has expired, the dead worker's.
-  auto reclaimed = (*store)->ClaimNext({"w", kLease, kLease, 3});
-  ASSERT_TRUE(reclaimed.ok() && reclaimed->has_value());
-  EXPECT_EQ((*reclaimed)->id, 1);
-  EXPECT_EQ((*reclaimed)->attempts, 2);
-  EXPECT_EQ(*(*store)->RecordResult(ResultInSeatOrder(**reclaimed, 1, "w"),
-                                    kLease, FakeRate),
-            RecordOutcome::kRecorded);
+  std::unique_ptr<LadderStore> store = OpenFast(db);
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(store->GetMatch(1)->state, MatchState::kFinished);
+  for (int64_t held : {2, 3}) {
+    auto match = store->GetMatch(held);
+    ASSERT_TRUE(match.ok());
+    EXPECT_EQ(match->state, MatchState::kClaimed);
+    EXPECT_EQ(match->claim_owner, "doomed");
+  }
+  // Within the lease the next worker plays everything else...
+  std::vector<int64_t> played;
+  auto play_all = [&](int64_t now) {
+    while (true) {
+      auto match = store->ClaimNext({"w", now, kLease, 3});
+      ASSERT_TRUE(match.ok()) << match.status();
+      if (!match->has_value()) return;
+      played.push_back((*match)->id);
+      ASSERT_EQ(*store->RecordResult(
+                    ResultInSeatOrder(**match, (*match)->id, "w"), now,
+                    FakeRate),
+                RecordOutcome::kRecorded);
+    }
+  };
+  play_all(kLease - 1);
+  EXPECT_EQ(played, (std::vector<int64_t>{4, 5, 6}));
+  // ...and once the lease has ended, the dead worker's two.
+  play_all(kLease);
+  EXPECT_EQ(played, (std::vector<int64_t>{4, 5, 6, 2, 3}));
+  EXPECT_EQ(store->GetMatch(2)->attempts, 2);
+
+  // Every match once, the dead worker's result among them.
+  auto finished = store->ListMatches(MatchState::kFinished);
+  ASSERT_TRUE(finished.ok());
+  EXPECT_EQ(finished->size(), static_cast<size_t>(kMatches));
+  auto kept = store->GetResult(FakeHash(1000));
+  ASSERT_TRUE(kept.ok() && kept->has_value());
+  EXPECT_EQ((*kept)->worker, "doomed");
+  EXPECT_EQ((*kept)->match_id, 1);
+  auto match1 = store->GetMatch(1);
+  ASSERT_TRUE(match1.ok());
+  EXPECT_EQ(*store->RecordResult(ResultInSeatOrder(*match1, 1000, "doomed"),
+                                 kLease, FakeRate),
+            RecordOutcome::kDuplicate);
+  auto ratings = store->Ratings(kCraits);
+  ASSERT_TRUE(ratings.ok());
+  int64_t games = 0;
+  for (const Rating& r : *ratings) games += r.games;
+  EXPECT_EQ(games, 3 * kMatches);
+}
+
+// Matchmaking in one place at a time: turns taken through several
+// connections never overlap.
+TEST_P(ClaimTest, ExclusiveTurnsNeverOverlap) {
+  const std::string db = LadderWithMatches(0);
+  constexpr int kWorkers = 3;
+  constexpr int kTurns = 5;
+  std::atomic<int> inside{0};
+  std::atomic<int> most{0};
+  std::atomic<int> turns{0};
+  absl::Status errors[kWorkers];
+  std::vector<std::thread> workers;
+  workers.reserve(kWorkers);
+  for (int w = 0; w < kWorkers; ++w) {
+    workers.emplace_back([&, w] {
+      std::unique_ptr<LadderStore> store = OpenFast(db);
+      if (store == nullptr) return;
+      for (int t = 0; t < kTurns && errors[w].ok(); ++t) {
+        errors[w] = store->RunExclusively([&] {
+          const int now = inside.fetch_add(1) + 1;
+          int seen = most.load();
+          while (now > seen && !most.compare_exchange_weak(seen, now)) {
+          }
+          // The store is usable inside the turn.
+          absl::Status status = store->NextRound(kCraits).status();
+          std::this_thread::sleep_for(std::chrono::milliseconds(2));
+          inside.fetch_sub(1);
+          turns.fetch_add(1);
+          return status;
+        });
+      }
+    });
+  }
+  for (std::thread& worker : workers) worker.join();
+  for (const absl::Status& error : errors) EXPECT_TRUE(error.ok()) << error;
+  EXPECT_EQ(turns.load(), kWorkers * kTurns);
+  EXPECT_EQ(most.load(), 1);
+  // The body's status is RunExclusively's.
+  std::unique_ptr<LadderStore> store = OpenFast(db);
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(store->RunExclusively([] { return absl::DataLossError("x"); })
+                .code(),
+            absl::StatusCode::kDataLoss);
+}
+
+// A worker killed during its turn does not keep the others out.
+TEST_P(ClaimTest, AnExclusiveTurnEndsWhenItsHolderIsKilled) {
+  const std::string db = LadderWithMatches(0);
+  int ready[2];
+  ASSERT_EQ(pipe(ready), 0);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    close(ready[0]);
+    absl::StatusOr<std::unique_ptr<LadderStore>> store =
+        OpenStore(db, FastOptions());
+    if (!store.ok()) _exit(2);
+    (void)(*store)->RunExclusively([&] {
+      if (write(ready[1], "x", 1) != 1) _exit(3);
+      while (true) pause();
+      return absl::OkStatus();
+    });
+    _exit(4);
+  }
+  close(ready[1]);
+  char byte = 0;
+  const bool holding = read(ready[0], &byte, 1) == 1;
+  close(ready[0]);
+  if (!holding) {
+    kill(child, SIGKILL);
+    waitpid(child, nullptr, 0);
+    FAIL() << "the worker did not take its turn";
+  }
+  std::atomic<bool> entered{false};
+  std::thread waiter([&] {
+    std::unique_ptr<LadderStore> store = OpenFast(db);
+    if (store == nullptr) return;
+    EXPECT_TRUE(store
+                    ->RunExclusively([&] {
+                      entered = true;
+                      return absl::OkStatus();
+                    })
+                    .ok());
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_FALSE(entered.load()) << "a turn was given while another was held";
+  ASSERT_EQ(kill(child, SIGKILL), 0);
+  ASSERT_EQ(waitpid(child, nullptr, 0), child);
+  waiter.join();
+  EXPECT_TRUE(entered.load());
 }
 
 }  // namespace

@@ -4,9 +4,8 @@
 #include "referee/base/status_macros.h"
 
 namespace cardref::ladder {
-namespace {
 
-absl::Status CheckNumbering(const std::vector<Migration>& migrations) {
+absl::Status CheckMigrationNumbering(const std::vector<Migration>& migrations) {
   for (size_t i = 0; i < migrations.size(); ++i) {
     if (migrations[i].version != static_cast<int>(i) + 1) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -17,14 +16,12 @@ absl::Status CheckNumbering(const std::vector<Migration>& migrations) {
   return absl::OkStatus();
 }
 
-absl::Status RefuseNewer(const SqliteDb& db, int found, int known) {
+absl::Status NewerSchemaError(absl::string_view name, int found, int known) {
   return absl::FailedPreconditionError(absl::StrCat(
-      db.path(), " has ladder schema version ", found,
+      name, " has ladder schema version ", found,
       ", newer than this binary knows (", known,
       "): it was written by a newer cardref; use that version or newer"));
 }
-
-}  // namespace
 
 absl::StatusOr<int> SchemaVersion(SqliteDb* db) {
   ASSIGN_OR_RETURN(
@@ -43,11 +40,11 @@ absl::StatusOr<int> SchemaVersion(SqliteDb* db) {
 absl::StatusOr<int> Migrate(SqliteDb* db,
                             const std::vector<Migration>& migrations,
                             int64_t now_micros) {
-  RETURN_IF_ERROR(CheckNumbering(migrations));
+  RETURN_IF_ERROR(CheckMigrationNumbering(migrations));
   const int known = static_cast<int>(migrations.size());
   // Refuse before writing anything, not even the migrations table.
   ASSIGN_OR_RETURN(int current, SchemaVersion(db));
-  if (current > known) return RefuseNewer(*db, current, known);
+  if (current > known) return NewerSchemaError(db->path(), current, known);
   if (current == known) return current;
   for (const Migration& migration : migrations) {
     ASSIGN_OR_RETURN(SqliteTransaction transaction,
@@ -55,7 +52,7 @@ absl::StatusOr<int> Migrate(SqliteDb* db,
     RETURN_IF_ERROR(db->Exec(kMigrationsTableSql));
     // Another process may have migrated since we looked.
     ASSIGN_OR_RETURN(current, SchemaVersion(db));
-    if (current > known) return RefuseNewer(*db, current, known);
+    if (current > known) return NewerSchemaError(db->path(), current, known);
     if (migration.version <= current) continue;
     absl::Status applied = db->Exec(migration.sql);
     if (!applied.ok()) {

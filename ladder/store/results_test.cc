@@ -1,5 +1,6 @@
-// The store's reads of recorded results (ResultOfMatch, ListResults) and
-// listings without a filter, which bind an empty text.
+// The store's reads of recorded results (ResultOfMatch, ListResults),
+// listings without a filter (which bind an empty text), and the seat
+// tallies matchmaking reads; on every backend of the test binary.
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -7,26 +8,27 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "ladder/store/open_store.h"
 #include "ladder/store/schema.h"
-#include "ladder/store/sqlite_db.h"
-#include "ladder/store/sqlite_store.h"
+#include "ladder/store/testing/store_backends.h"
 #include "ladder/store/testing/store_testing.h"
 
 namespace cardref::ladder {
 namespace {
 
 using testing::FakeRate;
-using testing::FreshPath;
 using testing::ResultInSeatOrder;
 using testing::SmallLadder;
 
-class ResultsTest : public ::testing::Test {
+class ResultsTest : public testing::BackendTest {
  protected:
   void SetUp() override {
-    auto store = SqliteStore::Open(FreshPath("ladder.db"));
-    ASSERT_TRUE(store.ok()) << store.status();
-    store_ = *std::move(store);
+    BackendTest::SetUp();
+    if (IsSkipped()) return;
+    store_ = Open();
+    ASSERT_NE(store_, nullptr);
     ASSERT_TRUE(store_->Initialize(SmallLadder(), 100).ok());
     for (const std::string name : {"a", "b", "c", "d"}) {
       ASSERT_TRUE(store_->AddEntrant(name, 200).ok());
@@ -53,11 +55,15 @@ class ResultsTest : public ::testing::Test {
     return id.value_or(0);
   }
 
-  std::unique_ptr<SqliteStore> store_;
+  std::unique_ptr<LadderStore> store_;
   std::vector<int64_t> versions_;
 };
 
-TEST_F(ResultsTest, ListingsWithoutAFilterListEverything) {
+INSTANTIATE_TEST_SUITE_P(Store, ResultsTest,
+                         ::testing::ValuesIn(testing::LinkedBackends()),
+                         testing::BackendName);
+
+TEST_P(ResultsTest, ListingsWithoutAFilterListEverything) {
   auto all = store_->ListVersions(std::nullopt);
   ASSERT_TRUE(all.ok());
   EXPECT_EQ(all->size(), 4u);  // three ranked, one validating
@@ -67,7 +73,7 @@ TEST_F(ResultsTest, ListingsWithoutAFilterListEverything) {
   EXPECT_EQ(matches->size(), 1u);
 }
 
-TEST_F(ResultsTest, ResultsAreFoundByMatchAndListedByGameAndKind) {
+TEST_P(ResultsTest, ResultsAreFoundByMatchAndListedByGameAndKind) {
   const int64_t rated =
       Schedule(1, {versions_[0], versions_[1], versions_[2]}, MatchKind::kRated);
   const int64_t validation = Schedule(
@@ -110,29 +116,32 @@ TEST_F(ResultsTest, ResultsAreFoundByMatchAndListedByGameAndKind) {
   EXPECT_TRUE(other_game->empty());
 }
 
-// What matchmaking reads, counted from the match tables: per version and
-// seat, rated matches not voided, and the last round among them.
+// What matchmaking reads, counted here from the matches the store lists:
+// per version and seat of game 1, rated matches not voided, and the last
+// round among them.
 std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> Counted(
-    const std::string& path) {
+    LadderStore& store) {
   std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> counted;
-  auto db = SqliteDb::Open(path, {});
-  EXPECT_TRUE(db.ok());
-  auto select = (*db)->Prepare(
-      "SELECT s.version_id, s.seat, COUNT(*), MAX(m.round) FROM match_seats "
-      "s JOIN matches m ON m.id = s.match_id WHERE m.game_id = 1 AND m.kind "
-      "= 'rated' AND m.state <> 'voided' GROUP BY s.version_id, s.seat");
-  EXPECT_TRUE(select.ok());
-  while (true) {
-    auto row = select->Step();
-    if (!row.ok() || !*row) break;
-    counted[{select->Int(0), select->Int(1)}] = {select->Int(2),
-                                                  select->Int(3)};
+  auto matches = store.ListMatches(std::nullopt);
+  EXPECT_TRUE(matches.ok()) << matches.status();
+  if (!matches.ok()) return counted;
+  for (const Match& m : *matches) {
+    if (m.game_id != 1 || m.kind != MatchKind::kRated ||
+        m.state == MatchState::kVoided) {
+      continue;
+    }
+    for (size_t seat = 0; seat < m.seat_versions.size(); ++seat) {
+      auto& [count, last] =
+          counted[{m.seat_versions[seat], static_cast<int64_t>(seat)}];
+      ++count;
+      last = std::max(last, m.round);
+    }
   }
   return counted;
 }
 
 // The tallies matchmaking keeps, as MatchmakingState gives them.
-std::map<std::pair<int64_t, int64_t>, int64_t> Kept(SqliteStore& store) {
+std::map<std::pair<int64_t, int64_t>, int64_t> Kept(LadderStore& store) {
   std::map<std::pair<int64_t, int64_t>, int64_t> kept;
   auto state = store.MatchmakingState(1);
   EXPECT_TRUE(state.ok()) << state.status();
@@ -146,11 +155,15 @@ std::map<std::pair<int64_t, int64_t>, int64_t> Kept(SqliteStore& store) {
   return kept;
 }
 
-TEST(SeatTalliesTest, KeptAsMatchesAreScheduledVoidedAbandonedAndRetired) {
-  const std::string path = FreshPath("ladder.db");
-  auto opened = SqliteStore::Open(path);
-  ASSERT_TRUE(opened.ok());
-  SqliteStore& store = **opened;
+using SeatTalliesTest = testing::BackendTest;
+INSTANTIATE_TEST_SUITE_P(Store, SeatTalliesTest,
+                         ::testing::ValuesIn(testing::LinkedBackends()),
+                         testing::BackendName);
+
+TEST_P(SeatTalliesTest, KeptAsMatchesAreScheduledVoidedAbandonedAndRetired) {
+  std::unique_ptr<LadderStore> opened = Open();
+  ASSERT_NE(opened, nullptr);
+  LadderStore& store = *opened;
   ASSERT_TRUE(store.Initialize(SmallLadder(), 1).ok());
   std::vector<int64_t> v;
   for (int i = 0; i < 5; ++i) {
@@ -181,7 +194,7 @@ TEST(SeatTalliesTest, KeptAsMatchesAreScheduledVoidedAbandonedAndRetired) {
     std::set<int64_t> seen;
     for (const Version& r : *ranked) seen.insert(r.id);
     std::map<std::pair<int64_t, int64_t>, int64_t> expected;
-    for (const auto& [key, value] : Counted(path)) {
+    for (const auto& [key, value] : Counted(store)) {
       if (seen.count(key.first) != 0) expected[key] = value.first;
     }
     EXPECT_EQ(Kept(store), expected) << when;
@@ -202,7 +215,7 @@ TEST(SeatTalliesTest, KeptAsMatchesAreScheduledVoidedAbandonedAndRetired) {
   // Rounds waited: counted from the last round each version sat in.
   auto state = store.MatchmakingState(1);
   ASSERT_TRUE(state.ok());
-  const auto counted = Counted(path);
+  const auto counted = Counted(store);
   for (const MatchmakingEntry& e : *state) {
     int64_t last = 0;
     for (const auto& [key, value] : counted) {
@@ -222,15 +235,15 @@ TEST(SeatTalliesTest, KeptAsMatchesAreScheduledVoidedAbandonedAndRetired) {
   }
 }
 
-TEST(SeatTalliesTest, TheMigrationCountsAnOlderStoresMatches) {
-  const std::string path = FreshPath("ladder.db");
+TEST_P(SeatTalliesTest, TheMigrationCountsAnOlderStoresMatches) {
+  const std::string path = NewDatabase();
   const std::vector<Migration> first(LadderMigrations().begin(),
                                      LadderMigrations().begin() + 1);
   {
-    SqliteStoreOptions options;
+    OpenStoreOptions options;
     options.migrations = &first;
-    auto old = SqliteStore::Open(path, options);
-    ASSERT_TRUE(old.ok());
+    auto old = OpenStore(path, options);
+    ASSERT_TRUE(old.ok()) << old.status();
     ASSERT_TRUE((*old)->Initialize(SmallLadder(), 1).ok());
     for (int i = 0; i < 3; ++i) {
       const std::string name = "p" + std::to_string(i);
@@ -246,25 +259,23 @@ TEST(SeatTalliesTest, TheMigrationCountsAnOlderStoresMatches) {
   {
     // Matches as a binary of schema version 1 wrote them (this one's
     // ScheduleMatches keeps tallies that version lacks).
-    auto db = SqliteDb::Open(path, {});
-    ASSERT_TRUE(db.ok());
+    std::string sql;
     for (int round = 1; round <= 4; ++round) {
-      auto match = (*db)->Prepare(
-          "INSERT INTO matches VALUES (?1, 1, 'rated', ?1, 'd', ?2, "
-          "'scheduled', '', 0, 0, '', 10, 0)");
-      ASSERT_TRUE(match.ok());
-      ASSERT_TRUE(match->BindAll(round, testing::FakeHash(round)).Run().ok());
+      absl::StrAppend(&sql, "INSERT INTO matches VALUES (", round,
+                      ", 1, 'rated', ", round, ", 'd', '",
+                      testing::FakeHash(round),
+                      "', 'scheduled', '', 0, 0, '', 10, 0);");
       for (int seat = 0; seat < 3; ++seat) {
-        auto add = (*db)->Prepare("INSERT INTO match_seats VALUES (?1, ?2, ?3)");
-        ASSERT_TRUE(add.ok());
-        ASSERT_TRUE(add->BindAll(round, seat, 1 + (round + seat) % 3).Run().ok());
+        absl::StrAppend(&sql, "INSERT INTO match_seats VALUES (", round, ", ",
+                        seat, ", ", 1 + (round + seat) % 3, ");");
       }
     }
+    ASSERT_TRUE(backend().Exec(path, sql).ok());
   }
-  auto now = SqliteStore::Open(path);
+  auto now = OpenStore(path);
   ASSERT_TRUE(now.ok()) << now.status();
   std::map<std::pair<int64_t, int64_t>, int64_t> expected;
-  for (const auto& [key, value] : Counted(path)) expected[key] = value.first;
+  for (const auto& [key, value] : Counted(**now)) expected[key] = value.first;
   EXPECT_EQ(expected.size(), 9u);
   EXPECT_EQ(Kept(**now), expected);
 }

@@ -1,9 +1,14 @@
 #include "ladder/store/sqlite_store.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -136,6 +141,32 @@ absl::Status SqliteStore::Backup(const std::string& dest_path) {
                             : SqliteError(code, dest, "copying the backup");
   sqlite3_close_v2(dest);
   if (!status.ok()) std::filesystem::remove(dest_path);
+  return status;
+}
+
+absl::Status SqliteStore::RunExclusively(
+    const std::function<absl::Status()>& body) {
+  absl::MutexLock turn(&exclusive_mu_);
+  std::string lock_path;
+  {
+    absl::MutexLock lock(&mu_);
+    lock_path = db_->path() + "-exclusive";
+  }
+  const int fd = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    return absl::InternalError(
+        absl::StrCat("opening ", lock_path, ": ", strerror(errno)));
+  }
+  while (flock(fd, LOCK_EX) != 0) {
+    if (errno != EINTR) {
+      const std::string error = strerror(errno);
+      close(fd);
+      return absl::InternalError(
+          absl::StrCat("locking ", lock_path, ": ", error));
+    }
+  }
+  absl::Status status = body();
+  close(fd);  // releases the lock
   return status;
 }
 

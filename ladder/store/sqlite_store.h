@@ -9,6 +9,7 @@
 #define CARDREF_LADDER_STORE_SQLITE_STORE_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,6 +45,12 @@ class SqliteStore final : public LadderStore {
   // `dest_path`, a consistent snapshot taken while other connections keep
   // reading and writing. ALREADY_EXISTS if `dest_path` exists.
   [[nodiscard]] absl::Status Backup(const std::string& dest_path);
+
+  // Turns are taken on an flock of "<file>-exclusive" beside the store
+  // (SQLite's own locks are not held across calls), which the kernel
+  // releases when the holder dies.
+  absl::Status RunExclusively(
+      const std::function<absl::Status()>& body) override;
 
   absl::Status Initialize(const LadderConfig& config,
                           int64_t now_micros) override;
@@ -125,6 +132,9 @@ class SqliteStore final : public LadderStore {
 
   absl::Mutex mu_;
   std::unique_ptr<SqliteDb> db_ ABSL_GUARDED_BY(mu_);
+  // Held through RunExclusively: threads of one process take turns here,
+  // processes on the lock file.
+  absl::Mutex exclusive_mu_;
 };
 
 // Restores a backup made by Backup into `dest_path` (a new file; open it

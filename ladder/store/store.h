@@ -315,6 +315,17 @@ class LadderStore {
   MatchmakingState(int64_t game_id) = 0;
   // The next matchmaking round number of a game (1 + the highest so far).
   [[nodiscard]] virtual absl::StatusOr<int64_t> NextRound(int64_t game_id) = 0;
+
+  // Runs `body` while no other RunExclusively on this ladder runs its own
+  // (in any thread, process or machine sharing the store), so that one
+  // worker at a time reads the schedule and adds to it: matchmaking in one
+  // place at a time, round numbers and deal sets never given twice. `body`
+  // calls this store as usual. The turn ends when `body` returns, or when
+  // the process holding it dies. Returns `body`'s status; ABORTED if the
+  // turn may have been lost while `body` ran (the connection broke), so
+  // another worker may have scheduled at the same time.
+  [[nodiscard]] virtual absl::Status RunExclusively(
+      const std::function<absl::Status()>& body) = 0;
 };
 
 }  // namespace cardref::ladder

@@ -14,6 +14,8 @@
 #include "absl/strings/strip.h"
 #include "games/all_games.h"
 #include "ladder/rating/plackett_luce.h"
+#include "ladder/store/open_store.h"
+#include "ladder/store/pg_db.h"
 #include "ladder/store/sqlite_store.h"
 #include "ladder/store/validation.h"
 #include "ladder/tools/content_hash.h"
@@ -23,12 +25,13 @@
 namespace cardref::ladder::cli {
 namespace {
 
-absl::StatusOr<std::unique_ptr<SqliteStore>> OpenExisting(
+// A SQLite file or a postgresql:// URL (OpenStore).
+absl::StatusOr<std::unique_ptr<LadderStore>> OpenExisting(
     const std::string& path) {
   if (path.empty()) return absl::InvalidArgumentError("--db is required");
-  SqliteStoreOptions options;
-  options.open.create = false;
-  return SqliteStore::Open(path, options);
+  OpenStoreOptions options;
+  options.create = false;
+  return OpenStore(path, options);
 }
 
 absl::StatusOr<std::vector<LadderGame>> ParseGames(const InitOptions& options) {
@@ -89,12 +92,13 @@ absl::Status Init(const InitOptions& options, int64_t now_micros,
   config.decision_time_limit_ms = options.decision_time_limit_ms;
   config.match_budget_ms = options.match_budget_ms;
   config.reference_entrant = options.reference_entrant;
-  SqliteStoreOptions store_options;
+  OpenStoreOptions store_options;
   store_options.now_micros = now_micros;
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
-                   SqliteStore::Open(options.store, store_options));
+  ASSIGN_OR_RETURN(std::unique_ptr<LadderStore> store,
+                   OpenStore(options.store, store_options));
   RETURN_IF_ERROR(store->Initialize(config, now_micros));
-  out << "ladder '" << config.name << "' in " << options.store << ":";
+  out << "ladder '" << config.name << "' in "
+      << RedactPostgresUrl(options.store) << ":";
   for (const LadderGame& game : config.games) {
     out << " " << GameName(game)
         << (game.teams.empty() ? "" : " (teams " + FormatTeams(game.teams) + ")");
@@ -123,7 +127,7 @@ absl::Status Add(const AddOptions& options, int64_t now_micros,
     }
     hash = *computed;
   }
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
+  ASSIGN_OR_RETURN(std::unique_ptr<LadderStore> store,
                    OpenExisting(options.store));
   absl::StatusOr<Entrant> entrant =
       store->AddEntrant(options.entrant, now_micros);
@@ -143,7 +147,7 @@ absl::Status SetStatus(const std::string& store_path, int64_t version_id,
                        const std::string& status, const std::string& reason,
                        int64_t now_micros, std::ostream& out) {
   ASSIGN_OR_RETURN(VersionStatus to, ParseVersionStatus(status));
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
+  ASSIGN_OR_RETURN(std::unique_ptr<LadderStore> store,
                    OpenExisting(store_path));
   RETURN_IF_ERROR(store->SetVersionStatus(version_id, to, reason, now_micros));
   ASSIGN_OR_RETURN(Version version, store->GetVersion(version_id));
@@ -159,7 +163,7 @@ absl::Status Standings(const std::string& store_path, const std::string& game,
     return absl::InvalidArgumentError(absl::StrCat(
         "--format must be text, json or csv, got '", format, "'"));
   }
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
+  ASSIGN_OR_RETURN(std::unique_ptr<LadderStore> store,
                    OpenExisting(store_path));
   ASSIGN_OR_RETURN(LadderConfig config, store->GetConfig());
   ASSIGN_OR_RETURN(std::vector<Version> ranked,
@@ -276,7 +280,7 @@ absl::Status Versions(const std::string& store_path, const std::string& format,
     return absl::InvalidArgumentError(absl::StrCat(
         "--format must be text, json or csv, got '", format, "'"));
   }
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
+  ASSIGN_OR_RETURN(std::unique_ptr<LadderStore> store,
                    OpenExisting(store_path));
   ASSIGN_OR_RETURN(std::vector<Version> versions,
                    store->ListVersions(std::nullopt));
@@ -314,7 +318,7 @@ absl::Status Export(const std::string& store_path, const std::string& game,
     return absl::InvalidArgumentError(
         absl::StrCat("--format must be csv or json, got '", format, "'"));
   }
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
+  ASSIGN_OR_RETURN(std::unique_ptr<LadderStore> store,
                    OpenExisting(store_path));
   ASSIGN_OR_RETURN(LadderConfig config, store->GetConfig());
   ASSIGN_OR_RETURN(std::vector<Version> versions,
@@ -379,7 +383,7 @@ absl::Status Export(const std::string& store_path, const std::string& game,
 
 absl::Status Freeze(const std::string& store_path, bool frozen,
                     std::ostream& out) {
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
+  ASSIGN_OR_RETURN(std::unique_ptr<LadderStore> store,
                    OpenExisting(store_path));
   RETURN_IF_ERROR(store->SetFrozen(frozen));
   out << (frozen ? "frozen: no new versions, no rating drift (tau = 0); "
@@ -391,8 +395,15 @@ absl::Status Freeze(const std::string& store_path, bool frozen,
 absl::Status Backup(const std::string& store_path, const std::string& to,
                     std::ostream& out) {
   if (to.empty()) return absl::InvalidArgumentError("--to is required");
+  if (IsPostgresUrl(store_path)) {
+    return absl::FailedPreconditionError(
+        "backup copies a SQLite file; back a PostgreSQL ladder up with "
+        "pg_dump (docs/ladder.md, \"Backup and restore\")");
+  }
+  SqliteStoreOptions options;
+  options.open.create = false;
   ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
-                   OpenExisting(store_path));
+                   SqliteStore::Open(store_path, options));
   RETURN_IF_ERROR(store->Backup(to));
   out << "backup of " << store_path << " in " << to << "\n";
   return absl::OkStatus();

@@ -1,5 +1,5 @@
-#include "ladder/store/sqlite_store.h"
-
+// The store's contract: what every LadderStore backend does alike, run on
+// each backend of the test binary (testing/store_backends.h).
 #include <memory>
 #include <string>
 #include <vector>
@@ -7,6 +7,8 @@
 #include "absl/strings/match.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ladder/store/store.h"
+#include "ladder/store/testing/store_backends.h"
 #include "ladder/store/testing/store_testing.h"
 
 namespace cardref::ladder {
@@ -15,19 +17,19 @@ namespace {
 using ::testing::ElementsAre;
 using testing::FakeHash;
 using testing::FakeRate;
-using testing::FreshPath;
 using testing::ResultInSeatOrder;
 using testing::SmallLadder;
 
 constexpr int64_t kCraits = 1;
 constexpr int64_t kKraken = 2;
 
-class SqliteStoreTest : public ::testing::Test {
+class StoreContractTest : public testing::BackendTest {
  protected:
   void SetUp() override {
-    auto store = SqliteStore::Open(FreshPath("ladder.db"));
-    ASSERT_TRUE(store.ok()) << store.status();
-    store_ = *std::move(store);
+    BackendTest::SetUp();
+    if (IsSkipped()) return;
+    store_ = Open();
+    ASSERT_NE(store_, nullptr);
     ASSERT_TRUE(store_->Initialize(SmallLadder(), 100).ok());
   }
 
@@ -57,10 +59,14 @@ class SqliteStoreTest : public ::testing::Test {
     return id.value_or(0);
   }
 
-  std::unique_ptr<SqliteStore> store_;
+  std::unique_ptr<LadderStore> store_;
 };
 
-TEST_F(SqliteStoreTest, ConfigRoundTripsAndInitialisesOnce) {
+INSTANTIATE_TEST_SUITE_P(Store, StoreContractTest,
+                         ::testing::ValuesIn(testing::LinkedBackends()),
+                         testing::BackendName);
+
+TEST_P(StoreContractTest, ConfigRoundTripsAndInitialisesOnce) {
   auto config = store_->GetConfig();
   ASSERT_TRUE(config.ok());
   EXPECT_EQ(config->name, "test");
@@ -76,32 +82,32 @@ TEST_F(SqliteStoreTest, ConfigRoundTripsAndInitialisesOnce) {
   EXPECT_TRUE(store_->GetConfig()->frozen);
 }
 
-TEST(SqliteStoreConfigTest, BadConfigurationsAreRefused) {
-  auto store = SqliteStore::Open(FreshPath("ladder.db"));
-  ASSERT_TRUE(store.ok());
-  EXPECT_EQ((*store)->GetConfig().status().code(),
+TEST_P(StoreContractTest, BadConfigurationsAreRefused) {
+  auto store = Open();  // a second store, not initialised
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(store->GetConfig().status().code(),
             absl::StatusCode::kFailedPrecondition);
   LadderConfig config = SmallLadder();
   config.games[1].players = 5;  // 4 teams for 5 seats
-  EXPECT_EQ((*store)->Initialize(config, 1).code(),
+  EXPECT_EQ(store->Initialize(config, 1).code(),
             absl::StatusCode::kInvalidArgument);
   config = SmallLadder();
   config.games[1].teams = {0, 0, 0, 0};  // one team
-  EXPECT_EQ((*store)->Initialize(config, 1).code(),
+  EXPECT_EQ(store->Initialize(config, 1).code(),
             absl::StatusCode::kInvalidArgument);
   config = SmallLadder();
   config.rating.sigma = 0;
-  EXPECT_EQ((*store)->Initialize(config, 1).code(),
+  EXPECT_EQ(store->Initialize(config, 1).code(),
             absl::StatusCode::kInvalidArgument);
   config = SmallLadder();
   config.games.push_back(config.games[0]);
-  EXPECT_EQ((*store)->Initialize(config, 1).code(),
+  EXPECT_EQ(store->Initialize(config, 1).code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ((*store)->GetConfig().status().code(),
+  EXPECT_EQ(store->GetConfig().status().code(),
             absl::StatusCode::kFailedPrecondition);
 }
 
-TEST_F(SqliteStoreTest, EntrantNamesAreUniqueAndChecked) {
+TEST_P(StoreContractTest, EntrantNamesAreUniqueAndChecked) {
   ASSERT_TRUE(store_->AddEntrant("alice", 1).ok());
   EXPECT_EQ(store_->AddEntrant("alice", 2).status().code(),
             absl::StatusCode::kAlreadyExists);
@@ -115,7 +121,7 @@ TEST_F(SqliteStoreTest, EntrantNamesAreUniqueAndChecked) {
   EXPECT_EQ((*entrants)[0].id, 1);
 }
 
-TEST_F(SqliteStoreTest, VersionsMoveThroughTheirStatuses) {
+TEST_P(StoreContractTest, VersionsMoveThroughTheirStatuses) {
   ASSERT_TRUE(store_->AddEntrant("alice", 1).ok());
   EXPECT_EQ(store_->AddVersion("bob", "x", "h", 1).status().code(),
             absl::StatusCode::kNotFound);
@@ -158,13 +164,18 @@ TEST_F(SqliteStoreTest, VersionsMoveThroughTheirStatuses) {
   std::vector<int64_t> ids;
   for (const Version& v : *ranked) ids.push_back(v.id);
   EXPECT_THAT(ids, ElementsAre(b, c, v2->id));
+  // No filter: every version, every match.
+  auto all = store_->ListVersions(std::nullopt);
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->size(), 4u);
+  EXPECT_EQ(store_->ListMatches(std::nullopt)->size(), 1u);
 
   ASSERT_TRUE(store_->SetFrozen(true).ok());
   EXPECT_EQ(store_->AddVersion("alice", "bot-v3", "h3", 30).status().code(),
             absl::StatusCode::kFailedPrecondition);
 }
 
-TEST_F(SqliteStoreTest, ScheduleChecksTheSeats) {
+TEST_P(StoreContractTest, ScheduleChecksTheSeats) {
   const int64_t a = Ranked("a"), b = Ranked("b"), c = Ranked("c");
   NewMatch match;
   match.game_id = kCraits;
@@ -195,7 +206,7 @@ TEST_F(SqliteStoreTest, ScheduleChecksTheSeats) {
             absl::StatusCode::kInvalidArgument);
 }
 
-TEST_F(SqliteStoreTest, ScheduleMatchesIsAllOrNothing) {
+TEST_P(StoreContractTest, ScheduleMatchesIsAllOrNothing) {
   const int64_t a = Ranked("a"), b = Ranked("b"), c = Ranked("c");
   NewMatch good;
   good.game_id = kCraits;
@@ -211,7 +222,7 @@ TEST_F(SqliteStoreTest, ScheduleMatchesIsAllOrNothing) {
   EXPECT_THAT(*ids, ElementsAre(1, 2));
 }
 
-TEST_F(SqliteStoreTest, ARecordedResultUpdatesRatingsOnceAndEndsTheClaim) {
+TEST_P(StoreContractTest, ARecordedResultUpdatesRatingsOnceAndEndsTheClaim) {
   const int64_t a = Ranked("a"), b = Ranked("b"), c = Ranked("c");
   const int64_t id = Schedule(kCraits, {a, b, c});
   auto claimed = store_->ClaimNext({"w1", 1000, 500, 3});
@@ -284,7 +295,7 @@ TEST_F(SqliteStoreTest, ARecordedResultUpdatesRatingsOnceAndEndsTheClaim) {
   EXPECT_FALSE(store_->GetResult(FakeHash(2))->has_value());
 }
 
-TEST_F(SqliteStoreTest, ABadResultChangesNothing) {
+TEST_P(StoreContractTest, ABadResultChangesNothing) {
   const int64_t a = Ranked("a"), b = Ranked("b"), c = Ranked("c");
   const int64_t id = Schedule(kCraits, {a, b, c});
   auto claimed = store_->ClaimNext({"w1", 1000, 500, 3});
@@ -335,7 +346,7 @@ TEST_F(SqliteStoreTest, ABadResultChangesNothing) {
             RecordOutcome::kRecorded);
 }
 
-TEST_F(SqliteStoreTest, PartnersMustShareARank) {
+TEST_P(StoreContractTest, PartnersMustShareARank) {
   const int64_t a = Ranked("a"), b = Ranked("b"), c = Ranked("c"),
                 d = Ranked("d");
   const int64_t id = Schedule(kKraken, {a, b, c, d});
@@ -353,7 +364,7 @@ TEST_F(SqliteStoreTest, PartnersMustShareARank) {
   EXPECT_EQ(store_->Ratings(kKraken)->size(), 4u);
 }
 
-TEST_F(SqliteStoreTest, ValidationMatchesAreRecordedButNotRated) {
+TEST_P(StoreContractTest, ValidationMatchesAreRecordedButNotRated) {
   ASSERT_TRUE(store_->AddEntrant("new", 1).ok());
   auto version = store_->AddVersion("new", "bot", "h", 1);
   ASSERT_TRUE(version.ok());
@@ -376,7 +387,7 @@ TEST_F(SqliteStoreTest, ValidationMatchesAreRecordedButNotRated) {
   EXPECT_EQ(store_->GetMatch(id)->state, MatchState::kFinished);
 }
 
-TEST_F(SqliteStoreTest, VoidedMatchesTakeNoResult) {
+TEST_P(StoreContractTest, VoidedMatchesTakeNoResult) {
   const int64_t a = Ranked("a"), b = Ranked("b"), c = Ranked("c");
   const int64_t id = Schedule(kCraits, {a, b, c});
   ASSERT_TRUE(store_->VoidMatch(id, "organiser's call", 5).ok());
@@ -390,7 +401,7 @@ TEST_F(SqliteStoreTest, VoidedMatchesTakeNoResult) {
   EXPECT_FALSE(store_->ClaimNext({"w", 10, 10, 3})->has_value());
 }
 
-TEST_F(SqliteStoreTest, MatchmakingStateCountsGamesSeatsAndWaits) {
+TEST_P(StoreContractTest, MatchmakingStateCountsGamesSeatsAndWaits) {
   const int64_t a = Ranked("a", 10), b = Ranked("b", 10), c = Ranked("c", 10),
                 d = Ranked("d", 10);
   Schedule(kCraits, {a, b, c}, MatchKind::kRated, 1);
