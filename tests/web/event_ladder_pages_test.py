@@ -128,9 +128,25 @@ def event_test(tools, pages, tmp):
             return d.execute_script("return document.body.dataset.over;") \
                 == "true"
 
+        referee_checked = False
         deadline = time.monotonic() + 40
         while not over() and time.monotonic() < deadline:
             seen.add(finished())
+            if not referee_checked:
+                live = [a.get_attribute("href") for a in
+                        d.find_elements(By.CSS_SELECTOR, "#matches a")
+                        if a.text != "replay"]
+                if live:
+                    # The event's own referee serves the match's page while
+                    # the event runs (it stops with the event).
+                    try:
+                        status, body = http(live[0])
+                        assert status == 200, (status, body[:300])
+                        assert b"<html" in body
+                        referee_checked = True
+                    except urllib.error.URLError:
+                        if not over():
+                            raise
             time.sleep(0.1)
         assert over(), "the page never said the event was over"
         total = len(json.load(open(os.path.join(out, "report.json")))
@@ -139,7 +155,9 @@ def event_test(tools, pages, tmp):
                             "the page to show every match finished")
         seen.add(finished())
         assert len(seen) >= 2, f"the page never updated: {sorted(seen)}"
-        print(f"event page: finished counts seen {sorted(seen)} of {total}")
+        print(f"event page: finished counts seen {sorted(seen)} of {total}; "
+              f"a match page on the event's referee checked: "
+              f"{referee_checked}")
         web_util.wait_until(
             lambda: d.find_elements(By.CSS_SELECTOR, "#standings table tr"),
             15, "the standings")
@@ -147,16 +165,18 @@ def event_test(tools, pages, tmp):
         for name in ("random", "first", "heuristic"):
             assert name in standings, standings
         assert ".." in standings, f"no interval: {standings}"
-        links = d.find_elements(By.CSS_SELECTOR, "#matches a")
-        assert len(links) == total, f"{len(links)} match links of {total}"
-        assert links[0].get_attribute("href").startswith("http://127.0.0.1:")
-        referee_page = links[0].get_attribute("href")
+        replays = [a for a in d.find_elements(By.CSS_SELECTOR, "#matches a")
+                   if a.text == "replay"]
+        assert len(replays) == total, f"{len(replays)} replays of {total}"
         pages.check("the event page", "#matches table")
         pages.check("the event page", "#faults table")
+        pages.check("the event page", "#standings table")
         pages.screenshots("event")
-        # The link leads to the match's page on the event's own referee.
-        status, body = http(referee_page)
-        assert status == 200, (status, body[:300])
+        # A replay from the event's own front, after its referee stopped.
+        replays[0].click()
+        web_util.wait_until(lambda: d.find_elements(By.ID, "game-data"), 10,
+                            "the replay")
+        assert web_util.console_errors(d) == []
         api = json.loads(http(f"http://127.0.0.1:{port}/api/event")[1])
         assert api["counts"]["finished"] == total, api["counts"]
         assert all(m["deal_set_over"] for m in api["matches"])
@@ -188,7 +208,7 @@ def ladder_test(tools, pages, tmp):
                    f"--command={tools}/cardref_bot --strategy={strategy} "
                    "--quiet",
                    "--content_hash=" + hashlib.sha256(name.encode()).hexdigest())
-    ladder_cmd(tools, "run", f"--db={db}", "--trust_bots", "--matches=6",
+    ladder_cmd(tools, "run", f"--db={db}", "--trust_bots", "--matches=10",
                "--workers=1")
     credential = ladder_cmd(tools, "credential", f"--db={db}",
                             "--entrant=first").strip().splitlines()[-1]
@@ -221,15 +241,18 @@ def ladder_test(tools, pages, tmp):
                 if a.text == HOSTILE]
         assert link, "no link to the hostile entrant's page"
         link[0].click()
-        web_util.wait_until(lambda: "Entrant" in d.title or
-                            d.find_elements(By.CSS_SELECTOR, "svg.chart"),
-                            10, "the entrant's page")
+        web_util.wait_until(
+            lambda: "Entrant" in d.find_element(By.TAG_NAME, "h1").text, 10,
+            "the entrant's page")
         pages.check("the hostile entrant's page", "table.versions")
         assert HOSTILE in d.find_element(By.TAG_NAME, "h1").text
-        assert d.find_elements(By.CSS_SELECTOR, "svg.chart polyline"), \
-            "no rating chart"
         pages.check("the hostile entrant's page", "table.matches")
         pages.screenshots("ladder_entrant")
+        # The leader's page has its rating chart.
+        d.get(base + "/entrants/heuristic")
+        assert d.find_elements(By.CSS_SELECTOR, "svg.chart polyline"), \
+            "no rating chart"
+        pages.check("the leader's page", "table.versions")
         d.get(base + "/matches")
         pages.check("the recent matches", "table.matches")
         d.get(f"{base}/matches/{match}")
@@ -249,7 +272,7 @@ def ladder_test(tools, pages, tmp):
         status, body = http(f"{base}/api/matches/{match}/log", credential)
         assert status == 200 and len(body) > 100, (status, body[:200])
         standings = json.loads(http(base + "/api/standings")[1])
-        assert len(standings["games"][0]["standings"]) == 3, standings
+        assert len(standings["games"][0]["standings"]) >= 2, standings
         print("ladder pages: leaderboard, entrant, matches, replay and the "
               "owner-only addresses checked")
     finally:

@@ -56,15 +56,20 @@
         link = el("a", m.match_id);
         link.href = m.links.page;
       }
+      let replay = "";
+      if (m.replay) {
+        replay = el("a", "replay");
+        replay.href = m.replay;
+      }
       let result = "";
       if (m.scores) result = m.scores.join(" : ");
       else if (m.status === "finished" && !m.deal_set_over) result = "(shown when its deal set is over)";
       const faults = (m.faults || []).filter(function (f) { return f; }).join("; ");
-      return [m.key, m.game, m.bots.join(", "), m.status, link, result,
+      return [m.key, m.game, m.bots.join(", "), m.status, link, replay, result,
               faults || m.reason || ""];
     });
     replace("matches", rows.length ? table(
-      ["match", "game", "bots", "status", "page", "scores", "notes"], rows, "event-matches")
+      ["match", "game", "bots", "status", "live page", "replay", "scores", "notes"], rows, "event-matches")
       : el("p", "No match scheduled.", "note"));
     const frows = ev.faults.map(function (f) {
       const limits = Object.keys(f.limits || {}).map(function (k) { return k + " " + f.limits[k]; });

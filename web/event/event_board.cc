@@ -136,6 +136,15 @@ std::string EventBoard::referee_key() const {
   return referee_key_;
 }
 
+std::string EventBoard::ReplayLog(const std::string& key) const {
+  absl::MutexLock lock(&mu_);
+  auto it = by_key_.find(key);
+  if (it == by_key_.end()) return "";
+  const Entry& e = entries_[it->second];
+  if (e.status != "finished" || !DealSetOverLocked(e.match.deal_set)) return "";
+  return e.log_path;
+}
+
 std::vector<std::string> EventBoard::StandingsLogs() const {
   absl::MutexLock lock(&mu_);
   std::vector<std::string> logs;
@@ -177,6 +186,9 @@ json EventBoard::EventJson() const {
       }
     }
     if (set_over) {
+      if (e.status == "finished" && !e.log_path.empty()) {
+        m["replay"] = absl::StrCat("/matches/", e.match.key);
+      }
       if (!e.scores.empty()) m["scores"] = e.scores;
       if (!e.ranks.empty()) m["ranks"] = e.ranks;
       if (!e.reason.empty()) m["reason"] = e.reason;

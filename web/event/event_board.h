@@ -38,6 +38,9 @@ class EventBoard {
   // The finished logs of the deal sets that are over, in schedule order.
   std::vector<std::string> StandingsLogs() const;
   std::string referee_key() const;
+  // The log of match `key` if its replay may be shown: finished, its deal
+  // set over; "" otherwise.
+  std::string ReplayLog(const std::string& key) const;
 
   // The standings, once computed: the analyzer's ratings JSON text of
   // `logs` logs (empty text: none yet), or the error that computing them

@@ -4,6 +4,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "analyzer/log_tools/log_html.h"
+#include "analyzer/log_tools/playback.h"
+#include "games/all_games.h"
+#include "referee/codec/logged_actions.h"
+#include "referee/record/game_log.h"
 #include "tournament/report.h"
 #include "web/http_answers.h"
 #include "web/pages.h"
@@ -26,6 +30,9 @@ class EventFront::Routes : public HttpHandler {
       return AssetAnswer(path.substr(sizeof("/assets/") - 1));
     }
     if (path == "/") return HtmlAnswer(200, Page());
+    if (path.rfind("/matches/", 0) == 0) {
+      return Replay(path.substr(sizeof("/matches/") - 1));
+    }
     if (path.rfind("/api/", 0) == 0) {
       return JsonErrorAnswer(404, "no such address");
     }
@@ -33,6 +40,26 @@ class EventFront::Routes : public HttpHandler {
   }
 
  private:
+  // A finished match's replay from its log, once its deal set is over: the
+  // event's referee (and its match pages) stop with the event, this does
+  // not.
+  HttpAnswer Replay(const std::string& key) const {
+    const std::string log_path = board_->ReplayLog(key);
+    if (log_path.empty()) {
+      return HtmlAnswer(404, MessagePage("Not shown",
+                                         "No such match, or its deal set "
+                                         "is still being played."));
+    }
+    absl::StatusOr<record::GameLog> log = record::ReadGameLog(log_path);
+    if (log.ok()) {
+      codec::DeriveTypedActions(&*log, AllGames());
+      absl::StatusOr<log_tools::Playback> playback =
+          log_tools::BuildPlayback(*log, AllGames(), -1);
+      if (playback.ok()) return HtmlAnswer(200, ReplayPage(*playback));
+    }
+    return HtmlAnswer(500, MessagePage("Error", "Its log cannot be drawn."));
+  }
+
   // The page's tables are drawn by event.js from the JSON it is given
   // here and fetches again every few seconds.
   std::string Page() const {
@@ -117,24 +144,20 @@ void EventFront::WantStandings() {
   wanted_ = true;
 }
 
+bool EventFront::WantedOrStopping() const { return wanted_ || stopping_; }
+
 void EventFront::StandingsLoop() {
   absl::Time last = absl::InfinitePast();
   for (;;) {
     {
       absl::MutexLock lock(&mu_);
-      auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-        return wanted_ || stopping_;
-      };
-      mu_.Await(absl::Condition(&ready));
+      mu_.Await(absl::Condition(this, &EventFront::WantedOrStopping));
       if (stopping_) return;
       // At most once per interval: what finishes meanwhile waits for it.
       const absl::Duration wait =
           options_.standings_interval - (absl::Now() - last);
       if (wait > absl::ZeroDuration()) {
-        auto stop = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-          return stopping_;
-        };
-        mu_.AwaitWithTimeout(absl::Condition(&stop), wait);
+        mu_.AwaitWithTimeout(absl::Condition(&stopping_), wait);
         if (stopping_) return;
       }
       wanted_ = false;

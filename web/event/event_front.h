@@ -63,6 +63,7 @@ class EventFront : public tournament::EventListener {
   explicit EventFront(EventFrontOptions options);
   void StandingsLoop();
   void WantStandings();
+  bool WantedOrStopping() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   EventFrontOptions options_;
   EventBoard board_;

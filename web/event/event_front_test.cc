@@ -115,6 +115,9 @@ TEST_F(EventFrontTest, ATwinRevealsNothingUntilItsDealSetIsOver) {
   // Nor does the page's embedded data say more.
   const testing::Reply page = testing::Fetch(front_->port(), "/");
   EXPECT_FALSE(absl::StrContains(page.body, "\"scores\""));
+  EXPECT_EQ(testing::Fetch(front_->port(), "/matches/" + schedule_[0].key)
+                .status,
+            404);
 
   front_->OnDone(schedule_[1], Finished(schedule_[1], "m-2"));
   ASSERT_TRUE(front_->WaitForStandings(absl::Seconds(20)));
@@ -135,12 +138,18 @@ TEST_F(EventFrontTest, ATwinRevealsNothingUntilItsDealSetIsOver) {
   ASSERT_EQ(st["ratings"]["games"].size(), 1u);
   EXPECT_EQ(st["ratings"]["games"][0]["game"], "craits");
   EXPECT_FALSE(st["ratings"]["games"][0]["players"].empty());
+  // Its replay, from its log, by the event's own front.
+  EXPECT_EQ(ev["matches"][0]["replay"], "/matches/" + schedule_[0].key);
+  const testing::Reply replay =
+      testing::Fetch(front_->port(), "/matches/" + schedule_[0].key);
+  EXPECT_EQ(replay.status, 200);
+  EXPECT_TRUE(absl::StrContains(replay.body, "id=\"game-data\""));
 }
 
 TEST_F(EventFrontTest, APageWithoutInlineScript) {
   const testing::Reply page = testing::Fetch(front_->port(), "/");
   ASSERT_EQ(page.status, 200);
-  EXPECT_TRUE(absl::StrContains(page.headers["content-security-policy"],
+  EXPECT_TRUE(absl::StrContains(page.headers.at("content-security-policy"),
                                 "script-src 'self'"));
   EXPECT_TRUE(absl::StrContains(page.body, "<script src=\"/assets/event.js\">"));
   // The bot's name is data, escaped so that it cannot end its element.

@@ -1,5 +1,6 @@
 #include "web/ladder/ladder_routes.h"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <optional>

@@ -5,6 +5,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "cardref/v1/log.pb.h"
 #include "referee/base/status_macros.h"
 #include "referee/record/game_log.h"
@@ -22,7 +23,7 @@ std::string EntrantPage(const std::string& name) {
     if (absl::ascii_isalnum(c) || c == '_' || c == '-' || c == '.') {
       out.push_back(static_cast<char>(c));
     } else {
-      absl::StrAppend(&out, "%", absl::Hex(c, absl::kZeroPad2));
+      absl::StrAppend(&out, absl::StrFormat("%%%02X", static_cast<int>(c)));
     }
   }
   return out;
@@ -35,6 +36,13 @@ std::string FaultKindName(v1::FaultKind kind) {
   constexpr absl::string_view kPrefix = "FAULT_KIND_";
   if (view.substr(0, kPrefix.size()) == kPrefix) view.remove_prefix(kPrefix.size());
   return absl::AsciiStrToLower(view);
+}
+
+// Twins are the matches dealt from one seed: a duplicate ladder's seatings
+// of a round, or a voided match and its replay. (Without duplicate deals a
+// round's matches share a deal set's name but not a seed.)
+std::string TwinKey(const ladder::Match& m) {
+  return absl::StrCat(m.deal_set, "/", m.seed);
 }
 
 }  // namespace
@@ -57,8 +65,8 @@ absl::StatusOr<LadderSnapshot> LadderSnapshot::Read(
     const ladder::Match& m = s.matches_[i];
     s.match_index_[m.id] = i;
     if (m.state != ladder::MatchState::kFinished &&
-        m.state != ladder::MatchState::kVoided && !m.deal_set.empty()) {
-      s.open_deal_sets_.insert(m.deal_set);
+        m.state != ladder::MatchState::kVoided) {
+      s.open_deal_sets_.insert(TwinKey(m));
     }
   }
   return s;
@@ -93,7 +101,7 @@ bool LadderSnapshot::DealSetOver(const ladder::Match& match) const {
   const bool over = match.state == ladder::MatchState::kFinished ||
                     match.state == ladder::MatchState::kVoided;
   if (!over) return false;
-  return match.deal_set.empty() || open_deal_sets_.count(match.deal_set) == 0;
+  return open_deal_sets_.count(TwinKey(match)) == 0;
 }
 
 std::string LadderSnapshot::EntrantOfSeat(const ladder::Match& match,

@@ -3,9 +3,9 @@
 // the leaderboard of each game, the entrants, one entrant's record and the
 // recent matches.
 //
-// The twin rule: until every match of a deal set is over (finished or
-// voided), a match of it shows its id, game, kind and state only: no
-// seats, result or log. A match's seed never appears. Ratings are the
+// The twin rule: until every match dealt from the same seed of the same
+// deal set is over (finished or voided), a match of it shows its id, game,
+// kind and state only: no seats, result or log. A match's seed never appears. Ratings are the
 // store's, which count a result as soon as it is recorded.
 #ifndef CARDREF_WEB_LADDER_LADDER_VIEW_H_
 #define CARDREF_WEB_LADDER_LADDER_VIEW_H_
@@ -41,7 +41,8 @@ class LadderSnapshot {
   const ladder::Version* FindVersion(int64_t id) const;
   const ladder::Match* FindMatch(int64_t id) const;
   const ladder::LadderGame* FindGame(int64_t id) const;
-  // Every match of its deal set is finished or voided.
+  // Every match of its deal set dealt from its seed (its twins) is
+  // finished or voided.
   bool DealSetOver(const ladder::Match& match) const;
   // The entrant whose version sits in `seat` of `match`; "" if unknown.
   std::string EntrantOfSeat(const ladder::Match& match, size_t seat) const;
