@@ -212,8 +212,6 @@ def ladder_test(tools, pages, tmp):
                "--workers=1")
     credential = ladder_cmd(tools, "credential", f"--db={db}",
                             "--entrant=first").strip().splitlines()[-1]
-    other = ladder_cmd(tools, "credential", f"--db={db}",
-                       "--entrant=heuristic").strip().splitlines()[-1]
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE entrants SET name = ? WHERE name = 'randomish'",
                      (HOSTILE,))
@@ -222,6 +220,14 @@ def ladder_test(tools, pages, tmp):
             "m.id JOIN versions v ON v.id = s.version_id JOIN entrants e ON "
             "e.id = v.entrant_id WHERE m.state = 'finished' AND e.name = "
             "'first' ORDER BY m.id DESC LIMIT 1").fetchone()[0]
+        # An entrant with no seat in that match.
+        outsider = conn.execute(
+            "SELECT e.name FROM entrants e WHERE e.name <> 'first' AND "
+            "e.id NOT IN (SELECT v.entrant_id FROM "
+            "match_seats s JOIN versions v ON v.id = s.version_id WHERE "
+            "s.match_id = ?) LIMIT 1", (match,)).fetchone()[0]
+    other = ladder_cmd(tools, "credential", f"--db={db}",
+                       f"--entrant={outsider}").strip().splitlines()[-1]
     port_file = os.path.join(tmp, "ladder.port")
     proc = subprocess.Popen(
         [f"{tools}/cardref_ladder", "serve", f"--db={db}", "--http_port=0",

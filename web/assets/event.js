@@ -28,7 +28,10 @@
       });
       t.appendChild(tr);
     });
-    return t;
+    // Wide tables scroll inside their box on a phone; the page does not.
+    const box = el("div", null, "scroll");
+    box.appendChild(t);
+    return box;
   }
 
   function fixed(x) {
@@ -52,7 +55,8 @@
     document.body.dataset.over = String(!!ev.over);
     const rows = ev.matches.map(function (m) {
       let link = m.match_id || "";
-      if (m.links && m.links.page) {
+      // The event's referee stops with the event: its pages with it.
+      if (m.links && m.links.page && !ev.over) {
         link = el("a", m.match_id);
         link.href = m.links.page;
       }

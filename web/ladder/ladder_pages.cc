@@ -68,7 +68,7 @@ constexpr char kFooter[] = "</div>\n</body>\n</html>\n";
 std::string MatchRows(const json& matches, bool with_players) {
   if (matches.empty()) return "<p class=\"note\">No match yet.</p>\n";
   std::string out = absl::StrCat(
-      "<table class=\"matches\">\n<tr><th>match</th><th>game</th>"
+      "<div class=\"scroll\"><table class=\"matches\">\n<tr><th>match</th><th>game</th>"
       "<th>kind</th><th>state</th>",
       with_players ? "<th class=\"players\">seats</th>" : "",
       "<th>result</th><th>finished</th></tr>\n");
@@ -101,7 +101,7 @@ std::string MatchRows(const json& matches, bool with_players) {
         "<td>", absl::StrJoin(result, ", "), "</td><td>",
         When(m, "finished_micros"), "</td></tr>\n");
   }
-  absl::StrAppend(&out, "</table>\n");
+  absl::StrAppend(&out, "</table></div>\n");
   return out;
 }
 
@@ -165,7 +165,7 @@ std::string LadderIndexPage(const json& standings, const json& entrants) {
     }
     absl::StrAppend(
         &page,
-        "<table class=\"matches leaderboard\">\n<tr><th>#</th>"
+        "<div class=\"scroll\"><table class=\"matches leaderboard\">\n<tr><th>#</th>"
         "<th>entrant</th><th>rating (mu - 3 sigma)</th>"
         "<th class=\"players\">interval</th><th>games</th><th>last game</th>"
         "</tr>\n");
@@ -180,7 +180,7 @@ std::string LadderIndexPage(const json& standings, const json& entrants) {
           "</td><td>", Str(s, "games"), "</td><td>",
           When(s, "last_game_micros"), "</td></tr>\n");
     }
-    absl::StrAppend(&page, "</table>\n");
+    absl::StrAppend(&page, "</table></div>\n");
   }
   absl::StrAppend(&page, "<h2>Entrants</h2>\n");
   std::vector<std::string> names;
@@ -207,7 +207,7 @@ std::string LadderEntrantPage(const std::string& ladder_name,
       PageHead(absl::StrCat(name, " on ladder ", ladder_name), kSheets),
       Header(absl::StrCat("Entrant ", name), kCrumbs), "<h2>Versions</h2>\n");
   absl::StrAppend(&page,
-                  "<table class=\"matches versions\">\n<tr><th>version</th>"
+                  "<div class=\"scroll\"><table class=\"matches versions\">\n<tr><th>version</th>"
                   "<th>status</th><th>since</th><th class=\"players\">content "
                   "hash</th></tr>\n");
   for (const json& v : entrant["versions"]) {
@@ -219,7 +219,7 @@ std::string LadderEntrantPage(const std::string& ladder_name,
                     HtmlEscape(Str(v, "content_hash").substr(0, 16)),
                     "</td></tr>\n");
   }
-  absl::StrAppend(&page, "</table>\n<h2>Rating history</h2>\n");
+  absl::StrAppend(&page, "</table></div>\n<h2>Rating history</h2>\n");
   if (entrant["ratings"].empty()) {
     absl::StrAppend(&page, "<p class=\"note\">No rated game yet.</p>\n");
   }
