@@ -166,8 +166,9 @@ std::string LadderIndexPage(const json& standings, const json& entrants) {
     absl::StrAppend(
         &page,
         "<div class=\"scroll\"><table class=\"matches leaderboard\">\n<tr><th>#</th>"
-        "<th>entrant</th><th>rating (mu - 3 sigma)</th>"
-        "<th class=\"players\">interval</th><th>games</th><th>last game</th>"
+        "<th>entrant</th><th title=\"mu - 3 sigma\">rating</th>"
+        "<th class=\"players\">interval</th><th>games</th>"
+        "<th class=\"players\">last game</th>"
         "</tr>\n");
     for (const json& s : game["standings"]) {
       absl::StrAppend(
@@ -177,12 +178,15 @@ std::string LadderIndexPage(const json& standings, const json& entrants) {
           "</td><td class=\"players\">",
           absl::StrFormat("%.2f to %.2f", s["interval"][0].get<double>(),
                           s["interval"][1].get<double>()),
-          "</td><td>", Str(s, "games"), "</td><td>",
+          "</td><td>", Str(s, "games"), "</td><td class=\"players\">",
           When(s, "last_game_micros"), "</td></tr>\n");
     }
     absl::StrAppend(&page, "</table></div>\n");
   }
-  absl::StrAppend(&page, "<h2>Entrants</h2>\n");
+  absl::StrAppend(&page,
+                  "<p class=\"note\">Rating: the conservative mu - 3 sigma "
+                  "of the ladder's model; interval: mu - 3 sigma to mu + 3 "
+                  "sigma.</p>\n<h2>Entrants</h2>\n");
   std::vector<std::string> names;
   for (const json& e : entrants["entrants"]) {
     names.push_back(Link(Str(e["links"], "page"), Name(e, "name")));
