@@ -581,7 +581,7 @@ int RunEvent(EventOptions options, std::FILE* progress) {
     if (options.referee_web) {
       // A resumed event's old port must not be read for the new one's.
       std::remove(absl::StrCat(dir, "/referee_http.port").c_str());
-      extra.push_back("--http_port=0");
+      extra.emplace_back("--http_port=0");
       extra.push_back(absl::StrCat("--http_port_file=", dir,
                                    "/referee_http.port"));
     }

@@ -33,7 +33,7 @@ struct LadderRoutesOptions {
   LadderFiles files;
   int recent_matches = 30;  // on an entrant's page
   int fault_window = 20;    // logs read for an entrant's faults
-  size_t max_stderr_bytes = 256 * 1024;  // the tail of each seat's output
+  size_t max_stderr_bytes = size_t{256} << 10;  // the tail of each seat's output
 };
 
 // Thread-safe (the store is); the store and registry outlive it.
