@@ -427,7 +427,9 @@ int main(int argc, char** argv) {
   }
   // RunEvent checks the rest before it creates anything (CheckEventOptions).
   const int code = t::RunEvent(std::move(options), stdout);
-  if (web != nullptr && absl::GetFlag(FLAGS_http_linger_s) > 0) {
+  // The page stays up after an event that ran, not after a refusal.
+  if (web != nullptr && absl::GetFlag(FLAGS_http_linger_s) > 0 &&
+      (code == t::kEventComplete || code == t::kEventIncomplete)) {
     std::this_thread::sleep_for(std::chrono::duration<double>(
         std::min(absl::GetFlag(FLAGS_http_linger_s), 86400.0)));
   }
