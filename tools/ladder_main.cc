@@ -16,10 +16,10 @@
 #include "absl/status/status.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "ladder/tools/entrant_credential.h"
 #include "ladder/tools/ladder_cli.h"
 #include "ladder/tools/ladder_migrate.h"
 #include "tools/cli_flags.h"
-#include "ladder/tools/entrant_credential.h"
 #ifdef CARDREF_LADDER_RUN
 #include "ladder/run/reproduce.h"
 #include "ladder/run/runner.h"
