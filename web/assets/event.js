@@ -14,15 +14,17 @@
     return e;
   }
 
-  function table(headers, rows, cls) {
+  // `wide`: the columns left out on a phone (web.css hides .players there).
+  function table(headers, rows, cls, wide) {
+    const narrow = function (i) { return wide && wide.indexOf(i) >= 0 ? "players" : ""; };
     const t = el("table", null, "matches " + (cls || ""));
     const head = el("tr");
-    headers.forEach(function (h) { head.appendChild(el("th", h)); });
+    headers.forEach(function (h, i) { head.appendChild(el("th", h, narrow(i))); });
     t.appendChild(head);
     rows.forEach(function (cells) {
       const tr = el("tr");
-      cells.forEach(function (c) {
-        const td = el("td");
+      cells.forEach(function (c, i) {
+        const td = el("td", null, narrow(i));
         if (c instanceof Node) td.appendChild(c); else td.textContent = c === undefined ? "" : String(c);
         tr.appendChild(td);
       });
@@ -73,7 +75,8 @@
               faults || m.reason || ""];
     });
     replace("matches", rows.length ? table(
-      ["match", "game", "bots", "status", "live page", "replay", "scores", "notes"], rows, "event-matches")
+      ["match", "game", "bots", "status", "live page", "replay", "scores", "notes"], rows, "event-matches",
+      [1, 7])
       : el("p", "No match scheduled.", "note"));
     const frows = ev.faults.map(function (f) {
       const limits = Object.keys(f.limits || {}).map(function (k) { return k + " " + f.limits[k]; });
@@ -103,7 +106,8 @@
         }
         return [p.player, fixed(p.rating), interval, p.games, p.ci_note || ""];
       });
-      box.appendChild(table(["player", "rating", "95% interval", "games", "note"], rows, "standings"));
+      box.appendChild(table(["player", "rating", "95% interval", "games", "note"], rows, "standings",
+                            [4]));
     });
     box.appendChild(el("p", "From " + st.logs + " logs of finished deal sets" +
       (st.pending_logs ? "; " + st.pending_logs + " more once their deal sets are over" : "") + ".",
