@@ -84,7 +84,7 @@ class EventBoard {
   std::string event_ ABSL_GUARDED_BY(mu_);
   std::string referee_web_ ABSL_GUARDED_BY(mu_);
   std::string referee_key_ ABSL_GUARDED_BY(mu_);
-  std::vector<std::string> games_ ABSL_GUARDED_BY(mu_);  // "craits:3"
+  std::vector<std::string> games_ ABSL_GUARDED_BY(mu_);  // "<game>:<players>"
   std::vector<std::string> bots_ ABSL_GUARDED_BY(mu_);
   std::vector<Entry> entries_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, size_t> by_key_ ABSL_GUARDED_BY(mu_);

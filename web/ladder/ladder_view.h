@@ -59,7 +59,7 @@ class LadderSnapshot {
   std::set<std::string> open_deal_sets_;
 };
 
-// "craits:3" (and "/params" when the game has parameters).
+// "<game>:<players>" (and "/params" when the game has parameters).
 std::string GameLabel(const ladder::LadderGame& game);
 
 // {"ladder", "games": [{"id", "game", "label", "players", "params",
