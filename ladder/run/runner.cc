@@ -806,6 +806,12 @@ absl::Status Runner::Run() {
   table_.match.max_bot_cpu_s = options_.max_bot_cpu_s;
   table_.match.max_bot_memory_mb = options_.max_bot_memory_mb;
   remote_.emplace(paths.root);
+  if (options_.referee_port < 0 || options_.referee_port > 65535) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--referee_port must be 0 (a free one) to 65535, got ",
+        options_.referee_port));
+  }
+  referee_port_ = options_.referee_port;
   RETURN_IF_ERROR(StartReferee());
   if (options_.sandbox) {
     if (options_.uid_pool == nullptr) {
