@@ -111,6 +111,7 @@ absl::Status MakeLadderDirs(const LadderPaths& paths) {
   for (const std::string* dir :
        {&paths.root, &referees, &paths.referee, &paths.logs, &paths.bots,
         &paths.credentials}) {
+    if (dir->empty()) continue;  // a folder this use has no need of
     RETURN_IF_ERROR(MakeDir(*dir));
   }
   return absl::OkStatus();

@@ -42,7 +42,7 @@ LadderPaths PathsFor(const std::string& db);
 [[nodiscard]] absl::StatusOr<LadderPaths> LadderFolder(const std::string& db,
                                                        const std::string& dir);
 // Creates the folders (0700) that do not exist yet; existing ones are made
-// owner-only.
+// owner-only. Empty paths are skipped.
 [[nodiscard]] absl::Status MakeLadderDirs(const LadderPaths& paths);
 [[nodiscard]] absl::Status MakeDir(const std::string& path);
 
