@@ -36,9 +36,11 @@ MODE is one of:
               credential and the bot plays on.
   sandbox     (root; exit 77 otherwise) the ladder's bots in the sandbox,
               each as a uid of its own from the default range: matches are
-              played and rated; a hostile version that tries to read the
-              ladder's database, logs and signing key cannot, and is
-              rejected when it passes its memory limit.
+              played and rated; a hostile version that joins, tries to read
+              the ladder's database, logs, signing key and token (it cannot
+              even see them) and then passes its memory limit mid-match is
+              ended, reported to the referee (its match finishes and is
+              recorded) and rejected with the limit as its reason.
 """
 import csv
 import io
@@ -369,19 +371,24 @@ def heuristic(tools, tmp):
           "reproduced")
 
 
-def python_bot(tmp, name, body):
+def python_bot(folder, name, body):
     """A bot in Python: the project's bots/python/cardref_bot.py with its
     choice of action replaced by `body` (a function `choose(obs, strategy,
-    rng)`), on stubs made by bots/python/make_stubs.sh."""
-    stubs = os.path.join(tmp, "stubs")
+    rng)`), on stubs made by bots/python/make_stubs.sh, all in `folder` (so
+    that it is all a sandboxed bot needs to see besides the system)."""
+    stubs = os.path.join(folder, "stubs")
     if not os.path.isdir(stubs):
         subprocess.run([os.path.join(SRC, "bots/python/make_stubs.sh"), stubs],
                        check=True)
-    path = os.path.join(tmp, f"{name}.py")
+    with open(os.path.join(SRC, "bots/python/cardref_bot.py")) as f:
+        library = f.read()
+    with open(os.path.join(folder, "cardref_bot.py"), "w") as f:
+        f.write(library)
+    path = os.path.join(folder, f"{name}.py")
     with open(path, "w") as f:
-        f.write("#!/usr/bin/python3\nimport sys, time\n"
-                f"sys.path[:0] = [{stubs!r}, "
-                f"{os.path.join(SRC, 'bots/python')!r}]\n"
+        f.write("#!/usr/bin/python3\nimport os, sys, time\n"
+                "here = os.path.dirname(os.path.abspath(__file__))\n"
+                "sys.path[:0] = [os.path.join(here, 'stubs'), here]\n"
                 "import cardref_bot\n" + body +
                 "cardref_bot.choose = choose\n"
                 "sys.exit(cardref_bot.main())\n")
@@ -391,15 +398,17 @@ def python_bot(tmp, name, body):
 
 def rejections(tools, tmp):
     db = os.path.join(tmp, "l.db")
+    bots_dir = os.path.join(tmp, "bots")
+    os.mkdir(bots_dir)
     make_ladder(tools, db, [
         ("heuristic", bot(tools, "heuristic"), hash_of("h")),
         ("first", bot(tools, "first"), hash_of("f"))])
     # Stops answering at its first decision: its decisions time out.
-    slow = python_bot(tmp, "slow", "def choose(obs, strategy, rng):\n"
+    slow = python_bot(bots_dir, "slow", "def choose(obs, strategy, rng):\n"
                       "    time.sleep(3600)\n")
     # Answers every decision with a move no game has.
     illegal = python_bot(
-        tmp, "illegal",
+        bots_dir, "illegal",
         "class Move:\n    notation = 'zz-not-a-move'\n"
         "def choose(obs, strategy, rng):\n    return Move()\n")
     ladder(tools, "add", f"--db={db}", "--entrant=slow", f"--command={slow}",
@@ -551,30 +560,37 @@ def sandbox(tools, tmp):
     db = os.path.join(tmp, "l.db")
     hostile_dir = os.path.join(tmp, "hostile")
     os.mkdir(hostile_dir, 0o755)
-    hostile = os.path.join(hostile_dir, "hostile.py")
     targets = [db, f"{db}.d/logs", f"{db}.d/referee/referee_ed25519.key",
                f"{db}.d/referee/organiser.token"]
-    with open(hostile, "w") as f:
-        f.write("#!/usr/bin/python3\nimport os, sys\n"
-                "print('uid', os.getuid(), file=sys.stderr)\n"
-                f"for path in {targets!r}:\n"
-                "    try:\n"
-                "        if os.path.isdir(path):\n"
-                "            os.listdir(path)\n"
-                "        else:\n"
-                "            open(path, 'rb').read(16)\n"
-                "        print('READ', path, file=sys.stderr)\n"
-                "    except OSError as e:\n"
-                "        print('cannot read', path, e.errno, file=sys.stderr)\n"
-                "sys.stderr.flush()\n"
-                "hoard = b'x' * (600 << 20)\n"
-                "print('survived its memory limit', file=sys.stderr)\n")
-    os.chmod(hostile, 0o755)
+    # It joins and plays; at its first decision it looks for the ladder's
+    # files, then hoards memory past its limit mid-match.
+    hostile = python_bot(hostile_dir, "hostile", f"""
+def choose(obs, strategy, rng):
+    print('uid', os.getuid(), file=sys.stderr)
+    for path in {targets!r}:
+        try:
+            if os.path.isdir(path):
+                os.listdir(path)
+            else:
+                open(path, 'rb').read(16)
+            print('READ', path, file=sys.stderr)
+        except OSError as e:
+            print('cannot read', path, e.errno, file=sys.stderr)
+    sys.stderr.flush()
+    hoard = b'x' * (600 << 20)
+    print('survived its memory limit', len(hoard), file=sys.stderr)
+    return list(obs.legal_actions)[0]
+""")
+    for root, dirs, files in os.walk(hostile_dir):
+        for name in dirs:
+            os.chmod(os.path.join(root, name), 0o755)
+        for name in files:
+            os.chmod(os.path.join(root, name), 0o755)
     make_ladder(tools, db, [
         ("heuristic", bot(tools, "heuristic"), hash_of("h")),
         ("first", bot(tools, "first"), hash_of("f"))])
     ladder(tools, "add", f"--db={db}", "--entrant=hostile",
-           f"--command=/usr/bin/python3 {hostile}")
+           f"--command={hostile}")
     out = ladder(tools, "run", f"--db={db}", "--matches=6", "--workers=2",
                  "--max_bot_memory_mb=128", "--max_bot_cpu_s=60")
     if "bots run in the sandbox" not in out:
@@ -584,6 +600,13 @@ def sandbox(tools, tmp):
     v = versions["hostile"]
     if v["status"] != "rejected" or "memory limit" not in v["reason"]:
         fail(f"hostile: {v}, not rejected at its memory limit")
+    # Ended mid-match at its limit, the bot was reported to the referee,
+    # which settled its seat: the match finished and was recorded.
+    state = query(db, "SELECT m.state FROM matches m JOIN match_seats s ON "
+                  "s.match_id = m.id WHERE s.version_id = ? AND "
+                  "m.kind = 'validation'", v["version"])
+    if state != [("finished",)]:
+        fail(f"the hostile bot's validation match: {state}, not finished")
     for name in ("heuristic", "first"):
         if versions[name]["status"] != "ranked":
             fail(f"{name} is {versions[name]['status']}, not ranked")
