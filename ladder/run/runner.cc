@@ -656,6 +656,16 @@ absl::Status Runner::StartReferee() {
     (void)absl::SimpleAtoi(address.substr(address.rfind(':') + 1),
                            &referee_port_);
   }
+  // A referee on one interface's address is not on localhost: the runner
+  // (and the bots' forwarders) reach it where it listens.
+  const std::string& host = options_.referee_host;
+  if (host != "localhost" && host != "0.0.0.0" && host != "::" &&
+      host != "[::]") {
+    referee_->address =
+        host.find(':') != std::string::npos && host.front() != '['
+            ? absl::StrCat("[", host, "]:", referee_port_)
+            : absl::StrCat(host, ":", referee_port_);
+  }
   auto stub = std::shared_ptr<cardref::v1::Referee::Stub>(
       cardref::v1::Referee::NewStub(grpc::CreateChannel(
           referee_->address, grpc::InsecureChannelCredentials())));
@@ -812,6 +822,11 @@ absl::Status Runner::Run() {
         options_.referee_port));
   }
   referee_port_ = options_.referee_port;
+  if (options_.referee_host.empty()) {
+    return absl::InvalidArgumentError(
+        "--referee_host must name where the referee listens (localhost, "
+        "0.0.0.0 for every interface, or one of this machine's addresses)");
+  }
   RETURN_IF_ERROR(StartReferee());
   if (options_.sandbox) {
     if (options_.uid_pool == nullptr) {
