@@ -1,6 +1,6 @@
 #include "tournament/bot_sandbox.h"
 
-#include <stdlib.h>
+#include <cstdlib>
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
