@@ -1,7 +1,8 @@
 #include "tournament/bot_sandbox.h"
 
-#include <cstdlib>
 #include <unistd.h>
+
+#include <cstdlib>
 
 #include "absl/strings/str_cat.h"
 #include "tournament/bot_path.h"
