@@ -541,6 +541,11 @@ bool Runner::PlayClaimed(LadderStore& store, const Match& match,
       absl::StrCat("match ", match.id, " ", GameLabel(game), " ",
                    MatchKindName(match.kind));
   const int64_t now = NowMicros();
+  if (!not_ready.empty() && Stopping()) {
+    // Stopped while it waited for a remote bot: handed back unplayed.
+    (void)store.ReleaseClaim(match.id, owner);
+    return false;
+  }
   if (!not_ready.empty()) {
     // Not played: a remote bot that is away is not scored against, nor is
     // its new version rejected; its validation deal is played again.

@@ -25,7 +25,6 @@
 #include "referee/base/hex.h"
 #include "referee/base/sha256.h"
 #include "referee/base/status_macros.h"
-#include "sandbox/bot_folder.h"
 
 namespace cardref::ladder::cli {
 namespace {
@@ -113,18 +112,6 @@ absl::Status Init(const InitOptions& options, int64_t now_micros,
   return absl::OkStatus();
 }
 
-// What identifies a version when no --path is given: the folder the
-// sandbox shows its bot (what it can read is what ran), else the
-// command's first word.
-std::string DefaultHashPath(const std::string& command) {
-  const std::vector<std::string> argv =
-      absl::StrSplit(command, ' ', absl::SkipEmpty());
-  absl::StatusOr<sandbox::BotFolder> folder =
-      sandbox::ResolveBotFolder(argv, "");
-  if (folder.ok()) return folder->folder;
-  return command.substr(0, command.find(' '));
-}
-
 absl::Status Add(const AddOptions& options, int64_t now_micros,
                  std::ostream& out) {
   if (options.remote) {
@@ -152,7 +139,7 @@ absl::Status Add(const AddOptions& options, int64_t now_micros,
     hash = ToHex(hasher.Finish());
   } else if (hash.empty()) {
     const std::string path =
-        options.path.empty() ? DefaultHashPath(options.command) : options.path;
+        options.path.empty() ? VersionHashPath(options.command) : options.path;
     absl::StatusOr<std::string> computed = ContentHash(path);
     if (!computed.ok()) {
       return absl::Status(
