@@ -790,6 +790,11 @@ absl::Status Runner::Run() {
   if (!(options_.lease_s >= 1)) {
     return absl::InvalidArgumentError("--lease_s must be at least 1");
   }
+  if (!(options_.remote_wait_s >= 0 && options_.remote_wait_s <= 86400)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--remote_wait_s must be 0 to 86400, got ",
+                     options_.remote_wait_s));
+  }
   if (options_.validation_matches < 1) {
     return absl::InvalidArgumentError("--validation_matches must be 1 or more");
   }
