@@ -30,10 +30,11 @@ MODE is one of:
               at once with an error naming the game and what it needs;
               without --matches the runner says once that it waits.
   remote      a remote entrant (`add --remote`): the runner issues its
-              credential into the ladder's folder (0600); a cardref_bot
-              started by the test with it takes its seats by invitation,
-              is validated, ranked and rated; a second run keeps the
-              credential and the bot plays on.
+              credential into the ladder's folder (0600); while its bot is
+              away its match is voided, not scored; a cardref_bot started
+              by the test with the credential takes its seats by
+              invitation, is validated, ranked and rated; runs after that
+              keep the credential and the bot plays on.
   sandbox     (root; exit 77 otherwise) the ladder's bots in the sandbox,
               each as a uid of its own from the default range: matches are
               played and rated; a hostile version that joins, tries to read
@@ -489,6 +490,22 @@ def remote(tools, tmp):
         fail("add --remote does not say where the credential will be")
     ladder(tools, "add", f"--db={db}", "--remote=far", check=1)
     port = free_port()
+    # Its bot away: its validation match is voided, not scored against it,
+    # and the version still validates.
+    out = ladder(tools, "run", f"--db={db}", "--trust_bots",
+                 f"--referee_port={port}", "--remote_wait_s=1", "--matches=2")
+    if f"remote entrant {player}: its bot credential" not in out or \
+            credential_file not in out:
+        fail("the runner did not say where the credential is")
+    away = query(db, "SELECT m.state, m.reason FROM matches m JOIN "
+                 "match_seats s ON s.match_id = m.id WHERE s.version_id=?",
+                 version)
+    if not away or away[0][0] != "voided" or "not connected" not in \
+            away[0][1]:
+        fail(f"the remote entrant's match without its bot: {away}")
+    if query(db, "SELECT status FROM versions WHERE id=?",
+             version)[0][0] != "validating":
+        fail("the remote version was judged without its bot")
     args = [f"{tools}/cardref_ladder", "run", f"--db={db}", "--trust_bots",
             f"--referee_port={port}", "--remote_wait_s=30"]
     print("$", " ".join(args), flush=True)
@@ -519,8 +536,8 @@ def remote(tools, tmp):
         print(out, flush=True)
         if runner.returncode != 0:
             fail(f"the runner exited {runner.returncode}")
-        if f"remote entrant {player}: its bot credential" not in out:
-            fail("the runner did not say where the credential is")
+        if "issued before" not in out:
+            fail("the runner issued the remote entrant a new credential")
         status = query(db, "SELECT status, reason FROM versions WHERE id=?",
                        version)[0]
         if status[0] != "ranked":
