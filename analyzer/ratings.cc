@@ -264,7 +264,25 @@ v1::RatingsReportProto BuildRatingsReport(
         weights[i] += 1;
       }
       r->set_player(absl::StrJoin(names, "+"));
-      SetRating(inference::RatingContrast(fit, weights, 1500, interval), r);
+      // A partner with no finite rating gives the team none: its sum would
+      // carry the ridge's arbitrary value. Flagged like the partner.
+      std::set<std::string> partner_flags;
+      for (int i : team) {
+        auto flag = separated.find(i);
+        if (flag != separated.end()) {
+          partner_flags.insert(flag->second.undefeated ? "undefeated"
+                                                       : "winless");
+        }
+      }
+      if (partner_flags.empty()) {
+        SetRating(inference::RatingContrast(fit, weights, 1500, interval), r);
+      } else {
+        r->set_separation(partner_flags.size() == 1 ? *partner_flags.begin()
+                                                    : "mixed");
+        r->set_ci_note(absl::StrCat(
+            "a partner is ", absl::StrJoin(partner_flags, " and another "),
+            ": the team's fitted rating would be arbitrary"));
+      }
       int64_t together = 0;
       for (const std::vector<Comparison>& comparisons : by_game_log) {
         bool played = false;
@@ -337,6 +355,11 @@ std::string RenderRatings(const v1::RatingsReportProto& report, Format format) {
                                  {"95% interval"},
                                  {"games"}},
                                 rows));
+    for (const v1::PlayerRating& t : g.teams()) {
+      if (t.separation().empty()) continue;
+      absl::StrAppend(&out, "  ", Sanitize(t.player()), ": ",
+                      Sanitize(t.ci_note()), "\n");
+    }
   }
   return out + SkippedSection(report.skipped());
 }

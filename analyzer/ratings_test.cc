@@ -240,6 +240,31 @@ TEST(RatingsReportTest, KrakenTeamsAreTheSumOfTheirPartners) {
   EXPECT_GE(ac.ci_high(), ac.rating());
 }
 
+// A partner that never lost has no finite rating, so neither has its team:
+// no point where there is no information.
+TEST(RatingsReportTest, ATeamWithAnUndefeatedPartnerHasNoPointRating) {
+  std::vector<v1::GameSummary> games;
+  for (int i = 0; i < 8; ++i) {
+    games.push_back(Summary("kraken", absl::StrCat("k", i),
+                            {{"h", 1}, {"r", 2}, {"h", 1}, {"r", 2}}, 0));
+  }
+  SortSummaries(&games);
+  RatingOptions options;
+  options.bootstrap = 50;
+  const v1::RatingsReportProto report = BuildRatingsReport(games, options);
+  ASSERT_EQ(report.games_size(), 1);
+  const v1::GameRatings& g = report.games(0);
+  ASSERT_EQ(g.teams_size(), 2);
+  for (const v1::PlayerRating& t : g.teams()) {
+    EXPECT_FALSE(t.has_rating()) << t.DebugString();
+    EXPECT_FALSE(t.has_ci_low() || t.has_ci_high()) << t.DebugString();
+    EXPECT_EQ(t.separation(), t.player() == "h+h" ? "undefeated" : "winless");
+  }
+  const std::string text = RenderRatings(report, Format::kText);
+  EXPECT_NE(text.find("h+h: a partner is undefeated"), std::string::npos)
+      << text;
+}
+
 TEST(RatingsReportTest, ReproducibleAndResampledByDealSet) {
   std::vector<v1::GameSummary> games =
       Population({1400, 1500, 1600, 1700, 1550}, 60, 5);

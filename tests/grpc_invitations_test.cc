@@ -258,6 +258,10 @@ class GrpcInvitationsTest : public RefereeFixture {
         << out.str() << err.str();
   }
 
+  // The server writes ops lines until it is down, and ops_ goes before
+  // the base fixture's server: stop it first.
+  void TearDown() override { server_.reset(); }
+
   // The referee's ops lines, kept for the tests that read them.
   class KeptOpsLog : public service::OpsLog {
    public:

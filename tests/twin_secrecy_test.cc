@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "cardref/v1/referee.grpc.pb.h"
 #include "gmock/gmock.h"
 #include "grpcpp/grpcpp.h"
@@ -37,6 +38,7 @@ class TwinSecrecyTest : public ::testing::Test {
     std::filesystem::remove_all(log_dir_);
     grpc_service::ServerOptions options;
     options.manager.log_dir = log_dir_;
+    options.manager.evict_after = EvictAfter();
     options.organiser_token = kOrganiserToken;
     auto server = grpc_service::RefereeServer::Start(options);
     ASSERT_TRUE(server.ok()) << server.status();
@@ -50,6 +52,10 @@ class TwinSecrecyTest : public ::testing::Test {
     server_.reset();
     std::filesystem::remove_all(log_dir_);
   }
+
+  // How long an ended match stays in memory (then GetMatch reads its
+  // archive).
+  virtual absl::Duration EvictAfter() const { return absl::Seconds(5); }
 
   static void AsOrganiser(grpc::ClientContext* context) {
     context->AddMetadata("authorization",
@@ -245,6 +251,53 @@ TEST_F(TwinSecrecyTest, AnOpenSetIsSecretUntilTheOrganiserClosesIt) {
   EXPECT_EQ(closed.over(), 1u);
   EXPECT_TRUE(SpyInfo(only.id).has_result());
   EXPECT_TRUE(SpyWatch(only.id).ok());
+}
+
+// Ended matches leave memory at once: GetMatch answers from the archive.
+class TwinSecrecyArchiveTest : public TwinSecrecyTest {
+ protected:
+  absl::Duration EvictAfter() const override { return absl::Milliseconds(50); }
+};
+
+// A twin cancelled before it was played was dealt like the others: once it
+// leaves memory, the archive of cancelled matches must not give its seed
+// (or anything but its id and status) while the set is secret.
+TEST_F(TwinSecrecyArchiveTest, ACancelledTwinLeftInTheArchiveStaysSecret) {
+  v1::CreateMatchRequest request;
+  request.set_game("craits");
+  auto& values = *request.mutable_params()->mutable_values();
+  values["num_players"].set_int_value(2);
+  request.set_seed(std::string(32, '\x07'));
+  request.set_deal_set_id("set-1");
+  request.set_deal_set_size(2);
+  request.add_seat_assignments()->set_player_name("spy");
+  request.add_seat_assignments()->set_player_name("honest");
+  v1::CreateMatchResponse created;
+  {
+    grpc::ClientContext c;
+    AsOrganiser(&c);
+    ASSERT_TRUE(stub_->CreateMatch(&c, request, &created).ok());
+  }
+  v1::EndMatchRequest cancel;
+  cancel.set_match_id(created.match_id());
+  v1::MatchInfo cancelled;
+  {
+    grpc::ClientContext c;
+    AsOrganiser(&c);
+    ASSERT_TRUE(stub_->CancelMatch(&c, cancel, &cancelled).ok());
+  }
+  ASSERT_EQ(cancelled.status(), v1::MATCH_STATUS_CANCELLED);
+  // Once it has left memory, the answers come from the archive.
+  absl::SleepFor(absl::Milliseconds(600));
+  ExpectIdAndStatusOnly(SpyInfo(created.match_id()), created.match_id());
+  v1::GetMatchRequest get;
+  get.set_match_id(created.match_id());
+  v1::MatchInfo organiser;
+  grpc::ClientContext c;
+  AsOrganiser(&c);
+  ASSERT_TRUE(stub_->GetMatch(&c, get, &organiser).ok());
+  EXPECT_EQ(organiser.status(), v1::MATCH_STATUS_CANCELLED);
+  EXPECT_EQ(organiser.game(), "craits");
 }
 
 }  // namespace

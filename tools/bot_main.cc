@@ -551,10 +551,18 @@ int main(int argc, char** argv) {
     }
     return RunInvitations(channel, invited);
   }
+  // Only a service may be told to play until its stream ends.
+  if (absl::GetFlag(FLAGS_matches) < 1) {
+    std::fprintf(stderr,
+                 "cardref_bot: --matches must be 1 or more (0, until the "
+                 "stream ends, is for --invitations); got %d\n",
+                 absl::GetFlag(FLAGS_matches));
+    return cardref::cli::kExitUsage;
+  }
   Bot bot(channel, StrategySeed(absl::GetFlag(FLAGS_seed)));
   const SeatSpec spec = SeatFromFlags();
   int failures = 0;
-  for (int i = 0; i < std::max(1, absl::GetFlag(FLAGS_matches)); ++i) {
+  for (int i = 0; i < absl::GetFlag(FLAGS_matches); ++i) {
     if (!bot.PlayOne(spec)) ++failures;
   }
   return failures == 0 ? 0 : 1;

@@ -1,7 +1,7 @@
 // cardref_ladder: set up, run and read a rated ladder (docs/ladder.md).
 //
 //   cardref_ladder init|add|set-status|run|standings|versions|export|freeze|
-//                  reproduce|backup|restore|migrate [flags]
+//                  reproduce|credential|serve|backup|restore|migrate [flags]
 #include <pwd.h>
 #include <unistd.h>
 
@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "ladder/tools/entrant_credential.h"
 #include "ladder/tools/ladder_cli.h"
 #include "ladder/tools/ladder_migrate.h"
 #include "tools/cli_flags.h"
@@ -24,6 +25,7 @@
 #include "ladder/run/reproduce.h"
 #include "ladder/run/runner.h"
 #include "referee/base/status_macros.h"
+#include "tools/ladder_web.h"
 #include "tournament/bot_sandbox.h"
 #include "tournament/uid_pool.h"
 #endif
@@ -130,6 +132,15 @@ ABSL_FLAG(int64_t, match, 0, "reproduce: the match to replay");
 ABSL_FLAG(std::string, log, "",
           "reproduce: a recorded log to replay (instead of --match)");
 ABSL_FLAG(bool, thaw, false, "freeze: thaw a frozen ladder instead");
+ABSL_FLAG(int, http_port, -1,
+          "run, serve: the ladder's web pages on this port (0: a free one; "
+          "-1: none)");
+ABSL_FLAG(std::string, http_host, "127.0.0.1",
+          "run, serve: the address the web pages listen on");
+ABSL_FLAG(std::string, http_port_file, "",
+          "run, serve: the web port is written here once serving");
+ABSL_FLAG(bool, revoke, false,
+          "credential: revoke the entrant's credentials instead");
 ABSL_FLAG(std::string, to, "",
           "backup, restore: the file to write (new); migrate: the "
           "PostgreSQL database (postgresql://USER@HOST:PORT/DATABASE)");
@@ -155,7 +166,7 @@ constexpr char kUsage[] =
     "      --status=ranked|rejected|retired [--reason=TEXT]\n"
     "  cardref_ladder run --db=FILE [--matches=N] [--workers=K]\n"
     "      [--bot_uids=FIRST-LAST] [--max_bot_cpu_s=S] [--max_bot_memory_mb=M]\n"
-    "      [--trust_bots [--bot_user=USER]] [--referee_port=P]\n"
+    "      [--trust_bots [--bot_user=USER]] [--referee_port=P] [--http_port=P]\n"
     "      As root every bot runs in the sandbox; without root, give\n"
     "      --trust_bots.\n"
     "      Plays the ladder on a referee of its own: new versions' validation\n"
@@ -175,6 +186,13 @@ constexpr char kUsage[] =
     "      Replays a recorded match (same deal, versions, bot seeds) and\n"
     "      says whether the new log matches the old one (exit status 3 if\n"
     "      not).\n"
+    "  cardref_ladder credential --db=FILE --entrant=NAME [--revoke]\n"
+    "      Prints a new credential of the entrant (once: only its hash is\n"
+    "      kept), with which its author reads its own bots' output and logs\n"
+    "      on the ladder's web front; --revoke revokes all of them.\n"
+    "  cardref_ladder serve --db=FILE --http_port=P [--http_port_file=F]\n"
+    "      The ladder's web pages and JSON API alone, read-only (run\n"
+    "      serves them too with --http_port; docs/web.md).\n"
     "  cardref_ladder backup --db=FILE --to=NEW_FILE\n"
     "  cardref_ladder restore --from=BACKUP --to=NEW_FILE\n"
     "  cardref_ladder migrate --from=FILE --to=postgresql://USER@HOST/DB\n"
@@ -296,6 +314,16 @@ absl::Status BotStarts(cardref::ladder::run::RunOptions& options,
                "take every core\n";
   return absl::OkStatus();
 }
+
+cardref::tools::LadderWebOptions LadderWeb(const std::string& db) {
+  cardref::tools::LadderWebOptions web;
+  web.db = db;
+  web.dir = absl::GetFlag(FLAGS_dir);
+  web.host = absl::GetFlag(FLAGS_http_host);
+  web.port = absl::GetFlag(FLAGS_http_port);
+  web.port_file = absl::GetFlag(FLAGS_http_port_file);
+  return web;
+}
 #endif
 
 }  // namespace
@@ -306,7 +334,7 @@ int main(int argc, char** argv) {
   if (args.size() != 1) {
     std::cerr << "cardref_ladder takes one command (init, add, set-status, "
                  "run, standings, versions, export, freeze, reproduce, "
-                 "backup, restore, migrate), got "
+                 "credential, serve, backup, restore, migrate), got "
               << args.size() << "\n\n"
               << kUsage;
     return cardref::cli::kExitUsage;
@@ -362,6 +390,16 @@ int main(int argc, char** argv) {
   } else if (command == "export") {
     status = cli::Export(store, absl::GetFlag(FLAGS_game),
                          format.empty() ? "csv" : format, std::cout);
+  } else if (command == "credential") {
+    status = cardref::ladder::cli::Credential(
+        store, absl::GetFlag(FLAGS_entrant), absl::GetFlag(FLAGS_revoke),
+        NowMicros(), std::cout);
+#ifdef CARDREF_LADDER_RUN
+  } else if (command == "serve") {
+    signal(SIGINT, OnStopSignal);
+    signal(SIGTERM, OnStopSignal);
+    status = cardref::tools::ServeLadderWeb(LadderWeb(store), g_stop);
+#endif
   } else if (command == "freeze") {
     status = cli::Freeze(store, !absl::GetFlag(FLAGS_thaw), std::cout);
 #ifdef CARDREF_LADDER_RUN
@@ -386,7 +424,11 @@ int main(int argc, char** argv) {
       options.remote_wait_s = absl::GetFlag(FLAGS_remote_wait_s);
       signal(SIGINT, OnStopSignal);
       signal(SIGTERM, OnStopSignal);
-      status = run::RunLadder(options, g_stop, std::cout);
+      // The ladder's pages beside its workers, with --http_port.
+      absl::StatusOr<std::unique_ptr<cardref::web::LadderFront>> web =
+          cardref::tools::StartLadderWeb(LadderWeb(store));
+      status = web.ok() ? run::RunLadder(options, g_stop, std::cout)
+                        : web.status();
     }
   } else if (command == "reproduce") {
     absl::StatusOr<cardref::tournament::RunAs> run_as = BotUser();

@@ -14,9 +14,13 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -30,6 +34,7 @@
 #include "tournament/event.h"
 #include "tournament/local_referee.h"
 #include "tournament/uid_pool.h"
+#include "web/event/event_front.h"
 
 // --bot may be given many times; each value adds a bot (absl keeps only the
 // last value of a flag, so the type accumulates).
@@ -87,6 +92,17 @@ ABSL_FLAG(int, concurrency, 1, "Matches played at once");
 ABSL_FLAG(std::string, out, "",
           "The event folder (state, report, standings; logs of its own "
           "referee). Running again with the same folder resumes the event");
+ABSL_FLAG(int, http_port, -1,
+          "The event's web page on this port (0: a free one; -1: none): its "
+          "matches with links to their pages, standings, faults per bot "
+          "(docs/web.md)");
+ABSL_FLAG(std::string, http_host, "127.0.0.1",
+          "The address the event's web page listens on");
+ABSL_FLAG(std::string, http_port_file, "",
+          "The web page's port is written here once it serves");
+ABSL_FLAG(double, http_linger_s, 0,
+          "After the event, its web page keeps serving this many seconds "
+          "(the final standings) before the program exits");
 ABSL_FLAG(std::string, shard, "",
           "I/N: play only the I-th of N shares of the schedule, counted from "
           "0 (0 <= I < N; cardref_analyze --shard counts from 1)");
@@ -379,6 +395,43 @@ int main(int argc, char** argv) {
         : !bot_user.empty() ? bot_user.c_str()
                             : "this user");
   }
+  // The event's page, for the event's whole run.
+  std::unique_ptr<cardref::web::EventFront> web;
+  if (const int port = absl::GetFlag(FLAGS_http_port); port != -1) {
+    if (port < -1 || port > 65535) {
+      return Usage(absl::StrCat("--http_port must be 0 to 65535 (or -1: "
+                                "none), got ", port));
+    }
+    cardref::web::EventFrontOptions front;
+    front.http.host = absl::GetFlag(FLAGS_http_host);
+    front.http.port = port;
+    absl::StatusOr<std::unique_ptr<cardref::web::EventFront>> started =
+        cardref::web::EventFront::Start(std::move(front));
+    if (!started.ok()) {
+      std::fprintf(stderr, "cardref_tournament: the event page: %s\n",
+                   std::string(started.status().message()).c_str());
+      return t::kEventError;
+    }
+    web = *std::move(started);
+    if (const std::string path = absl::GetFlag(FLAGS_http_port_file);
+        !path.empty()) {
+      const std::string temp = path + ".tmp";
+      std::ofstream(temp) << web->port() << "\n";
+      std::rename(temp.c_str(), path.c_str());
+    }
+    std::printf("web: http://%s:%d/\n", absl::GetFlag(FLAGS_http_host).c_str(),
+                web->port());
+    std::fflush(stdout);
+    options.listener = web.get();
+    options.referee_web = true;
+  }
   // RunEvent checks the rest before it creates anything (CheckEventOptions).
-  return t::RunEvent(std::move(options), stdout);
+  const int code = t::RunEvent(std::move(options), stdout);
+  // The page stays up after an event that ran, not after a refusal.
+  if (web != nullptr && absl::GetFlag(FLAGS_http_linger_s) > 0 &&
+      (code == t::kEventComplete || code == t::kEventIncomplete)) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(
+        std::min(absl::GetFlag(FLAGS_http_linger_s), 86400.0)));
+  }
+  return code;
 }

@@ -34,11 +34,11 @@ absl::Status FromGrpc(const grpc::Status& s, absl::string_view what) {
 }
 
 // An organiser call, sent again while the connection fails (a lost answer
-// is answered again: each call here is safe to repeat), for up to 30 s:
-// 0.1 s doubling to 2 s apart.
+// is answered again: each call here is safe to repeat), until `give_up`
+// (30 s from now by default): 0.1 s doubling to 2 s apart.
 template <typename Call>
-grpc::Status Retrying(Call call) {
-  const Clock::time_point give_up = Clock::now() + std::chrono::seconds(30);
+grpc::Status Retrying(Call call, Clock::time_point give_up = Clock::now() +
+                                                           std::chrono::seconds(30)) {
   auto pause = std::chrono::milliseconds(100);
   for (;;) {
     grpc::Status s = call();
@@ -58,12 +58,17 @@ std::string Basename(const std::string& path) {
 }  // namespace
 
 bool IsKnownInvitableBot(const std::vector<std::string>& command) {
+  // The program itself: the first word, or the script an interpreter runs
+  // (not any word: a wrapper may take cardref_bot as an argument and not
+  // take invitations itself).
   for (const std::string& word : command) {
+    if (absl::StartsWith(word, "-")) continue;
     const std::string base = Basename(word);
-    if (base == "cardref_bot" || base == "invited_bot" ||
-        base == "invited_bot.py") {
-      return true;
+    if (absl::StartsWith(base, "python") || base == "node" || base == "env") {
+      continue;
     }
+    return base == "cardref_bot" || base == "invited_bot" ||
+           base == "invited_bot.py";
   }
   return false;
 }
@@ -319,17 +324,32 @@ void BotPools::Stop() {
     p.child.reset();
     p.lease.reset();
   }
+  // A referee that is gone must not hold the event's end: 5 s in all for
+  // the revocations, and a credential left valid is said.
+  const Clock::time_point give_up = Clock::now() + std::chrono::seconds(5);
   for (size_t b = 0; b < bots_.size(); ++b) {
     if (bots_[b].command.empty()) continue;  // the remote one keeps it
     cardref::v1::RevokeBotCredentialRequest revoke;
     revoke.set_entrant(bots_[b].name);
     revoke.set_reason("the event is over");
     cardref::v1::RevokeBotCredentialResponse revoked;
-    Retrying([&] {
-      grpc::ClientContext context;
-      Organiser(options_.organiser_token, &context);
-      return stub_.RevokeBotCredential(&context, revoke, &revoked);
-    }).ok();
+    const grpc::Status s = Retrying(
+        [&] {
+          grpc::ClientContext context;
+          Organiser(options_.organiser_token, &context);
+          context.set_deadline(std::chrono::system_clock::now() +
+                               std::chrono::seconds(2));
+          return stub_.RevokeBotCredential(&context, revoke, &revoked);
+        },
+        give_up);
+    if (!s.ok()) {
+      std::fprintf(progress_,
+                   "bot %s's credential could not be revoked (%s): it stays "
+                   "valid on the referee until revoked there "
+                   "(cardref_referee_admin revoke)\n",
+                   bots_[b].name.c_str(), s.error_message().c_str());
+      std::fflush(progress_);
+    }
   }
 }
 

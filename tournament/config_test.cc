@@ -7,6 +7,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tournament/bot_pool.h"
 
 namespace cardref::tournament {
 namespace {
@@ -101,6 +102,18 @@ TEST(ConfigTest, ReadsBotLifetimesRemoteBotsAndTheSprt) {
   EventOptions ignored;
   EXPECT_THAT(std::string(ApplyConfig(bad, &ignored).message()),
               testing::HasSubstr("a remote one a name and no command"));
+}
+
+// The default lifetime follows the program, not any word of the command:
+// a wrapper given cardref_bot as an argument takes no invitations itself.
+TEST(ConfigTest, AKnownInvitableBotIsTheProgramOrTheScriptItRuns) {
+  EXPECT_TRUE(IsKnownInvitableBot({"/opt/cardref/bin/cardref_bot", "--quiet"}));
+  EXPECT_TRUE(IsKnownInvitableBot({"/usr/bin/python3", "-u", "invited_bot.py"}));
+  EXPECT_TRUE(IsKnownInvitableBot({"/usr/bin/env", "python3", "invited_bot.py"}));
+  EXPECT_FALSE(IsKnownInvitableBot(
+      {"/usr/bin/python3", "spy_bot.py", "/opt/cardref/bin/cardref_bot"}));
+  EXPECT_FALSE(IsKnownInvitableBot({"./my_bot", "cardref_bot"}));
+  EXPECT_FALSE(IsKnownInvitableBot({}));
 }
 
 TEST(ConfigTest, SyntaxErrorNamesFileLineAndSchema) {

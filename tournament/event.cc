@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -256,6 +257,19 @@ absl::StatusOr<std::vector<cardref::v1::GameInfo>> ResolveGames(
     infos.push_back(*info);
   }
   return infos;
+}
+
+// The web front of the event's own referee, once it has written its port
+// (right after its gRPC port); empty if it has not within 5 s.
+std::string RefereeWebAddress(const std::string& dir) {
+  const std::string path = absl::StrCat(dir, "/referee_http.port");
+  for (int i = 0; i < 200; ++i) {
+    std::ifstream in(path);
+    int port = -1;
+    if (in >> port && port > 0) return absl::StrCat("http://127.0.0.1:", port);
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  return "";
 }
 
 // Prints `status` as cardref_tournament's error and returns `code`.
@@ -545,6 +559,13 @@ int RunEvent(EventOptions options, std::FILE* progress) {
       extra = {"--max_invitations_per_credential=100000",
                "--max_invitation_streams_per_credential=1024"};
     }
+    if (options.referee_web) {
+      // A resumed event's old port must not be read for the new one's.
+      std::remove(absl::StrCat(dir, "/referee_http.port").c_str());
+      extra.emplace_back("--http_port=0");
+      extra.push_back(absl::StrCat("--http_port_file=", dir,
+                                   "/referee_http.port"));
+    }
     absl::StatusOr<LocalReferee> started =
         // Each seat's bot and the runner's own channel, with room for
         // bots that reconnect before their old connection is gone.
@@ -655,6 +676,25 @@ int RunEvent(EventOptions options, std::FILE* progress) {
                    m.key.c_str());
     }
   }
+  if (options.listener != nullptr) {
+    const std::map<std::string, MatchRecord> recorded_now = state->records();
+    EventStart start;
+    start.config = &config;
+    start.schedule = &*schedule;
+    start.records = &recorded_now;
+    start.event_dir = dir;
+    start.referee_key = referee_key;
+    if (local.has_value() && options.referee_web) {
+      start.referee_web = RefereeWebAddress(dir);
+    }
+    options.listener->OnStart(start);
+    auto recorded = std::move(options.match.on_started);
+    options.match.on_started = [recorded,
+                                listener = options.listener](const MatchRecord& r) {
+      listener->OnStarted(r);
+      return recorded(r);
+    };
+  }
   // What will be played, before anything is: the whole event's schedule
   // (a shard plays its share of it).
   std::fprintf(progress, "%s", DescribeSchedule(config, *all).c_str());
@@ -740,6 +780,7 @@ int RunEvent(EventOptions options, std::FILE* progress) {
       const ScheduledMatch& match = *pending[i];
       MatchOutcome outcome = RunMatch(*stub, (*infos)[match.game], config, match,
                                       *secret, options.match);
+      if (options.listener != nullptr) options.listener->OnDone(match, outcome);
       if (!outcome.played) {
         unplayed.fetch_add(1);
         if (outcome.lost_creation.has_value()) {
@@ -781,6 +822,7 @@ int RunEvent(EventOptions options, std::FILE* progress) {
     threads.emplace_back(worker);
   }
   for (std::thread& t : threads) t.join();
+  if (options.listener != nullptr) options.listener->OnEnd();
   if (pools != nullptr) {
     std::fprintf(progress, "bots by invitation at the end: %s\n",
                  pools->Describe().c_str());

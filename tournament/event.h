@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 
 #include "tournament/bot_launcher.h"
+#include "tournament/event_listener.h"
 #include "tournament/match_runner.h"
 #include "tournament/schedule.h"
 
@@ -46,6 +47,12 @@ struct EventOptions {
   // What each bot may read in the sandbox, by bot name; a bot not named
   // sees the folder of its program (or script).
   BotFolders bot_folders;
+  // Told of the schedule and of every match as it starts and ends (the
+  // event's web page); not owned; null: none.
+  EventListener* listener = nullptr;
+  // The event's own referee serves its match pages too (--http_port=0 on
+  // loopback): the listener is given its address to link to.
+  bool referee_web = false;
 };
 
 // Exit codes of cardref_tournament.

@@ -137,6 +137,9 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     if (auto it = req.find("Last-Event-ID"); it != req.end()) {
       request.last_event_id = std::string(it->value());
     }
+    if (auto it = req.find(http::field::authorization); it != req.end()) {
+      request.authorization = std::string(it->value());
+    }
     error_code peer_ec;
     const tcp::endpoint peer = tcp_stream().socket().remote_endpoint(peer_ec);
     if (!peer_ec) request.client = peer.address().to_string();

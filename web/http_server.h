@@ -56,6 +56,7 @@ struct HttpRequest {
   std::string path;    // percent-decoded, without the query
   std::string query;   // as sent, after '?'
   std::string last_event_id;  // the Last-Event-ID header, if any
+  std::string authorization;  // the Authorization header, if any
   std::string client;  // the peer's address ("127.0.0.1")
 };
 

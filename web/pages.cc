@@ -123,6 +123,11 @@ std::string ReplayPage(const log_tools::Playback& playback) {
       "</html>\n");
 }
 
+std::string PageHead(const std::string& title,
+                     const std::vector<std::string>& style_sheets) {
+  return Head(title, style_sheets);
+}
+
 std::string MessagePage(const std::string& title, const std::string& text) {
   return absl::StrCat(Head(title, {"replay.css", "web.css"}),
                       "<body>\n<header><h1>", HtmlEscape(title),

@@ -48,6 +48,11 @@ std::string LivePage(const LivePageData& data);
 // `/matches/<id>` once it is over: the replay with every hand.
 std::string ReplayPage(const log_tools::Playback& playback);
 
+// A page's head: <!DOCTYPE html> to </head>, with the icon and the style
+// sheets (files under /assets/).
+std::string PageHead(const std::string& title,
+                     const std::vector<std::string>& style_sheets);
+
 // A page that says one thing (a match not public yet, not found...).
 std::string MessagePage(const std::string& title, const std::string& text);
 

@@ -19,6 +19,7 @@
 #include "referee/service/text_limits.h"
 #include "web/assets.h"
 #include "web/feed_event_source.h"
+#include "web/http_answers.h"
 #include "web/match_json.h"
 #include "web/pages.h"
 
@@ -32,100 +33,6 @@ constexpr uint32_t kMaxDelayDecisions = 100000;
 constexpr int kIndexPageSize = 100;
 // How long a refused stream should wait before it asks again.
 constexpr char kRetryAfterSeconds[] = "10";
-
-// Headers of every answer.
-void AddCommonHeaders(HttpResponse* r) {
-  r->headers.emplace_back("Content-Security-Policy", kContentSecurityPolicy);
-  r->headers.emplace_back("X-Content-Type-Options", "nosniff");
-  r->headers.emplace_back("Referrer-Policy", "no-referrer");
-  r->headers.emplace_back("X-Frame-Options", "DENY");
-}
-
-HttpAnswer Answer(int status, std::string content_type, std::string body,
-                  const char* cache = "no-store") {
-  HttpAnswer a;
-  a.response.status = status;
-  a.response.content_type = std::move(content_type);
-  a.response.body = std::move(body);
-  a.response.headers.emplace_back("Cache-Control", cache);
-  AddCommonHeaders(&a.response);
-  return a;
-}
-
-HttpAnswer Html(int status, std::string page) {
-  return Answer(status, "text/html; charset=utf-8", std::move(page));
-}
-
-HttpAnswer Json(int status, const json& value) {
-  return Answer(status, "application/json; charset=utf-8", JsonText(value));
-}
-
-HttpAnswer JsonError(int status, absl::string_view message) {
-  return Json(status, {{"error", {{"code", status}, {"message", message}}}});
-}
-
-int HttpStatusOf(const absl::Status& status) {
-  switch (status.code()) {
-    case absl::StatusCode::kNotFound:
-      return 404;
-    case absl::StatusCode::kInvalidArgument:
-    case absl::StatusCode::kOutOfRange:
-      return 400;
-    case absl::StatusCode::kPermissionDenied:
-    case absl::StatusCode::kFailedPrecondition:  // not public yet
-      return 403;
-    case absl::StatusCode::kResourceExhausted:
-      return 429;
-    case absl::StatusCode::kUnavailable:
-      return 503;
-    default:
-      return 500;
-  }
-}
-
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// application/x-www-form-urlencoded; nullopt for a bad escape.
-std::optional<std::string> DecodeQueryValue(absl::string_view in) {
-  std::string out;
-  for (size_t i = 0; i < in.size(); ++i) {
-    if (in[i] == '+') {
-      out.push_back(' ');
-    } else if (in[i] == '%') {
-      if (i + 2 >= in.size()) return std::nullopt;
-      const int hi = HexDigit(in[i + 1]), lo = HexDigit(in[i + 2]);
-      if (hi < 0 || lo < 0) return std::nullopt;
-      out.push_back(static_cast<char>(hi * 16 + lo));
-      i += 2;
-    } else {
-      out.push_back(in[i]);
-    }
-  }
-  return out;
-}
-
-// The query's parameters (the last of a name wins); INVALID_ARGUMENT for a
-// bad escape.
-absl::StatusOr<std::map<std::string, std::string>> ParseQuery(
-    absl::string_view query) {
-  std::map<std::string, std::string> out;
-  for (absl::string_view part : absl::StrSplit(query, '&', absl::SkipEmpty())) {
-    const size_t eq = part.find('=');
-    std::optional<std::string> name = DecodeQueryValue(part.substr(0, eq));
-    std::optional<std::string> value = DecodeQueryValue(
-        eq == absl::string_view::npos ? "" : part.substr(eq + 1));
-    if (!name.has_value() || !value.has_value()) {
-      return absl::InvalidArgumentError("malformed query string");
-    }
-    out[*name] = *value;
-  }
-  return out;
-}
 
 // A parameter as an unsigned number in [0, max]; `fallback` when absent.
 template <typename T>
@@ -177,7 +84,7 @@ bool IsMatchIdShaped(const std::string& id) {
 
 HttpAnswer WebRoutes::Handle(const HttpRequest& request) {
   if (request.method != "GET" && request.method != "HEAD") {
-    HttpAnswer a = JsonError(
+    HttpAnswer a = JsonErrorAnswer(
         405, "the web front is read-only: GET and HEAD only (organiser "
              "actions are the gRPC API's)");
     a.response.headers.emplace_back("Allow", "GET, HEAD");
@@ -196,23 +103,23 @@ HttpAnswer WebRoutes::Handle(const HttpRequest& request) {
     absl::ConsumePrefix(&rest, "/api/matches/");
     const bool events = absl::ConsumeSuffix(&rest, "/events");
     const std::string id(rest);
-    if (!IsMatchIdShaped(id)) return JsonError(404, "no such match");
+    if (!IsMatchIdShaped(id)) return JsonErrorAnswer(404, "no such match");
     return events ? Events(id, request) : ApiMatch(id);
   }
   if (absl::StartsWith(path, "/matches/")) {
     const std::string id = path.substr(sizeof("/matches/") - 1);
     if (!IsMatchIdShaped(id)) {
-      return Html(404, MessagePage("Not found", "No such match."));
+      return HtmlAnswer(404, MessagePage("Not found", "No such match."));
     }
     return Page(id);
   }
-  return Html(404, MessagePage("Not found", "No such page."));
+  return HtmlAnswer(404, MessagePage("Not found", "No such page."));
 }
 
 HttpAnswer WebRoutes::Index(const HttpRequest& request) {
   absl::StatusOr<std::map<std::string, std::string>> query =
       ParseQuery(request.query);
-  if (!query.ok()) return Html(400, MessagePage("Bad request", "Malformed query."));
+  if (!query.ok()) return HtmlAnswer(400, MessagePage("Bad request", "Malformed query."));
   v1::ListMatchesRequest list;
   list.set_page_size(kIndexPageSize);
   if (auto it = query->find("page_token"); it != query->end()) {
@@ -220,7 +127,7 @@ HttpAnswer WebRoutes::Index(const HttpRequest& request) {
   }
   absl::StatusOr<v1::ListMatchesResponse> found = c_.manager->ListMatches(list);
   if (!found.ok()) {
-    return Html(HttpStatusOf(found.status()),
+    return HtmlAnswer(HttpStatusOf(found.status()),
                 MessagePage("Cannot list the matches",
                             std::string(found.status().message())));
   }
@@ -228,7 +135,7 @@ HttpAnswer WebRoutes::Index(const HttpRequest& request) {
   for (const v1::MatchInfo& info : found->matches()) {
     entries.push_back({info, IsPublic(info)});
   }
-  return Html(200, IndexPage(entries, found->next_page_token(),
+  return HtmlAnswer(200, IndexPage(entries, found->next_page_token(),
                              c_.manager->registry()));
 }
 
@@ -237,14 +144,14 @@ HttpAnswer WebRoutes::Page(const std::string& match_id) {
       c_.manager->Info(match_id, /*for_organiser=*/false);
   if (!info.ok()) {
     const int status = HttpStatusOf(info.status());
-    return Html(status, MessagePage(status == 404 ? "Not found" : "Error",
+    return HtmlAnswer(status, MessagePage(status == 404 ? "Not found" : "Error",
                                     status == 404
                                         ? "No such match."
                                         : std::string(info.status().message())));
   }
   const std::string status = StatusName(info->status());
   if (!IsPublic(*info)) {
-    return Html(200, MessagePage(
+    return HtmlAnswer(200, MessagePage(
                          absl::StrCat("Match ", match_id, ": ", status),
                          "This match's events are not public yet: it is "
                          "dealt like other matches of its deal set, and "
@@ -261,7 +168,7 @@ HttpAnswer WebRoutes::Page(const std::string& match_id) {
       codec::DeriveTypedActions(&*log, c_.manager->registry());
       absl::StatusOr<log_tools::Playback> playback =
           log_tools::BuildPlayback(*log, c_.manager->registry(), -1);
-      if (playback.ok()) return Html(200, ReplayPage(*playback));
+      if (playback.ok()) return HtmlAnswer(200, ReplayPage(*playback));
     }
     // Else the public replay, drawn from the events.
   }
@@ -272,17 +179,17 @@ HttpAnswer WebRoutes::Page(const std::string& match_id) {
   data.status = status;
   data.mode = Over(info->status()) ? "public-replay" : "live";
   data.delay_decisions = c_.delay_decisions;
-  return Html(200, LivePage(data));
+  return HtmlAnswer(200, LivePage(data));
 }
 
 HttpAnswer WebRoutes::ApiList(const HttpRequest& request) {
   absl::StatusOr<std::map<std::string, std::string>> query =
       ParseQuery(request.query);
-  if (!query.ok()) return JsonError(400, query.status().message());
+  if (!query.ok()) return JsonErrorAnswer(400, query.status().message());
   v1::ListMatchesRequest list;
   absl::StatusOr<int32_t> size =
       NumberParam<int32_t>(*query, "page_size", 0, 1000);
-  if (!size.ok()) return JsonError(400, size.status().message());
+  if (!size.ok()) return JsonErrorAnswer(400, size.status().message());
   list.set_page_size(*size);
   if (auto it = query->find("page_token"); it != query->end()) {
     list.set_page_token(it->second);
@@ -290,7 +197,7 @@ HttpAnswer WebRoutes::ApiList(const HttpRequest& request) {
   if (auto it = query->find("status"); it != query->end()) {
     std::optional<v1::MatchStatus> status = StatusFromName(it->second);
     if (!status.has_value()) {
-      return JsonError(
+      return JsonErrorAnswer(
           400, absl::StrCat("'status' must be waiting_for_players, "
                             "in_progress, finished, aborted or cancelled, got '",
                             service::QuotePrefix(it->second), "'"));
@@ -299,7 +206,7 @@ HttpAnswer WebRoutes::ApiList(const HttpRequest& request) {
   }
   absl::StatusOr<v1::ListMatchesResponse> found = c_.manager->ListMatches(list);
   if (!found.ok()) {
-    return JsonError(HttpStatusOf(found.status()), found.status().message());
+    return JsonErrorAnswer(HttpStatusOf(found.status()), found.status().message());
   }
   json matches = json::array();
   for (const v1::MatchInfo& info : found->matches()) {
@@ -310,16 +217,16 @@ HttpAnswer WebRoutes::ApiList(const HttpRequest& request) {
   if (!found->next_page_token().empty()) {
     out["next_page_token"] = found->next_page_token();
   }
-  return Json(200, out);
+  return JsonAnswer(200, out);
 }
 
 HttpAnswer WebRoutes::ApiMatch(const std::string& match_id) {
   absl::StatusOr<v1::MatchInfo> info =
       c_.manager->Info(match_id, /*for_organiser=*/false);
   if (!info.ok()) {
-    return JsonError(HttpStatusOf(info.status()), info.status().message());
+    return JsonErrorAnswer(HttpStatusOf(info.status()), info.status().message());
   }
-  return Json(200,
+  return JsonAnswer(200,
               MatchJson(*info, IsPublic(*info), c_.manager->registry()));
 }
 
@@ -327,42 +234,42 @@ HttpAnswer WebRoutes::Events(const std::string& match_id,
                              const HttpRequest& request) {
   absl::StatusOr<std::map<std::string, std::string>> query =
       ParseQuery(request.query);
-  if (!query.ok()) return JsonError(400, query.status().message());
+  if (!query.ok()) return JsonErrorAnswer(400, query.status().message());
   // A browser that reconnects sends the last event it received.
   absl::StatusOr<uint64_t> after = NumberParam<uint64_t>(
       *query, "after", 0, std::numeric_limits<uint64_t>::max());
-  if (!after.ok()) return JsonError(400, after.status().message());
+  if (!after.ok()) return JsonErrorAnswer(400, after.status().message());
   if (!request.last_event_id.empty()) {
     uint64_t last = 0;
     if (!absl::SimpleAtoi(request.last_event_id, &last)) {
-      return JsonError(400, "Last-Event-ID must be an event index");
+      return JsonErrorAnswer(400, "Last-Event-ID must be an event index");
     }
     after = last;
   }
   absl::StatusOr<uint32_t> delay = NumberParam<uint32_t>(
       *query, "delay", c_.delay_decisions, kMaxDelayDecisions);
-  if (!delay.ok()) return JsonError(400, delay.status().message());
+  if (!delay.ok()) return JsonErrorAnswer(400, delay.status().message());
   if (absl::Status open = c_.view->CheckPublic(match_id); !open.ok()) {
     // The match's existence and status are public; its events are not yet
     // (FAILED_PRECONDITION: 403, saying why).
-    return JsonError(HttpStatusOf(open), open.message());
+    return JsonErrorAnswer(HttpStatusOf(open), open.message());
   }
   // Refused before the feed is made: a refusal costs nothing.
   absl::StatusOr<SseSlot> slot = c_.slots->Acquire(request.client);
   if (!slot.ok()) {
     HttpAnswer a =
-        JsonError(HttpStatusOf(slot.status()), slot.status().message());
+        JsonErrorAnswer(HttpStatusOf(slot.status()), slot.status().message());
     a.response.headers.emplace_back("Retry-After", kRetryAfterSeconds);
     return a;
   }
   absl::StatusOr<std::shared_ptr<MatchFeed>> feed = c_.feeds->Get(match_id);
   if (!feed.ok()) {
-    return JsonError(HttpStatusOf(feed.status()), feed.status().message());
+    return JsonErrorAnswer(HttpStatusOf(feed.status()), feed.status().message());
   }
   HttpAnswer a;
   a.response.status = 200;
   a.response.headers.emplace_back("Cache-Control", "no-store");
-  AddCommonHeaders(&a.response);
+  AddSecurityHeaders(&a.response);
   a.events = std::make_unique<FeedEventSource>(
       *std::move(feed), *after, std::max(*delay, c_.delay_decisions),
       *std::move(slot));
@@ -370,12 +277,7 @@ HttpAnswer WebRoutes::Events(const std::string& match_id,
 }
 
 HttpAnswer WebRoutes::AssetFile(const std::string& name) {
-  Asset asset;
-  if (!FindAsset(name, &asset)) {
-    return Answer(404, "text/plain; charset=utf-8", "no such file\n");
-  }
-  return Answer(200, std::string(asset.content_type), std::string(asset.body),
-                "no-cache");
+  return AssetAnswer(name);
 }
 
 }  // namespace cardref::web

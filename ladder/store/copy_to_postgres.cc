@@ -144,7 +144,7 @@ const std::vector<std::string>& LadderTablesInCopyOrder() {
   static const auto* const kTables = new std::vector<std::string>{
       "ladder",       "games",   "entrants",     "versions",
       "matches",      "match_seats", "seat_tallies", "results",
-      "result_seats", "ratings", "rating_history"};
+      "result_seats", "ratings", "rating_history", "entrant_credentials"};
   return *kTables;
 }
 

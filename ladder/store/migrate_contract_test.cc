@@ -49,7 +49,7 @@ TEST_P(MigrateContractTest, AnEmptyDatabaseMigratesToTheNewestVersion) {
   for (const char* table :
        {"schema_migrations", "ladder", "games", "entrants", "versions",
         "matches", "match_seats", "results", "result_seats", "ratings",
-        "rating_history"}) {
+        "rating_history", "entrant_credentials"}) {
     EXPECT_TRUE(*backend().HasColumn(db, table, "")) << table;
   }
 }

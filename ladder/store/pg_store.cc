@@ -413,6 +413,82 @@ absl::StatusOr<Entrant> PgStore::AddEntrant(absl::string_view name,
   return entrant;
 }
 
+absl::StatusOr<EntrantCredential> PgStore::AddEntrantCredential(
+    absl::string_view entrant, absl::string_view credential_sha256,
+    int64_t now_micros) {
+  RETURN_IF_ERROR(ValidateHex64(credential_sha256, "a credential's SHA-256"));
+  absl::MutexLock lock(&mu_);
+  EntrantCredential credential;
+  RETURN_IF_ERROR(db_->Transact("adding a credential", [&](PgTransaction& txn) {
+    const pqxx::result found =
+        txn.Exec("SELECT id FROM entrants WHERE name = $1", entrant);
+    if (found.empty()) {
+      return absl::NotFoundError(absl::StrCat("no entrant '", entrant, "'"));
+    }
+    const pqxx::result taken = txn.Exec(
+        "SELECT id FROM entrant_credentials WHERE credential_sha256 = $1",
+        credential_sha256);
+    if (!taken.empty()) {
+      return absl::AlreadyExistsError("this credential is stored already");
+    }
+    credential.id = NextId(txn, "entrant_credentials");
+    credential.entrant_id = PgInt(found[0][0]);
+    credential.entrant_name = std::string(entrant);
+    credential.created_micros = now_micros;
+    txn.Exec(
+        "INSERT INTO entrant_credentials (id, entrant_id, credential_sha256, "
+        "created_micros, revoked_micros) VALUES ($1, $2, $3, $4, 0)",
+        credential.id, credential.entrant_id, credential_sha256, now_micros);
+    return absl::OkStatus();
+  }));
+  return credential;
+}
+
+absl::StatusOr<std::optional<EntrantCredential>>
+PgStore::FindEntrantCredential(absl::string_view credential_sha256) {
+  absl::MutexLock lock(&mu_);
+  std::optional<EntrantCredential> credential;
+  RETURN_IF_ERROR(
+      db_->Transact("finding a credential", [&](PgTransaction& txn) {
+        credential.reset();
+        const pqxx::result found = txn.Exec(
+            "SELECT c.id, c.entrant_id, e.name, c.created_micros FROM "
+            "entrant_credentials c JOIN entrants e ON e.id = c.entrant_id "
+            "WHERE c.credential_sha256 = $1 AND c.revoked_micros = 0",
+            credential_sha256);
+        if (found.empty()) return absl::OkStatus();
+        credential = EntrantCredential{PgInt(found[0][0]),
+                                       PgInt(found[0][1]),
+                                       PgText(found[0][2]),
+                                       PgInt(found[0][3]), 0};
+        return absl::OkStatus();
+      }));
+  return credential;
+}
+
+absl::StatusOr<int> PgStore::RevokeEntrantCredentials(
+    absl::string_view entrant, int64_t now_micros) {
+  absl::MutexLock lock(&mu_);
+  int revoked = 0;
+  RETURN_IF_ERROR(
+      db_->Transact("revoking credentials", [&](PgTransaction& txn) {
+        const pqxx::result found =
+            txn.Exec("SELECT id FROM entrants WHERE name = $1", entrant);
+        if (found.empty()) {
+          return absl::NotFoundError(
+              absl::StrCat("no entrant '", entrant, "'"));
+        }
+        // A revocation at time 0 would read as "in force".
+        const pqxx::result updated = txn.Exec(
+            "UPDATE entrant_credentials SET revoked_micros = $1 WHERE "
+            "entrant_id = $2 AND revoked_micros = 0",
+            std::max<int64_t>(now_micros, 1), PgInt(found[0][0]));
+        revoked = static_cast<int>(updated.affected_rows());
+        return absl::OkStatus();
+      }));
+  return revoked;
+}
+
 absl::StatusOr<std::vector<Entrant>> PgStore::ListEntrants() {
   absl::MutexLock lock(&mu_);
   std::vector<Entrant> entrants;

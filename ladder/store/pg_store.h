@@ -96,6 +96,13 @@ class PgStore final : public LadderStore {
       int64_t match_id) override;
   absl::StatusOr<std::vector<MatchResult>> ListResults(
       int64_t game_id, std::optional<MatchKind> kind) override;
+  absl::StatusOr<EntrantCredential> AddEntrantCredential(
+      absl::string_view entrant, absl::string_view credential_sha256,
+      int64_t now_micros) override;
+  absl::StatusOr<std::optional<EntrantCredential>> FindEntrantCredential(
+      absl::string_view credential_sha256) override;
+  absl::StatusOr<int> RevokeEntrantCredentials(absl::string_view entrant,
+                                               int64_t now_micros) override;
   absl::StatusOr<std::vector<Rating>> Ratings(int64_t game_id) override;
   absl::StatusOr<std::vector<RatingChange>> RatingHistory(
       int64_t version_id, int64_t game_id) override;

@@ -151,11 +151,26 @@ INSERT INTO seat_tallies (version_id, game_id, seat, matches, last_round)
 CREATE INDEX matches_by_schedule ON matches (game_id, scheduled_micros);
 )sql";
 
+// Credentials of entrants' authors for the web front's owner-only pages:
+// their SHA-256 only, revocable.
+constexpr char kEntrantCredentials[] = R"sql(
+CREATE TABLE entrant_credentials (
+  id BIGINT PRIMARY KEY,
+  entrant_id BIGINT NOT NULL REFERENCES entrants (id),
+  credential_sha256 TEXT NOT NULL UNIQUE,
+  created_micros BIGINT NOT NULL,
+  revoked_micros BIGINT NOT NULL
+);
+CREATE INDEX entrant_credentials_by_entrant
+  ON entrant_credentials (entrant_id, revoked_micros);
+)sql";
+
 const std::vector<Migration>& LadderMigrations() {
   static const auto* const kMigrations = new std::vector<Migration>{
       {1, "ladder, games, entrants, versions, matches, results, ratings",
        kInitialSchema},
       {2, "seat tallies for matchmaking", kSeatTallies},
+      {3, "entrant credentials for the web front", kEntrantCredentials},
   };
   return *kMigrations;
 }

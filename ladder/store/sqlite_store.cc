@@ -357,6 +357,88 @@ absl::StatusOr<Entrant> SqliteStore::AddEntrant(absl::string_view name,
   return entrant;
 }
 
+absl::StatusOr<EntrantCredential> SqliteStore::AddEntrantCredential(
+    absl::string_view entrant, absl::string_view credential_sha256,
+    int64_t now_micros) {
+  RETURN_IF_ERROR(ValidateHex64(credential_sha256, "a credential's SHA-256"));
+  absl::MutexLock lock(&mu_);
+  ASSIGN_OR_RETURN(SqliteTransaction transaction,
+                   SqliteTransaction::Begin(db_.get()));
+  ASSIGN_OR_RETURN(SqliteStatement find,
+                   db_->Prepare("SELECT id FROM entrants WHERE name = ?1"));
+  ASSIGN_OR_RETURN(bool found, find.BindAll(entrant).Step());
+  if (!found) {
+    return absl::NotFoundError(absl::StrCat("no entrant '", entrant, "'"));
+  }
+  EntrantCredential credential;
+  credential.entrant_id = find.Int(0);
+  credential.entrant_name = std::string(entrant);
+  credential.created_micros = now_micros;
+  ASSIGN_OR_RETURN(
+      SqliteStatement taken,
+      db_->Prepare(
+          "SELECT id FROM entrant_credentials WHERE credential_sha256 = ?1"));
+  ASSIGN_OR_RETURN(bool exists, taken.BindAll(credential_sha256).Step());
+  if (exists) {
+    return absl::AlreadyExistsError("this credential is stored already");
+  }
+  ASSIGN_OR_RETURN(credential.id, NextId("entrant_credentials"));
+  ASSIGN_OR_RETURN(
+      SqliteStatement insert,
+      db_->Prepare("INSERT INTO entrant_credentials (id, entrant_id, "
+                   "credential_sha256, created_micros, revoked_micros) "
+                   "VALUES (?1, ?2, ?3, ?4, 0)"));
+  RETURN_IF_ERROR(insert
+                      .BindAll(credential.id, credential.entrant_id,
+                               credential_sha256, now_micros)
+                      .Run());
+  RETURN_IF_ERROR(transaction.Commit());
+  return credential;
+}
+
+absl::StatusOr<std::optional<EntrantCredential>>
+SqliteStore::FindEntrantCredential(absl::string_view credential_sha256) {
+  absl::MutexLock lock(&mu_);
+  ASSIGN_OR_RETURN(
+      SqliteStatement find,
+      db_->Prepare("SELECT c.id, c.entrant_id, e.name, c.created_micros FROM "
+                   "entrant_credentials c JOIN entrants e ON e.id = "
+                   "c.entrant_id WHERE c.credential_sha256 = ?1 AND "
+                   "c.revoked_micros = 0"));
+  ASSIGN_OR_RETURN(bool found, find.BindAll(credential_sha256).Step());
+  if (!found) return std::nullopt;
+  EntrantCredential credential;
+  credential.id = find.Int(0);
+  credential.entrant_id = find.Int(1);
+  credential.entrant_name = find.Text(2);
+  credential.created_micros = find.Int(3);
+  return credential;
+}
+
+absl::StatusOr<int> SqliteStore::RevokeEntrantCredentials(
+    absl::string_view entrant, int64_t now_micros) {
+  absl::MutexLock lock(&mu_);
+  ASSIGN_OR_RETURN(SqliteTransaction transaction,
+                   SqliteTransaction::Begin(db_.get()));
+  ASSIGN_OR_RETURN(SqliteStatement find,
+                   db_->Prepare("SELECT id FROM entrants WHERE name = ?1"));
+  ASSIGN_OR_RETURN(bool found, find.BindAll(entrant).Step());
+  if (!found) {
+    return absl::NotFoundError(absl::StrCat("no entrant '", entrant, "'"));
+  }
+  const int64_t entrant_id = find.Int(0);
+  ASSIGN_OR_RETURN(
+      SqliteStatement revoke,
+      db_->Prepare("UPDATE entrant_credentials SET revoked_micros = ?1 WHERE "
+                   "entrant_id = ?2 AND revoked_micros = 0"));
+  // A revocation at time 0 would read as "in force".
+  RETURN_IF_ERROR(
+      revoke.BindAll(std::max<int64_t>(now_micros, 1), entrant_id).Run());
+  const int revoked = static_cast<int>(Changes(db_.get()));
+  RETURN_IF_ERROR(transaction.Commit());
+  return revoked;
+}
+
 absl::StatusOr<std::vector<Entrant>> SqliteStore::ListEntrants() {
   absl::MutexLock lock(&mu_);
   ASSIGN_OR_RETURN(

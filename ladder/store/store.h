@@ -97,6 +97,16 @@ struct Version {
   int64_t status_micros = 0;
 };
 
+// A credential an entrant's author presents to the ladder's web front
+// (docs/web.md, "Owner-only"): only its SHA-256 is stored.
+struct EntrantCredential {
+  int64_t id = 0;
+  int64_t entrant_id = 0;
+  std::string entrant_name;
+  int64_t created_micros = 0;
+  int64_t revoked_micros = 0;  // 0: in force
+};
+
 struct NewMatch {
   int64_t game_id = 0;
   MatchKind kind = MatchKind::kRated;
@@ -300,6 +310,36 @@ class LadderStore {
     (void)game_id;
     (void)kind;
     return absl::UnimplementedError("this store cannot list results");
+  }
+
+  // Stores a new credential of `entrant` by its SHA-256 (64 hex digits;
+  // the credential itself is never stored). NOT_FOUND for an unknown
+  // entrant; ALREADY_EXISTS if the hash is stored already; INVALID_ARGUMENT
+  // for a hash that is not 64 lower-case hex digits. UNIMPLEMENTED in a
+  // backend that does not have credentials yet.
+  [[nodiscard]] virtual absl::StatusOr<EntrantCredential>
+  AddEntrantCredential(absl::string_view entrant,
+                       absl::string_view credential_sha256,
+                       int64_t now_micros) {
+    (void)entrant;
+    (void)credential_sha256;
+    (void)now_micros;
+    return absl::UnimplementedError("this store has no entrant credentials");
+  }
+  // The credential in force whose SHA-256 is `credential_sha256`; nullopt
+  // if none (unknown or revoked).
+  [[nodiscard]] virtual absl::StatusOr<std::optional<EntrantCredential>>
+  FindEntrantCredential(absl::string_view credential_sha256) {
+    (void)credential_sha256;
+    return absl::UnimplementedError("this store has no entrant credentials");
+  }
+  // Revokes every credential of `entrant` in force; returns how many.
+  // NOT_FOUND for an unknown entrant.
+  [[nodiscard]] virtual absl::StatusOr<int> RevokeEntrantCredentials(
+      absl::string_view entrant, int64_t now_micros) {
+    (void)entrant;
+    (void)now_micros;
+    return absl::UnimplementedError("this store has no entrant credentials");
   }
 
   // Current ratings of a game, by version id.

@@ -436,5 +436,42 @@ TEST_P(StoreContractTest, MatchmakingStateCountsGamesSeatsAndWaits) {
   EXPECT_EQ((*state)[4].rounds_waited, 0);  // everything was before 350
 }
 
+TEST_P(StoreContractTest, EntrantCredentialsAreStoredHashedAndRevocable) {
+  Ranked("a");
+  Ranked("b");
+  auto first = store_->AddEntrantCredential("a", FakeHash(1), 400);
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(first->entrant_name, "a");
+  ASSERT_TRUE(store_->AddEntrantCredential("a", FakeHash(2), 401).ok());
+  ASSERT_TRUE(store_->AddEntrantCredential("b", FakeHash(3), 402).ok());
+  EXPECT_EQ(store_->AddEntrantCredential("a", FakeHash(1), 403).status().code(),
+            absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(store_->AddEntrantCredential("nobody", FakeHash(4), 403)
+                .status()
+                .code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(store_->AddEntrantCredential("a", "not-hex", 403).status().code(),
+            absl::StatusCode::kInvalidArgument);
+
+  auto found = store_->FindEntrantCredential(FakeHash(2));
+  ASSERT_TRUE(found.ok()) << found.status();
+  ASSERT_TRUE(found->has_value());
+  EXPECT_EQ((*found)->entrant_name, "a");
+  EXPECT_EQ((*found)->created_micros, 401);
+  found = store_->FindEntrantCredential(FakeHash(9));
+  ASSERT_TRUE(found.ok());
+  EXPECT_FALSE(found->has_value());
+
+  auto revoked = store_->RevokeEntrantCredentials("a", 500);
+  ASSERT_TRUE(revoked.ok()) << revoked.status();
+  EXPECT_EQ(*revoked, 2);
+  EXPECT_FALSE(store_->FindEntrantCredential(FakeHash(1))->has_value());
+  EXPECT_FALSE(store_->FindEntrantCredential(FakeHash(2))->has_value());
+  EXPECT_TRUE(store_->FindEntrantCredential(FakeHash(3))->has_value());
+  EXPECT_EQ(*store_->RevokeEntrantCredentials("a", 501), 0);
+  EXPECT_EQ(store_->RevokeEntrantCredentials("nobody", 501).status().code(),
+            absl::StatusCode::kNotFound);
+}
+
 }  // namespace
 }  // namespace cardref::ladder

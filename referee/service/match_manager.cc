@@ -542,35 +542,44 @@ absl::StatusOr<std::shared_ptr<Match>> MatchManager::Find(
 absl::StatusOr<v1::MatchInfo> MatchManager::ArchivedInfo(
     const std::string& match_id, bool for_organiser) {
   RETURN_IF_ERROR(CheckText("match_id", match_id, kMaxIdChars));
+  std::optional<v1::MatchInfo> info;
   {
     absl::MutexLock lock(&mu_);
     auto it = cancelled_.find(match_id);
-    if (it != cancelled_.end()) {
-      v1::MatchInfo info = it->second;
-      if (!for_organiser) info.clear_log_path();
-      return info;
+    if (it != cancelled_.end()) info = it->second;
+  }
+  if (info.has_value()) {
+    // A cancelled twin was dealt like the others of its set: the same
+    // twin rule as for one that was played.
+    if (!for_organiser) info->clear_log_path();
+    if (!for_organiser && IsSecret(info->deal_set_id())) {
+      return IdAndStatusOnly(*info);
     }
+    if (WithholdSeed(info->deal_set_id(), info->seed_commitment(), false)) {
+      info->clear_seed();
+    }
+    return *info;
   }
   if (!IsFileSafeId(match_id)) {
     return absl::NotFoundError(
         absl::StrCat("no match with id '", QuotePrefix(match_id), "'"));
   }
-  absl::StatusOr<v1::MatchInfo> info =
+  absl::StatusOr<v1::MatchInfo> logged =
       ReadMatchInfo(LogPath(match_id), for_organiser);
-  if (absl::IsNotFound(info.status())) {
+  if (absl::IsNotFound(logged.status())) {
     return absl::NotFoundError(
         absl::StrCat("no match with id '", QuotePrefix(match_id), "'"));
   }
-  if (!info.ok()) return info.status();
+  if (!logged.ok()) return logged.status();
   // Duplicate play: a twin may still be in play (this one is over: it left
   // memory), or not yet created.
-  if (!for_organiser && IsSecret(info->deal_set_id())) {
-    return IdAndStatusOnly(*info);
+  if (!for_organiser && IsSecret(logged->deal_set_id())) {
+    return IdAndStatusOnly(*logged);
   }
-  if (WithholdSeed(info->deal_set_id(), info->seed_commitment(), false)) {
-    info->clear_seed();
+  if (WithholdSeed(logged->deal_set_id(), logged->seed_commitment(), false)) {
+    logged->clear_seed();
   }
-  return info;
+  return logged;
 }
 
 absl::StatusOr<v1::MatchInfo> MatchManager::Info(const std::string& match_id,

@@ -124,14 +124,14 @@ double Millis(absl::Time start) {
   return absl::ToDoubleMilliseconds(absl::Now() - start);
 }
 
-// A ladder of kEntrants ranked versions with `matches` Craits matches
-// scheduled; returns the milliseconds per ScheduleMatches call.
+// A ladder of kEntrants ranked versions with `matches` matches of a three-
+// player game scheduled; returns the milliseconds per ScheduleMatches call.
 absl::StatusOr<double> Prepare(const std::string& db, int matches,
                                const OpenStoreOptions& options) {
   ASSIGN_OR_RETURN(std::unique_ptr<LadderStore> store, OpenStore(db, options));
   LadderConfig config;
   config.name = "benchmark";
-  config.games.push_back({0, "craits", 3, {}, ""});
+  config.games.push_back({0, "g", 3, {}, ""});
   RETURN_IF_ERROR(store->Initialize(config, NowMicros()));
   std::vector<int64_t> versions;
   for (int i = 0; i < kEntrants; ++i) {
@@ -157,7 +157,7 @@ absl::StatusOr<double> Prepare(const std::string& db, int matches,
       NewMatch match;
       match.game_id = 1;
       match.round = group + 1;
-      match.deal_set = absl::StrCat("craits3-r", group + 1);
+      match.deal_set = absl::StrCat("g3-r", group + 1);
       match.seed = absl::StrFormat("%064x", group + 1);
       match.seat_versions = seatings[s];
       deal_set.push_back(std::move(match));
