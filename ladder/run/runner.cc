@@ -909,6 +909,12 @@ absl::Status Runner::Run() {
     }
     progress_.Line(absl::StrCat(*said, "; its bot connects to ",
                                 options_.referee_host, ":", referee_port_));
+    if (IsPostgresUrl(options_.db)) {
+      progress_.Line(
+          "warning: remote entrants are for a ladder of one runner: another "
+          "runner's referee would issue its own credential over this one's "
+          "file (docs/ladder.md, \"Remote entrants\")");
+    }
   }
   char host[256] = {};
   gethostname(host, sizeof(host) - 1);
