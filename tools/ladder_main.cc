@@ -14,6 +14,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "ladder/tools/entrant_credential.h"
@@ -23,7 +24,10 @@
 #ifdef CARDREF_LADDER_RUN
 #include "ladder/run/reproduce.h"
 #include "ladder/run/runner.h"
+#include "referee/base/status_macros.h"
 #include "tools/ladder_web.h"
+#include "tournament/bot_sandbox.h"
+#include "tournament/uid_pool.h"
 #endif
 
 ABSL_FLAG(std::string, db, "ladder.db",
@@ -57,6 +61,10 @@ ABSL_FLAG(std::string, path, "",
           "first word)");
 ABSL_FLAG(std::string, content_hash, "",
           "add: the version's content hash, instead of hashing --path");
+ABSL_FLAG(std::string, remote, "",
+          "add: a remote entrant NAME, whose bot runs on its author's "
+          "machine and takes its seats by invitation with the bot "
+          "credential `run` writes to <dir>/credentials/");
 ABSL_FLAG(int64_t, version_id, 0,
           "set-status: the version (its id, as `add` printed it)");
 ABSL_FLAG(std::string, status, "",
@@ -72,10 +80,38 @@ ABSL_FLAG(int64_t, matches, 0,
           "SIGTERM)");
 ABSL_FLAG(int, workers, 1, "run: matches played at once");
 ABSL_FLAG(bool, trust_bots, false,
-          "run, reproduce: run the bots as this program's own user (they "
-          "could read its files): only for bots you trust");
+          "run: run the bots outside the sandbox, as plain processes of this "
+          "program's user (or --bot_user, --bot_uids): only for bots you "
+          "trust, and the only way without root; without it, run puts every "
+          "bot in the sandbox (docs/sandbox.md), which needs root. "
+          "reproduce: needed, or --bot_user");
 ABSL_FLAG(std::string, bot_user, "",
-          "run, reproduce: run the bots as this user (needs root)");
+          "run with --trust_bots, reproduce: run the bots as this user (needs "
+          "root)");
+ABSL_FLAG(std::string, bot_uids, "",
+          "run: FIRST-LAST, a uid of its own for each running bot (needs "
+          "root; no account may use them; every process of such a uid is "
+          "killed when its match ends, so two runners on one machine need "
+          "ranges of their own); default in the sandbox: "
+          "1900100000-1900100999");
+ABSL_FLAG(double, max_bot_cpu_s, 0,
+          "run: the most CPU time each bot may use in one match, in the "
+          "sandbox; past it the bot is ended and its seat settled by the "
+          "fault policy; 0 = no limit");
+ABSL_FLAG(int32_t, max_bot_memory_mb, 2048,
+          "run: the most resident memory each bot may hold, with the "
+          "processes it starts, 16 to 1048576 MiB; past it the bot is "
+          "killed");
+ABSL_FLAG(std::string, referee_host, "localhost",
+          "run: where the ladder's referee listens (remote entrants connect "
+          "there; anything but loopback needs TLS in front of it, "
+          "docs/auth.md)");
+ABSL_FLAG(int32_t, referee_port, 0,
+          "run: the referee's port (0: a free one, written to "
+          "<dir>/referee/referee.port)");
+ABSL_FLAG(double, remote_wait_s, 60,
+          "run: how long a match waits for a remote entrant's bot to be "
+          "connected before it is voided (not scored against it)");
 ABSL_FLAG(std::string, referee_bin, "",
           "run, reproduce: the referee binary (default: cardref_referee "
           "beside this one)");
@@ -124,10 +160,15 @@ constexpr char kUsage[] =
     "  cardref_ladder add --db=FILE --entrant=NAME --command='CMD ARGS'\n"
     "      [--path=FILE|DIR | --content_hash=HEX]\n"
     "      A new version of the entrant (added if new), validating.\n"
+    "  cardref_ladder add --db=FILE --remote=NAME\n"
+    "      A remote entrant: its bot connects by invitation.\n"
     "  cardref_ladder set-status --db=FILE --version_id=N\n"
     "      --status=ranked|rejected|retired [--reason=TEXT]\n"
     "  cardref_ladder run --db=FILE [--matches=N] [--workers=K]\n"
-    "      --trust_bots|--bot_user=USER [--http_port=P]\n"
+    "      [--bot_uids=FIRST-LAST] [--max_bot_cpu_s=S] [--max_bot_memory_mb=M]\n"
+    "      [--trust_bots [--bot_user=USER]] [--referee_port=P] [--http_port=P]\n"
+    "      As root every bot runs in the sandbox; without root, give\n"
+    "      --trust_bots.\n"
     "      Plays the ladder on a referee of its own: new versions' validation\n"
     "      matches, then rated matches; N more matches, or until SIGINT or\n"
     "      SIGTERM (in-flight matches are finished first).\n"
@@ -173,7 +214,7 @@ void OnStopSignal(int) {
   signal(SIGTERM, SIG_DFL);
 }
 
-// Who the bots run as: --bot_user, or this user with --trust_bots.
+// Who reproduce's bots run as: --bot_user, or this user with --trust_bots.
 absl::StatusOr<cardref::tournament::RunAs> BotUser() {
   if (const std::string name = absl::GetFlag(FLAGS_bot_user); !name.empty()) {
     const struct passwd* pw = getpwnam(name.c_str());
@@ -192,6 +233,86 @@ absl::StatusOr<cardref::tournament::RunAs> BotUser() {
         "--trust_bots for bots you trust.");
   }
   return cardref::tournament::RunAs{};
+}
+
+// The uids sandboxed ladder bots run as without --bot_uids: no account's
+// (checked), and not the tournament's default range, so a ladder and an
+// event on one machine never end each other's bots.
+constexpr char kDefaultLadderBotUids[] = "1900100000-1900100999";
+
+// How run's bots are started: in the sandbox (the default, as root), or
+// with --trust_bots as plain processes of this user, --bot_user or
+// --bot_uids. Sets `options` and `uid_pool`.
+absl::Status BotStarts(cardref::ladder::run::RunOptions& options,
+                       std::unique_ptr<cardref::tournament::UidPool>& uid_pool) {
+  namespace t = cardref::tournament;
+  const std::string range_text = absl::GetFlag(FLAGS_bot_uids);
+  const std::string bot_user = absl::GetFlag(FLAGS_bot_user);
+  options.max_bot_cpu_s = absl::GetFlag(FLAGS_max_bot_cpu_s);
+  if (!(options.max_bot_cpu_s >= 0 && options.max_bot_cpu_s <= 7 * 86400)) {
+    return absl::InvalidArgumentError(
+        "--max_bot_cpu_s must be 0 (no limit) to 604800");
+  }
+  options.max_bot_memory_mb = absl::GetFlag(FLAGS_max_bot_memory_mb);
+  if (options.max_bot_memory_mb < 16 || options.max_bot_memory_mb > 1048576) {
+    return absl::InvalidArgumentError(
+        "--max_bot_memory_mb must be 16 to 1048576");
+  }
+  if (!range_text.empty() && !bot_user.empty()) {
+    return absl::InvalidArgumentError("give --bot_uids or --bot_user, not both");
+  }
+  if (!absl::GetFlag(FLAGS_trust_bots)) {
+    if (geteuid() != 0) {
+      return absl::InvalidArgumentError(
+          "bots run in the sandbox (docs/sandbox.md), which needs root (for "
+          "cgroups and a uid per bot): run as root, or give --trust_bots to "
+          "run them as plain processes of this user (only bots you trust: "
+          "they could read the ladder's database and signing key)");
+    }
+    if (!bot_user.empty()) {
+      return absl::InvalidArgumentError(
+          "--bot_user runs every bot as one user outside the sandbox: give "
+          "it with --trust_bots, or leave it out (in the sandbox each bot "
+          "runs as a uid of its own, --bot_uids)");
+    }
+    absl::StatusOr<t::UidRange> range = t::ParseSandboxUidRange(
+        range_text.empty() ? kDefaultLadderBotUids : range_text);
+    if (!range.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          range_text.empty() ? "the default uids of sandboxed bots: " : "",
+          range.status().message(),
+          range_text.empty() ? " (give others with --bot_uids=FIRST-LAST)"
+                             : ""));
+    }
+    uid_pool = std::make_unique<t::UidPool>(*range);
+    options.uid_pool = uid_pool.get();
+    options.sandbox = true;
+    return absl::OkStatus();
+  }
+  if (absl::GetFlag(FLAGS_max_bot_cpu_s) > 0) {
+    return absl::InvalidArgumentError(
+        "--max_bot_cpu_s is enforced in the sandbox only: not with "
+        "--trust_bots");
+  }
+  if (!range_text.empty()) {
+    if (geteuid() != 0) {
+      return absl::InvalidArgumentError("--bot_uids needs root to switch users");
+    }
+    absl::StatusOr<t::UidRange> range = t::ParseUidRange(range_text);
+    if (!range.ok()) return range.status();
+    uid_pool = std::make_unique<t::UidPool>(*range);
+    options.uid_pool = uid_pool.get();
+  } else {
+    ASSIGN_OR_RETURN(options.run_as, BotUser());
+  }
+  std::cerr << "cardref_ladder run: --trust_bots: the bots run outside the "
+               "sandbox, as "
+            << (!range_text.empty() ? "uids of their own (--bot_uids)"
+                : !bot_user.empty() ? bot_user
+                                    : std::string("this user"))
+            << ": they can read what that user can, reach the network and "
+               "take every core\n";
+  return absl::OkStatus();
 }
 
 cardref::tools::LadderWebOptions LadderWeb(const std::string& db) {
@@ -244,6 +365,17 @@ int main(int argc, char** argv) {
     options.command = absl::GetFlag(FLAGS_command);
     options.path = absl::GetFlag(FLAGS_path);
     options.content_hash = absl::GetFlag(FLAGS_content_hash);
+    if (const std::string remote = absl::GetFlag(FLAGS_remote);
+        !remote.empty()) {
+      if (!options.entrant.empty() && options.entrant != remote) {
+        std::cerr << "cardref_ladder add: --remote=" << remote
+                  << " names the entrant: no --entrant with it\n";
+        return cardref::cli::kExitUsage;
+      }
+      options.entrant = remote;
+      options.remote = true;
+    }
+    options.dir = absl::GetFlag(FLAGS_dir);
     status = cli::Add(options, NowMicros(), std::cout);
   } else if (command == "set-status") {
     status = cli::SetStatus(store, absl::GetFlag(FLAGS_version_id),
@@ -271,13 +403,12 @@ int main(int argc, char** argv) {
   } else if (command == "freeze") {
     status = cli::Freeze(store, !absl::GetFlag(FLAGS_thaw), std::cout);
 #ifdef CARDREF_LADDER_RUN
-  } else if (command == "run" || command == "reproduce") {
-    absl::StatusOr<cardref::tournament::RunAs> run_as = BotUser();
-    if (!run_as.ok()) {
-      status = run_as.status();
-    } else if (command == "run") {
-      namespace run = cardref::ladder::run;
-      run::RunOptions options;
+  } else if (command == "run") {
+    namespace run = cardref::ladder::run;
+    run::RunOptions options;
+    std::unique_ptr<cardref::tournament::UidPool> uid_pool;
+    status = BotStarts(options, uid_pool);
+    if (status.ok()) {
       options.db = store;
       options.dir = absl::GetFlag(FLAGS_dir);
       options.matches = absl::GetFlag(FLAGS_matches);
@@ -288,7 +419,9 @@ int main(int argc, char** argv) {
       options.ahead = absl::GetFlag(FLAGS_ahead);
       options.lease_s = absl::GetFlag(FLAGS_lease_s);
       options.refit_every = absl::GetFlag(FLAGS_refit_every);
-      options.run_as = *run_as;
+      options.referee_host = absl::GetFlag(FLAGS_referee_host);
+      options.referee_port = absl::GetFlag(FLAGS_referee_port);
+      options.remote_wait_s = absl::GetFlag(FLAGS_remote_wait_s);
       signal(SIGINT, OnStopSignal);
       signal(SIGTERM, OnStopSignal);
       // The ladder's pages beside its workers, with --http_port.
@@ -296,6 +429,11 @@ int main(int argc, char** argv) {
           cardref::tools::StartLadderWeb(LadderWeb(store));
       status = web.ok() ? run::RunLadder(options, g_stop, std::cout)
                         : web.status();
+    }
+  } else if (command == "reproduce") {
+    absl::StatusOr<cardref::tournament::RunAs> run_as = BotUser();
+    if (!run_as.ok()) {
+      status = run_as.status();
     } else {
       namespace run = cardref::ladder::run;
       run::ReproduceOptions options;

@@ -30,8 +30,8 @@
 #include "referee/grpc/organiser_token.h"
 #include "sandbox/environment.h"
 #include "tournament/bot_folders.h"
-#include "tournament/bot_path.h"
 #include "tournament/bot_pool.h"
+#include "tournament/bot_sandbox.h"
 #include "tournament/event_state.h"
 #include "tournament/local_referee.h"
 #include "tournament/process_tree.h"
@@ -385,25 +385,6 @@ std::vector<PooledBot> PoolsFor(const EventOptions& options,
   return pools;
 }
 
-// The sandbox for the event's bots, `slots` of them at once, reaching
-// `server` only through their sockets: checks first that such a
-// connection is never the organiser's there (bot_path.h).
-absl::StatusOr<std::unique_ptr<BotLauncher>> StartSandbox(
-    const std::string& server, int slots, const BotFolders& folders) {
-  absl::StatusOr<sandbox::RefereeAddress> address = BotsRefereeAddress(server);
-  if (!address.ok()) return address.status();
-  char work[] = "/tmp/cardref-tournament.XXXXXX";
-  if (mkdtemp(work) == nullptr) {
-    return absl::InternalError("cannot make a folder under /tmp");
-  }
-  absl::Status checked = CheckBotsAreNotOrganiser(*address, work);
-  rmdir(work);
-  if (!checked.ok()) return checked;
-  sandbox::HostOptions host;
-  host.bot_slots = slots;
-  return BotLauncher::Sandboxed(host, *address, folders);
-}
-
 }  // namespace
 
 absl::Status CheckEventOptions(const EventOptions& options) {
@@ -657,7 +638,7 @@ int RunEvent(EventOptions options, std::FILE* progress) {
   std::unique_ptr<BotLauncher> launcher;
   if (options.sandbox) {
     absl::StatusOr<std::unique_ptr<BotLauncher>> started =
-        StartSandbox(options.server, slots, options.bot_folders);
+        StartBotSandbox(options.server, slots, options.bot_folders);
     if (!started.ok()) return Fail(kEventError, started.status());
     launcher = *std::move(started);
     options.match.launcher = launcher.get();

@@ -23,17 +23,40 @@ MODE is one of:
               refit is reported every 10 rated results; the JSON and
               CSV standings agree; a match is reproduced move for move;
               `export` lists every recorded result once.
+  rejections  a version that times out (it stops answering) and one that
+              submits illegal moves are rejected, each with its fault in
+              `versions` and under the standings.
+  too_few     `run --matches=N` with too few versions to seat a game exits
+              at once with an error naming the game and what it needs;
+              without --matches the runner says once that it waits.
+  remote      a remote entrant (`add --remote`): the runner issues its
+              credential into the ladder's folder (0600); while its bot is
+              away its match is voided, not scored; a cardref_bot started
+              by the test with the credential takes its seats by
+              invitation, is validated, ranked and rated; runs after that
+              keep the credential and the bot plays on.
+  sandbox     (root; exit 77 otherwise) the ladder's bots in the sandbox,
+              each as a uid of its own from the default range: matches are
+              played and rated; a hostile version that joins, tries to read
+              the ladder's database, logs, signing key and token (it cannot
+              even see them) and then passes its memory limit mid-match is
+              ended, reported to the referee (its match finishes and is
+              recorded) and rejected with the limit as its reason.
 """
 import csv
 import io
 import json
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
+
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__))))
 
 PARAMS = "--params=game_length=SHORT,rounds=4"
 
@@ -349,13 +372,294 @@ def heuristic(tools, tmp):
           "reproduced")
 
 
+def python_bot(folder, name, body):
+    """A bot in Python: the project's bots/python/cardref_bot.py with its
+    choice of action replaced by `body` (a function `choose(obs, strategy,
+    rng)`), on stubs made by bots/python/make_stubs.sh, all in `folder` (so
+    that it is all a sandboxed bot needs to see besides the system)."""
+    stubs = os.path.join(folder, "stubs")
+    if not os.path.isdir(stubs):
+        subprocess.run([os.path.join(SRC, "bots/python/make_stubs.sh"), stubs],
+                       check=True)
+    with open(os.path.join(SRC, "bots/python/cardref_bot.py")) as f:
+        library = f.read()
+    with open(os.path.join(folder, "cardref_bot.py"), "w") as f:
+        f.write(library)
+    path = os.path.join(folder, f"{name}.py")
+    with open(path, "w") as f:
+        f.write("#!/usr/bin/python3\nimport os, sys, time\n"
+                "here = os.path.dirname(os.path.abspath(__file__))\n"
+                "sys.path[:0] = [os.path.join(here, 'stubs'), here]\n"
+                "import cardref_bot\n" + body +
+                "cardref_bot.choose = choose\n"
+                "sys.exit(cardref_bot.main())\n")
+    os.chmod(path, 0o755)
+    return f"/usr/bin/python3 {path}"
+
+
+def rejections(tools, tmp):
+    db = os.path.join(tmp, "l.db")
+    bots_dir = os.path.join(tmp, "bots")
+    os.mkdir(bots_dir)
+    make_ladder(tools, db, [
+        ("heuristic", bot(tools, "heuristic"), hash_of("h")),
+        ("first", bot(tools, "first"), hash_of("f"))])
+    # Stops answering at its first decision: its decisions time out.
+    slow = python_bot(bots_dir, "slow", "def choose(obs, strategy, rng):\n"
+                      "    time.sleep(3600)\n")
+    # Answers every decision with a move no game has.
+    illegal = python_bot(
+        bots_dir, "illegal",
+        "class Move:\n    notation = 'zz-not-a-move'\n"
+        "def choose(obs, strategy, rng):\n    return Move()\n")
+    ladder(tools, "add", f"--db={db}", "--entrant=slow", f"--command={slow}",
+           f"--content_hash={hash_of('s')}")
+    ladder(tools, "add", f"--db={db}", "--entrant=illegal",
+           f"--command={illegal}", f"--content_hash={hash_of('i')}")
+    ladder(tools, "run", f"--db={db}", "--trust_bots", "--matches=6",
+           "--workers=2")
+    versions = {v["entrant"]: v for v in json.loads(
+        ladder(tools, "versions", f"--db={db}", "--format=json"))}
+    for name, words in (("slow", "timeout"), ("illegal", "reject")):
+        v = versions[name]
+        if v["status"] != "rejected" or "validation match" not in \
+                v["reason"] or words not in v["reason"]:
+            fail(f"{name}: {v}, not rejected for its {words}s")
+    for name in ("heuristic", "first"):
+        if versions[name]["status"] != "ranked":
+            fail(f"{name} is {versions[name]['status']}, not ranked")
+    standings_text = ladder(tools, "standings", f"--db={db}")
+    for name in ("slow", "illegal"):
+        # The reason may end with the bot's output, over several lines.
+        shown = f"rejected: {name} version {versions[name]['version']}: " \
+            f"{versions[name]['reason']}"
+        if shown not in standings_text:
+            fail(f"the standings do not show why {name} was rejected")
+    check_books(db)
+    print("rejections: the timing-out and the illegal version rejected, "
+          "with their faults")
+
+
+def too_few(tools, tmp):
+    db = os.path.join(tmp, "l.db")
+    make_ladder(tools, db, [("first", bot(tools, "first"), hash_of("f"))])
+    start = time.time()
+    out = ladder(tools, "run", f"--db={db}", "--trust_bots", "--matches=5",
+                 check=1)
+    if time.time() - start > 30:
+        fail("run --matches waited instead of failing")
+    if "FAILED_PRECONDITION" not in out or "craits:3 needs 3 ranked" \
+            not in out or "2 ranked version(s)" not in out:
+        fail("the error does not name the game and what it needs")
+    # `first` was validated before the runner gave up.
+    if query(db, "SELECT status FROM versions v JOIN entrants e ON "
+             "e.id = v.entrant_id WHERE e.name='first'")[0][0] != "ranked":
+        fail("first was not validated first")
+    # Without --matches: it waits, and says so once.
+    args = [f"{tools}/cardref_ladder", "run", f"--db={db}", "--trust_bots"]
+    runner = subprocess.Popen(args, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    time.sleep(3)
+    runner.send_signal(signal.SIGTERM)
+    out, _ = runner.communicate(timeout=30)
+    print(out, flush=True)
+    if runner.returncode != 0:
+        fail(f"the waiting runner exited {runner.returncode}")
+    if out.count("waiting for entrants: craits:3 needs 3") != 1:
+        fail("the waiting runner did not say once what it waits for")
+    print("too_few: --matches fails at once naming the game; without it the "
+          "runner waits and says so once")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def remote(tools, tmp):
+    db = os.path.join(tmp, "l.db")
+    make_ladder(tools, db, [("first", bot(tools, "first"), hash_of("f"))])
+    added = ladder(tools, "add", f"--db={db}", "--remote=far")
+    version = query(db, "SELECT v.id FROM versions v JOIN entrants e ON "
+                    "e.id = v.entrant_id WHERE e.name='far'")[0][0]
+    player = f"far-v{version}"
+    credential_file = os.path.join(f"{db}.d", "credentials",
+                                   f"{player}.credential")
+    if credential_file not in added:
+        fail("add --remote does not say where the credential will be")
+    ladder(tools, "add", f"--db={db}", "--remote=far", check=1)
+    port = free_port()
+    # Its bot away: its validation match is voided, not scored against it,
+    # and the version still validates.
+    out = ladder(tools, "run", f"--db={db}", "--trust_bots",
+                 f"--referee_port={port}", "--remote_wait_s=1", "--matches=2")
+    if f"remote entrant {player}: its bot credential" not in out or \
+            credential_file not in out:
+        fail("the runner did not say where the credential is")
+    away = query(db, "SELECT m.state, m.reason FROM matches m JOIN "
+                 "match_seats s ON s.match_id = m.id WHERE s.version_id=?",
+                 version)
+    if not away or away[0][0] != "voided" or "not connected" not in \
+            away[0][1]:
+        fail(f"the remote entrant's match without its bot: {away}")
+    if query(db, "SELECT status FROM versions WHERE id=?",
+             version)[0][0] != "validating":
+        fail("the remote version was judged without its bot")
+    args = [f"{tools}/cardref_ladder", "run", f"--db={db}", "--trust_bots",
+            f"--referee_port={port}", "--remote_wait_s=30"]
+    print("$", " ".join(args), flush=True)
+    runner = subprocess.Popen(args + ["--matches=5"], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    for _ in range(300):
+        if os.path.exists(credential_file):
+            break
+        time.sleep(0.1)
+    else:
+        runner.kill()
+        fail("the runner wrote no credential for the remote entrant")
+    if os.stat(credential_file).st_mode & 0o777 != 0o600:
+        fail("the credential file is not owner-only")
+    env = dict(os.environ,
+               CARDREF_BOT_CREDENTIAL=open(credential_file).read().strip())
+    far = subprocess.Popen(
+        [f"{tools}/cardref_bot", "--strategy=heuristic", "--quiet",
+         f"--server=localhost:{port}", "--matches=0", "--max_matches=2",
+         "--reconnect_timeout_s=60"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        try:
+            out, _ = runner.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            runner.kill()
+            fail("the runner did not finish its matches")
+        print(out, flush=True)
+        if runner.returncode != 0:
+            fail(f"the runner exited {runner.returncode}")
+        if "issued before" not in out:
+            fail("the runner issued the remote entrant a new credential")
+        status = query(db, "SELECT status, reason FROM versions WHERE id=?",
+                       version)[0]
+        if status[0] != "ranked":
+            fail(f"the remote version is {status}, not ranked")
+        standings = json.loads(ladder(tools, "standings", f"--db={db}",
+                                      "--format=json"))
+        rows = {r["player"]: r for r in standings["games"][0]["standings"]}
+        if player not in rows or rows[player]["games"] < 1:
+            fail(f"{player} was not rated: {rows}")
+        before = rows[player]["games"]
+        # A second run: the referee's folder kept the credential, none is
+        # issued, and the bot (reconnecting) plays on.
+        out = ladder(tools, "run", f"--db={db}", "--trust_bots",
+                     f"--referee_port={port}", "--remote_wait_s=60",
+                     "--matches=2")
+        if "issued before" not in out:
+            fail("the second run issued the remote entrant a new credential")
+        standings = json.loads(ladder(tools, "standings", f"--db={db}",
+                                      "--format=json"))
+        rows = {r["player"]: r for r in standings["games"][0]["standings"]}
+        if rows[player]["games"] <= before:
+            fail("the remote bot played no match in the second run")
+    finally:
+        far.kill()
+        print(far.communicate()[0][-3000:], flush=True)
+    check_books(db)
+    print(f"remote: {player} connected with the issued credential, ranked "
+          f"and rated ({rows[player]['games']} games); kept across runs")
+
+
+def sandbox(tools, tmp):
+    if os.geteuid() != 0:
+        print("SKIP: the bot sandbox needs root (cgroups, a uid per bot)")
+        sys.exit(77)
+    # The sandbox's uids must reach the bots' folders (not the ladder's).
+    os.chmod(tmp, 0o755)
+    db = os.path.join(tmp, "l.db")
+    hostile_dir = os.path.join(tmp, "hostile")
+    os.mkdir(hostile_dir, 0o755)
+    targets = [db, f"{db}.d/logs", f"{db}.d/referee/referee_ed25519.key",
+               f"{db}.d/referee/organiser.token"]
+    # It joins and plays; at its first decision it looks for the ladder's
+    # files, then hoards memory past its limit mid-match.
+    hostile = python_bot(hostile_dir, "hostile", f"""
+def choose(obs, strategy, rng):
+    print('uid', os.getuid(), file=sys.stderr)
+    for path in {targets!r}:
+        try:
+            if os.path.isdir(path):
+                os.listdir(path)
+            else:
+                open(path, 'rb').read(16)
+            print('READ', path, file=sys.stderr)
+        except OSError as e:
+            print('cannot read', path, e.errno, file=sys.stderr)
+    sys.stderr.flush()
+    hoard = b'x' * (600 << 20)
+    print('survived its memory limit', len(hoard), file=sys.stderr)
+    return list(obs.legal_actions)[0]
+""")
+    for root, dirs, files in os.walk(hostile_dir):
+        for name in dirs:
+            os.chmod(os.path.join(root, name), 0o755)
+        for name in files:
+            os.chmod(os.path.join(root, name), 0o755)
+    make_ladder(tools, db, [
+        ("heuristic", bot(tools, "heuristic"), hash_of("h")),
+        ("first", bot(tools, "first"), hash_of("f"))])
+    ladder(tools, "add", f"--db={db}", "--entrant=hostile",
+           f"--command={hostile}")
+    out = ladder(tools, "run", f"--db={db}", "--matches=6", "--workers=2",
+                 "--max_bot_memory_mb=128", "--max_bot_cpu_s=60")
+    if "bots run in the sandbox" not in out:
+        fail("the runner did not say its bots run in the sandbox")
+    versions = {v["entrant"]: v for v in json.loads(
+        ladder(tools, "versions", f"--db={db}", "--format=json"))}
+    v = versions["hostile"]
+    if v["status"] != "rejected" or "memory limit" not in v["reason"]:
+        fail(f"hostile: {v}, not rejected at its memory limit")
+    # Ended mid-match at its limit, the bot was reported to the referee,
+    # which settled its seat: the match finished and was recorded.
+    state = query(db, "SELECT m.state FROM matches m JOIN match_seats s ON "
+                  "s.match_id = m.id WHERE s.version_id = ? AND "
+                  "m.kind = 'validation'", v["version"])
+    if state != [("finished",)]:
+        fail(f"the hostile bot's validation match: {state}, not finished")
+    for name in ("heuristic", "first"):
+        if versions[name]["status"] != "ranked":
+            fail(f"{name} is {versions[name]['status']}, not ranked")
+    # What the hostile bot saw: none of the ladder's files, as a uid of
+    # the sandbox's range.
+    seen = ""
+    bots_dir = f"{db}.d/bots"
+    for name in os.listdir(bots_dir):
+        text = open(os.path.join(bots_dir, name), errors="replace").read()
+        if "cannot read" in text or "READ " in text:
+            seen += text
+    print(seen, flush=True)
+    if "READ " in seen or "survived" in seen:
+        fail("the hostile bot read the ladder's files or kept its hoard")
+    if seen.count("cannot read") < len(targets):
+        fail("the hostile bot's attempts are not in its output")
+    uid = int(seen.split("uid ", 1)[1].split()[0])
+    if not 1900100000 <= uid <= 1900100999:
+        fail(f"the hostile bot ran as uid {uid}, not one of the sandbox's")
+    rated = query(db, "SELECT COUNT(*) FROM results r JOIN matches m ON "
+                  "m.id = r.match_id WHERE m.kind='rated'")[0][0]
+    if rated < 1:
+        fail("no rated match was played in the sandbox")
+    check_books(db)
+    print(f"sandbox: {rated} rated match(es) in the sandbox; the hostile bot "
+          "read nothing and was rejected at its memory limit")
+
+
 def main():
     mode, tools = sys.argv[1], sys.argv[2]
     started = time.time()
     with tempfile.TemporaryDirectory() as tmp:
         {"kill9": kill9, "referee_dies": referee_dies,
-         "validation": validation,
-         "heuristic": heuristic}[mode](tools, tmp)
+         "validation": validation, "heuristic": heuristic,
+         "rejections": rejections, "too_few": too_few, "remote": remote,
+         "sandbox": sandbox}[mode](tools, tmp)
     print(f"{mode}: {time.time() - started:.1f} s")
 
 

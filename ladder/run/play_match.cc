@@ -17,6 +17,7 @@
 #include "analyzer/summary.h"
 #include "games/all_games.h"
 #include "ladder/store/pg_db.h"
+#include "ladder/tools/remote_entrant.h"
 #include "referee/base/hex.h"
 #include "referee/base/sha256.h"
 #include "referee/base/status_macros.h"
@@ -73,6 +74,7 @@ LadderPaths PathsFor(const std::string& db) {
   paths.referee = absl::StrCat(paths.root, "/referee");
   paths.logs = absl::StrCat(paths.root, "/logs");
   paths.bots = absl::StrCat(paths.root, "/bots");
+  paths.credentials = absl::StrCat(paths.root, "/credentials");
   return paths;
 }
 
@@ -99,6 +101,7 @@ absl::StatusOr<LadderPaths> LadderFolder(const std::string& db,
   }
   paths.logs = absl::StrCat(paths.root, "/logs");
   paths.bots = absl::StrCat(paths.root, "/bots");
+  paths.credentials = absl::StrCat(paths.root, "/credentials");
   return paths;
 }
 
@@ -106,7 +109,9 @@ absl::Status MakeLadderDirs(const LadderPaths& paths) {
   const std::string referees =
       std::filesystem::path(paths.referee).parent_path().string();
   for (const std::string* dir :
-       {&paths.root, &referees, &paths.referee, &paths.logs, &paths.bots}) {
+       {&paths.root, &referees, &paths.referee, &paths.logs, &paths.bots,
+        &paths.credentials}) {
+    if (dir->empty()) continue;  // a folder this use has no need of
     RETURN_IF_ERROR(MakeDir(*dir));
   }
   return absl::OkStatus();
@@ -121,7 +126,12 @@ std::vector<tournament::BotSpec> SeatBots(const std::vector<Version>& seats) {
   for (const Version& v : seats) {
     tournament::BotSpec bot;
     bot.name = PlayerName(v);
-    bot.command = absl::StrSplit(v.command, ' ', absl::SkipEmpty());
+    // A remote entrant's bot connects by invitation: no process.
+    if (IsRemoteCommand(v.command)) {
+      bot.remote = true;
+    } else {
+      bot.command = absl::StrSplit(v.command, ' ', absl::SkipEmpty());
+    }
     bots.push_back(std::move(bot));
   }
   return bots;
@@ -206,6 +216,9 @@ PlayedMatch PlayLadderMatch(const Table& table, const LadderConfig& config,
   options.params = game.params;
   options.decision_time_limit_ms = config.decision_time_limit_ms;
   options.match_budget_s = static_cast<double>(config.match_budget_ms) / 1000;
+  for (const tournament::BotSpec& bot : schedule.bots) {
+    if (bot.remote) options.invited_bots.insert(bot.name);
+  }
 
   const tournament::MatchOutcome outcome = tournament::RunMatch(
       *table.stub, info, schedule, scheduled, *secret, options);

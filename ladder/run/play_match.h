@@ -30,6 +30,8 @@ struct LadderPaths {
                         // (referee_ed25519.key), its logs and output
   std::string logs;     // <log hash>.cardlog: every log that was recorded
   std::string bots;     // m<match id>.seat<N>.stderr
+  // <player>.credential: remote entrants' bot credentials (remote_seats.h)
+  std::string credentials;
 };
 LadderPaths PathsFor(const std::string& db);
 // The ladder's folder: `dir` when given, else <db>.d beside a SQLite file
@@ -40,7 +42,7 @@ LadderPaths PathsFor(const std::string& db);
 [[nodiscard]] absl::StatusOr<LadderPaths> LadderFolder(const std::string& db,
                                                        const std::string& dir);
 // Creates the folders (0700) that do not exist yet; existing ones are made
-// owner-only.
+// owner-only. Empty paths are skipped.
 [[nodiscard]] absl::Status MakeLadderDirs(const LadderPaths& paths);
 [[nodiscard]] absl::Status MakeDir(const std::string& path);
 
@@ -84,7 +86,8 @@ struct PlayedMatch {
 };
 
 // The bots of `seats` (seat -> version) as the tournament starts them: the
-// command split on spaces.
+// command split on spaces; a remote entrant's (remote_entrant.h) as a
+// remote bot, whose seats are invited.
 std::vector<tournament::BotSpec> SeatBots(const std::vector<Version>& seats);
 
 // Plays `match` of `game`; never throws. `seats` are the versions of

@@ -12,6 +12,7 @@
 #include "ladder/run/play_match.h"
 #include "ladder/store/open_store.h"
 #include "ladder/tools/content_hash.h"
+#include "ladder/tools/remote_entrant.h"
 #include "referee/base/status_macros.h"
 #include "tournament/local_referee.h"
 
@@ -66,9 +67,15 @@ absl::StatusOr<Reproduction> Reproduce(const ReproduceOptions& options,
   std::vector<Version> seats;
   for (int64_t id : match.seat_versions) {
     ASSIGN_OR_RETURN(Version v, store->GetVersion(id));
+    // Hashed as `add` hashes by default: the bot's folder (or, for
+    // versions added before that, and the reference bot, its program).
     const std::string program = v.command.substr(0, v.command.find(' '));
     absl::StatusOr<std::string> hash = ContentHash(program);
     if (!hash.ok() || *hash != v.content_hash) {
+      hash = ContentHash(VersionHashPath(v.command));
+    }
+    if (!IsRemoteCommand(v.command) &&
+        (!hash.ok() || *hash != v.content_hash)) {
       r.changed_versions.push_back(PlayerName(v));
     }
     seats.push_back(std::move(v));

@@ -5,14 +5,17 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <iterator>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
@@ -24,12 +27,15 @@
 #include "ladder/rating/rate_result.h"
 #include "ladder/run/play_match.h"
 #include "ladder/run/refit.h"
+#include "ladder/run/remote_seats.h"
 #include "ladder/store/open_store.h"
 #include "ladder/store/pg_db.h"
 #include "ladder/tools/content_hash.h"
+#include "ladder/tools/remote_entrant.h"
 #include "referee/base/hex.h"
 #include "referee/base/random_bytes.h"
 #include "referee/base/status_macros.h"
+#include "tournament/bot_sandbox.h"
 #include "tournament/local_referee.h"
 
 namespace cardref::ladder::run {
@@ -115,7 +121,19 @@ class Runner {
   // Takes one match off the --matches budget; false when it is spent.
   bool Reserve();
   void GiveBack();
-  bool Stopping() const { return stop_.load() || spent_.load(); }
+  bool Stopping() const {
+    return stop_.load() || spent_.load() || failed_.load();
+  }
+  // Ends the run with `status` (every worker stops).
+  void Fail(const absl::Status& status);
+  // With --matches, the error when nothing can ever be scheduled: no game
+  // has enough ranked versions and none validates. OK otherwise.
+  absl::Status TooFewToPlay(LadderStore& store, const std::string& needs);
+  // Before a match with remote entrants' seats: their credentials, and
+  // their bots connected (waits up to remote_wait_s). Empty if ready, else
+  // why not.
+  std::string RemoteSeatsReady(const Match& match,
+                               const std::vector<Version>& seats);
 
   const RunOptions& options_;
   const std::atomic<bool>& stop_;
@@ -145,7 +163,76 @@ class Runner {
   std::atomic<int64_t> rated_recorded_{0};
   std::atomic<int64_t> recorded_{0}, voided_{0}, replayed_{0};
   std::atomic<int> failed_workers_{0};
+  // The bots' sandbox (options_.sandbox); the table points at it.
+  std::unique_ptr<tournament::BotLauncher> launcher_;
+  int referee_port_ = 0;  // kept when the referee is started again
+  std::optional<RemoteSeats> remote_;
+  std::atomic<bool> failed_{false};
+  std::mutex fatal_mu_;
+  absl::Status fatal_;
 };
+
+void Runner::Fail(const absl::Status& status) {
+  std::lock_guard<std::mutex> lock(fatal_mu_);
+  if (fatal_.ok()) fatal_ = status;
+  failed_ = true;
+}
+
+absl::Status Runner::TooFewToPlay(LadderStore& store,
+                                  const std::string& needs) {
+  ASSIGN_OR_RETURN(std::vector<Version> ranked,
+                   store.ListVersions(VersionStatus::kRanked));
+  return absl::FailedPreconditionError(absl::StrCat(
+      "--matches=", options_.matches, " cannot be played: ", needs,
+      "; the ladder has ", ranked.size(),
+      " ranked version(s) and none validating. Add entrants with "
+      "cardref_ladder add, or run without --matches to wait for them"));
+}
+
+std::string Runner::RemoteSeatsReady(const Match& match,
+                                     const std::vector<Version>& seats) {
+  const auto [table, stub] = CurrentTable();
+  std::set<std::string> waiting;
+  for (const Version& v : seats) {
+    if (!IsRemoteCommand(v.command)) continue;
+    const std::string player = PlayerName(v);
+    absl::StatusOr<std::string> said =
+        remote_->EnsureCredential(*stub, table.match.organiser_token, player);
+    if (!said.ok()) {
+      return absl::StrCat("remote entrant ", player, ": ",
+                          said.status().ToString());
+    }
+    if (!said->empty()) progress_.Line(*said);
+    waiting.insert(player);
+  }
+  const auto give_up =
+      std::chrono::steady_clock::now() +
+      std::chrono::milliseconds(
+          static_cast<int64_t>(options_.remote_wait_s * 1000));
+  bool said_waiting = false;
+  while (!waiting.empty()) {
+    for (auto it = waiting.begin(); it != waiting.end();) {
+      absl::StatusOr<int> streams = RemoteSeats::OpenStreams(
+          *stub, table.match.organiser_token, *it);
+      it = streams.ok() && *streams > 0 ? waiting.erase(it) : std::next(it);
+    }
+    if (waiting.empty()) break;
+    if (std::chrono::steady_clock::now() >= give_up || Stopping()) {
+      return absl::StrCat("remote entrant(s) ", absl::StrJoin(waiting, ", "),
+                          " not connected (no invitation stream open within ",
+                          options_.remote_wait_s, " s)");
+    }
+    if (!said_waiting) {
+      said_waiting = true;
+      progress_.Line(absl::StrCat(
+          "match ", match.id, ": waiting up to ", options_.remote_wait_s,
+          " s for remote entrant(s) ", absl::StrJoin(waiting, ", "),
+          " to connect to ", table.match.server));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  return "";
+}
 
 bool Runner::Reserve() {
   if (options_.matches <= 0) return true;
@@ -297,12 +384,25 @@ absl::StatusOr<bool> Runner::ScheduleInTurn(LadderStore& store) {
     }
     if (count > 0) any_game = true;
   }
-  if (!any_game && validating.empty() && !said_waiting_) {
-    said_waiting_ = true;
-    progress_.Line(
-        "waiting: no game has as many ranked versions as seats (add "
-        "entrants with cardref_ladder add; new versions play their "
-        "validation matches first)");
+  if (!any_game && validating.empty()) {
+    std::vector<std::string> needs;
+    for (const auto& [id, game] : games_) {
+      needs.push_back(absl::StrCat(GameLabel(game), " needs ", game.players,
+                                   " ranked versions to seat a match"));
+    }
+    if (options_.matches > 0 && waiting.empty()) {
+      // Nothing is in play or waiting, and nothing new can be: a run with
+      // a number of matches would wait for ever.
+      Fail(TooFewToPlay(store, absl::StrJoin(needs, ", ")));
+      return false;
+    }
+    if (!said_waiting_) {
+      said_waiting_ = true;
+      progress_.Line(absl::StrCat(
+          "waiting for entrants: ", absl::StrJoin(needs, ", "),
+          " (add entrants with cardref_ladder add; new versions play their "
+          "validation matches first)"));
+    }
   }
   if (any_game) said_waiting_ = false;
   return scheduled;
@@ -423,10 +523,13 @@ bool Runner::PlayClaimed(LadderStore& store, const Match& match,
       }
     }
   });
-  const auto [table, stub] = CurrentTable();
-  PlayedMatch played = PlayLadderMatch(table, config_, game,
-                                       infos_[match.game_id], match, seats,
-                                       owner);
+  PlayedMatch played;
+  const std::string not_ready = RemoteSeatsReady(match, seats);
+  if (not_ready.empty()) {
+    const auto [table, stub] = CurrentTable();
+    played = PlayLadderMatch(table, config_, game, infos_[match.game_id],
+                             match, seats, owner);
+  }
   {
     std::lock_guard<std::mutex> lock(mu);
     done = true;
@@ -438,6 +541,22 @@ bool Runner::PlayClaimed(LadderStore& store, const Match& match,
       absl::StrCat("match ", match.id, " ", GameLabel(game), " ",
                    MatchKindName(match.kind));
   const int64_t now = NowMicros();
+  if (!not_ready.empty() && Stopping()) {
+    // Stopped while it waited for a remote bot: handed back unplayed.
+    (void)store.ReleaseClaim(match.id, owner);
+    return false;
+  }
+  if (!not_ready.empty()) {
+    // Not played: a remote bot that is away is not scored against, nor is
+    // its new version rejected; its validation deal is played again.
+    std::lock_guard<std::mutex> judging(schedule_mu_);
+    absl::Status s = store.VoidMatch(match.id, not_ready, now);
+    ++voided_;
+    progress_.Line(absl::StrCat(label, ": voided, ", not_ready,
+                                s.ok() ? "" : " (" + s.ToString() + ")"));
+    if (s.ok() && match.kind == MatchKind::kValidation) Replay(store, match);
+    return true;
+  }
   switch (played.outcome) {
     case Outcome::kScored: {
       std::unique_lock<std::mutex> judging(schedule_mu_, std::defer_lock);
@@ -527,11 +646,31 @@ absl::Status Runner::StartReferee() {
   // Each seat's bot and the runner's own channel, with room for bots that
   // reconnect before their old connection is gone (as the tournament sizes
   // it).
+  // Remote entrants connect to the referee's host and port, and the
+  // bots' sandbox forwards to it: a restarted referee keeps the port.
+  std::vector<std::string> extra = {
+      absl::StrCat("--host=", options_.referee_host)};
+  if (referee_port_ > 0) extra.push_back(absl::StrCat("--port=", referee_port_));
   ASSIGN_OR_RETURN(tournament::LocalReferee started,
                    tournament::StartLocalReferee(
                        referee_binary_, referee_dir_,
-                       4 * options_.workers * kMaxSeats + 16));
+                       4 * options_.workers * kMaxSeats + 16, extra));
   referee_ = std::move(started);
+  if (referee_port_ == 0) {
+    const std::string& address = referee_->address;
+    (void)absl::SimpleAtoi(address.substr(address.rfind(':') + 1),
+                           &referee_port_);
+  }
+  // A referee on one interface's address is not on localhost: the runner
+  // (and the bots' forwarders) reach it where it listens.
+  const std::string& host = options_.referee_host;
+  if (host != "localhost" && host != "0.0.0.0" && host != "::" &&
+      host != "[::]") {
+    referee_->address =
+        host.find(':') != std::string::npos && host.front() != '['
+            ? absl::StrCat("[", host, "]:", referee_port_)
+            : absl::StrCat(host, ":", referee_port_);
+  }
   auto stub = std::shared_ptr<cardref::v1::Referee::Stub>(
       cardref::v1::Referee::NewStub(grpc::CreateChannel(
           referee_->address, grpc::InsecureChannelCredentials())));
@@ -651,6 +790,11 @@ absl::Status Runner::Run() {
   if (!(options_.lease_s >= 1)) {
     return absl::InvalidArgumentError("--lease_s must be at least 1");
   }
+  if (!(options_.remote_wait_s >= 0 && options_.remote_wait_s <= 86400)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--remote_wait_s must be 0 to 86400, got ",
+                     options_.remote_wait_s));
+  }
   if (options_.validation_matches < 1) {
     return absl::InvalidArgumentError("--validation_matches must be 1 or more");
   }
@@ -678,7 +822,56 @@ absl::Status Runner::Run() {
   table_.logs_dir = paths.logs;
   table_.match.bot_output_dir = paths.bots;
   table_.match.run_as = options_.run_as;
+  table_.match.uid_pool = options_.uid_pool;
+  table_.match.max_bot_cpu_s = options_.max_bot_cpu_s;
+  table_.match.max_bot_memory_mb = options_.max_bot_memory_mb;
+  remote_.emplace(paths.root);
+  if (options_.referee_port < 0 || options_.referee_port > 65535) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--referee_port must be 0 (a free one) to 65535, got ",
+        options_.referee_port));
+  }
+  referee_port_ = options_.referee_port;
+  if (options_.referee_host.empty()) {
+    return absl::InvalidArgumentError(
+        "--referee_host must name where the referee listens (localhost, "
+        "0.0.0.0 for every interface, or one of this machine's addresses)");
+  }
   RETURN_IF_ERROR(StartReferee());
+  if (options_.sandbox) {
+    if (options_.uid_pool == nullptr) {
+      referee_->process.Kill();
+      return absl::InvalidArgumentError(
+          "sandboxed bots need a uid of their own each (--bot_uids)");
+    }
+    // A slot (a CPU share) for every bot that may run at once.
+    int max_seats = 1;
+    for (const auto& [id, game] : games_) {
+      max_seats = std::max(max_seats, game.players);
+    }
+    absl::StatusOr<std::unique_ptr<tournament::BotLauncher>> sandbox =
+        tournament::StartBotSandbox(table_.match.server,
+                                    options_.workers * max_seats, {});
+    if (!sandbox.ok()) {
+      referee_->process.Kill();
+      return sandbox.status();
+    }
+    launcher_ = *std::move(sandbox);
+    {
+      std::lock_guard<std::mutex> lock(referee_mu_);
+      table_.match.launcher = launcher_.get();
+    }
+    progress_.Line(
+        "bots run in the sandbox (docs/sandbox.md), each as a uid of its "
+        "own, reaching the referee only through its socket");
+    for (const std::string& lack : launcher_->host()->unenforced()) {
+      progress_.Line(absl::StrCat("sandbox: not enforced here: ", lack));
+    }
+  } else {
+    progress_.Line(
+        "bots run outside the sandbox (--trust_bots): none of it is "
+        "enforced");
+  }
   {
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() +
@@ -696,6 +889,31 @@ absl::Status Runner::Run() {
             "the ladder's referee does not serve ", game.game,
             s.ok() ? "" : ": " + s.error_message()));
       }
+    }
+  }
+  // Remote entrants' credentials, before any match: the organiser hands
+  // them over while the runner waits.
+  ASSIGN_OR_RETURN(std::vector<Version> versions,
+                   store->ListVersions(std::nullopt));
+  for (const Version& v : versions) {
+    if (!IsRemoteCommand(v.command) ||
+        (v.status != VersionStatus::kRanked &&
+         v.status != VersionStatus::kValidating)) {
+      continue;
+    }
+    absl::StatusOr<std::string> said = remote_->EnsureCredential(
+        *stub_, table_.match.organiser_token, PlayerName(v));
+    if (!said.ok()) {
+      referee_->process.Kill();
+      return said.status();
+    }
+    progress_.Line(absl::StrCat(*said, "; its bot connects to ",
+                                options_.referee_host, ":", referee_port_));
+    if (IsPostgresUrl(options_.db)) {
+      progress_.Line(
+          "warning: remote entrants are for a ladder of one runner: another "
+          "runner's referee would issue its own credential over this one's "
+          "file (docs/ladder.md, \"Remote entrants\")");
     }
   }
   char host[256] = {};
@@ -726,6 +944,10 @@ absl::Status Runner::Run() {
                               " result(s) recorded, ", voided_.load(),
                               " match(es) voided, ", replayed_.load(),
                               " deal(s) replayed"));
+  {
+    std::lock_guard<std::mutex> lock(fatal_mu_);
+    if (!fatal_.ok()) return fatal_;
+  }
   if (failed_workers_ == options_.workers) {
     return absl::InternalError("every worker failed (see above)");
   }

@@ -34,6 +34,7 @@
 
 #include "absl/status/status.h"
 #include "tournament/bot_process.h"
+#include "tournament/uid_pool.h"
 
 namespace cardref::ladder::run {
 
@@ -62,7 +63,25 @@ struct RunOptions {
   int max_replays = 3;
   // Rated results between two batch refits; 0: none.
   int refit_every = 100;
+  // How bots are started. With `sandbox`, each in the bot sandbox
+  // (tournament::StartBotSandbox: it reaches the referee only through its
+  // socket, which is checked never to be the organiser's) as a uid of its
+  // own from `uid_pool` (required), its CPU time held to `max_bot_cpu_s`;
+  // a bot ended at a limit is reported to the referee, which settles its
+  // seat. Without: plain processes as `run_as`, or as a uid of its own
+  // from `uid_pool` when given (--trust_bots).
+  bool sandbox = false;
+  tournament::UidPool* uid_pool = nullptr;  // not owned
   tournament::RunAs run_as;
+  double max_bot_cpu_s = 0;      // per bot and match; 0: no limit
+  int max_bot_memory_mb = 2048;  // each bot with its children
+  // Where the referee listens: remote entrants connect there. Port 0: a
+  // free port, kept when the referee is started again.
+  std::string referee_host = "localhost";
+  int referee_port = 0;
+  // How long a match with a remote entrant's seat waits for its bot's
+  // invitation stream before it is voided (not counted against it).
+  double remote_wait_s = 60;
   // The worker's name in claims: "<host>:<pid>:<n>" when empty; a prefix
   // otherwise.
   std::string worker_name;
@@ -72,7 +91,11 @@ struct RunOptions {
 // in-flight matches are finished (their results recorded) before it
 // returns, and claims not yet started are released. Progress lines go to
 // `progress`. INVALID_ARGUMENT for bad options; FAILED_PRECONDITION for a
-// store without a ladder; UNAVAILABLE if the referee does not start.
+// store without a ladder, or, with `matches`, when no game has enough
+// ranked or validating versions to seat a match (the message names each
+// game and what it needs; without `matches` the runner waits for entrants
+// and says so once); UNAVAILABLE if the referee does not start; the errors
+// of tournament::StartBotSandbox with `sandbox`.
 [[nodiscard]] absl::Status RunLadder(const RunOptions& options,
                                      const std::atomic<bool>& stop,
                                      std::ostream& progress);

@@ -7,9 +7,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "referee/base/hex.h"
 #include "referee/base/sha256.h"
 #include "referee/base/status_macros.h"
+#include "sandbox/bot_folder.h"
 
 namespace cardref::ladder {
 namespace {
@@ -109,6 +111,15 @@ absl::StatusOr<std::string> ContentHash(const std::string& path) {
     }
   }
   return ToHex(tree.Finish());
+}
+
+std::string VersionHashPath(const std::string& command) {
+  const std::vector<std::string> argv =
+      absl::StrSplit(command, ' ', absl::SkipEmpty());
+  absl::StatusOr<sandbox::BotFolder> folder =
+      sandbox::ResolveBotFolder(argv, "");
+  if (folder.ok()) return folder->folder;
+  return command.substr(0, command.find(' '));
 }
 
 }  // namespace cardref::ladder

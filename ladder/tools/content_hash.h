@@ -18,6 +18,13 @@ namespace cardref::ladder {
 // INTERNAL if something under it cannot be read.
 [[nodiscard]] absl::StatusOr<std::string> ContentHash(const std::string& path);
 
+// What identifies a version of `command` when the organiser names nothing
+// to hash: the folder the bot sandbox shows its bot
+// (sandbox::ResolveBotFolder: its program's, or for an interpreter in a
+// system folder its script's), since what it can read is what ran; else,
+// when that cannot be resolved, the command's first word.
+std::string VersionHashPath(const std::string& command);
+
 }  // namespace cardref::ladder
 
 #endif  // CARDREF_LADDER_TOOLS_CONTENT_HASH_H_

@@ -1,6 +1,7 @@
 #include "ladder/tools/ladder_cli.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -19,7 +20,10 @@
 #include "ladder/store/sqlite_store.h"
 #include "ladder/store/validation.h"
 #include "ladder/tools/content_hash.h"
+#include "ladder/tools/remote_entrant.h"
 #include "nlohmann/json.hpp"
+#include "referee/base/hex.h"
+#include "referee/base/sha256.h"
 #include "referee/base/status_macros.h"
 
 namespace cardref::ladder::cli {
@@ -110,13 +114,32 @@ absl::Status Init(const InitOptions& options, int64_t now_micros,
 
 absl::Status Add(const AddOptions& options, int64_t now_micros,
                  std::ostream& out) {
-  if (options.entrant.empty() || options.command.empty()) {
-    return absl::InvalidArgumentError("--entrant and --command are required");
+  if (options.remote) {
+    if (options.entrant.empty() || !options.command.empty() ||
+        !options.path.empty() || !options.content_hash.empty()) {
+      return absl::InvalidArgumentError(
+          "--remote=NAME adds a remote entrant: its bot runs on its "
+          "author's machine, so give no --entrant, --command, --path or "
+          "--content_hash with it");
+    }
+  } else if (options.entrant.empty() || options.command.empty()) {
+    return absl::InvalidArgumentError(
+        "--entrant and --command are required (or --remote=NAME)");
+  } else if (IsRemoteCommand(options.command)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a command may not start with '", kRemoteCommandPrefix,
+        "': add a remote entrant with --remote=NAME"));
   }
+  const std::string command =
+      options.remote ? RemoteCommand(options.entrant) : options.command;
   std::string hash = options.content_hash;
-  if (hash.empty()) {
-    std::string path = options.path;
-    if (path.empty()) path = options.command.substr(0, options.command.find(' '));
+  if (options.remote) {
+    crypto::Sha256Hasher hasher;
+    hasher.Update(command);
+    hash = ToHex(hasher.Finish());
+  } else if (hash.empty()) {
+    const std::string path =
+        options.path.empty() ? VersionHashPath(options.command) : options.path;
     absl::StatusOr<std::string> computed = ContentHash(path);
     if (!computed.ok()) {
       return absl::Status(
@@ -135,11 +158,28 @@ absl::Status Add(const AddOptions& options, int64_t now_micros,
     return entrant.status();
   }
   ASSIGN_OR_RETURN(Version version,
-                   store->AddVersion(options.entrant, options.command, hash,
+                   store->AddVersion(options.entrant, command, hash,
                                      now_micros));
-  out << "version " << version.id << " of " << version.entrant_name
-      << " (content " << hash.substr(0, 16) << "...): "
-      << VersionStatusName(version.status) << "\n";
+  out << "version " << version.id << " of " << version.entrant_name;
+  if (!options.remote) {
+    out << " (content " << hash.substr(0, 16) << "...): "
+        << VersionStatusName(version.status) << "\n";
+    return absl::OkStatus();
+  }
+  const std::string player =
+      absl::StrCat(version.entrant_name, "-v", version.id);
+  std::string folder = options.dir;
+  if (folder.empty() && !IsPostgresUrl(options.store)) {
+    folder = std::filesystem::absolute(options.store).string() + ".d";
+  }
+  out << " (remote, by invitation as " << player
+      << "): " << VersionStatusName(version.status) << "\n"
+      << "cardref_ladder run issues its bot credential and writes it to "
+      << (folder.empty() ? "DIR" : folder)
+      << CredentialFile("", player)
+      << " (owner-only): hand that to its author, whose bot connects to the "
+         "ladder's referee (--referee_host, --referee_port) with it in "
+         "$CARDREF_BOT_CREDENTIAL\n";
   return absl::OkStatus();
 }
 

@@ -35,12 +35,21 @@ struct AddOptions {
   std::string entrant;
   std::string command;
   // What to hash for the version's identity: a file or folder; empty: the
-  // command's first word. Ignored when content_hash is given.
+  // folder the bot sandbox shows the bot (sandbox::ResolveBotFolder: its
+  // program's, or its script's for an interpreter), or the command's first
+  // word when that cannot be resolved. Ignored when content_hash is given.
   std::string path;
   std::string content_hash;
+  // A remote entrant (remote_entrant.h): no command, no files; its bot
+  // connects by invitation with the credential `run` issues.
+  bool remote = false;
+  // The ladder's folder, to say where that credential will be; empty:
+  // <store>.d beside a SQLite file.
+  std::string dir;
 };
 
-// Adds a version (validating), and the entrant if it is new.
+// Adds a version (validating), and the entrant if it is new. A remote
+// entrant has one version: adding it again is ALREADY_EXISTS.
 [[nodiscard]] absl::Status Add(const AddOptions& options, int64_t now_micros,
                                std::ostream& out);
 

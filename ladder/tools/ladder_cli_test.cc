@@ -1,5 +1,6 @@
 #include "ladder/tools/ladder_cli.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -172,6 +173,64 @@ TEST(LadderCliTest, CommandsOnAMissingStoreFail) {
   EXPECT_EQ(Init(init, 1, out).code(), absl::StatusCode::kInvalidArgument);
   init.games = "kraken:3";  // Kraken is for 4
   EXPECT_EQ(Init(init, 1, out).code(), absl::StatusCode::kInvalidArgument);
+}
+
+// A version is what its bot could read in the sandbox: the folder of its
+// program (or script), not the program alone.
+TEST(LadderCliTest, AVersionIsItsBotsFolder) {
+  std::ostringstream out;
+  InitOptions init;
+  init.store = testing::FreshPath("ladder.db");
+  init.name = "x";
+  init.games = "craits:3";
+  ASSERT_TRUE(Init(init, 1, out).ok());
+  const std::filesystem::path folder =
+      std::filesystem::path(testing::FreshPath("bot")).parent_path() / "bot";
+  std::filesystem::create_directories(folder);
+  std::ofstream(folder / "run.py") << "print('hi')\n";
+  std::ofstream(folder / "weights.txt") << "1 2 3\n";
+  AddOptions add;
+  add.store = init.store;
+  add.entrant = "alice";
+  // An interpreter in a system folder: the script's folder counts.
+  add.command = "/usr/bin/python3 " + (folder / "run.py").string();
+  ASSERT_TRUE(Add(add, 2, out).ok()) << out.str();
+  EXPECT_EQ(Add(add, 3, out).code(), absl::StatusCode::kAlreadyExists);
+  // A changed data file beside the script is a new version.
+  std::ofstream(folder / "weights.txt") << "3 2 1\n";
+  EXPECT_TRUE(Add(add, 4, out).ok());
+}
+
+TEST(LadderCliTest, ARemoteEntrantHasOneVersionAndNoCommand) {
+  std::ostringstream out;
+  InitOptions init;
+  init.store = testing::FreshPath("ladder.db");
+  init.name = "x";
+  init.games = "craits:3";
+  ASSERT_TRUE(Init(init, 1, out).ok());
+  AddOptions add;
+  add.store = init.store;
+  add.entrant = "far";
+  add.remote = true;
+  ASSERT_TRUE(Add(add, 2, out).ok());
+  EXPECT_TRUE(absl::StrContains(out.str(), init.store +
+                                               ".d/credentials/far-v1."
+                                               "credential"))
+      << out.str();
+  EXPECT_EQ(Add(add, 3, out).code(), absl::StatusCode::kAlreadyExists);
+  add.command = "/bin/true";  // a remote bot has no command here
+  EXPECT_EQ(Add(add, 3, out).code(), absl::StatusCode::kInvalidArgument);
+  AddOptions fake;
+  fake.store = init.store;
+  fake.entrant = "sly";
+  fake.command = "remote:far";
+  fake.content_hash = "x";
+  EXPECT_EQ(Add(fake, 4, out).code(), absl::StatusCode::kInvalidArgument);
+  std::ostringstream listed;
+  ASSERT_TRUE(Versions(init.store, "json", listed).ok());
+  const nlohmann::json versions = nlohmann::json::parse(listed.str());
+  ASSERT_EQ(versions.size(), 1u);
+  EXPECT_EQ(versions[0]["command"], "remote:far");
 }
 
 }  // namespace
