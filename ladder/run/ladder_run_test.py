@@ -129,20 +129,28 @@ def kill9(tools, tmp):
     out = open(os.path.join(tmp, "run1.out"), "w")
     runner = subprocess.Popen(args + ["--matches=30"], stdout=out,
                               stderr=subprocess.STDOUT)
-    # Wait for a rated match in play, with its bots joined.
+    # Wait for a rated match in play, with its bots joined. A short match
+    # may end in between: the runner is stopped (SIGSTOP: it alone writes
+    # the store) to check that the match is still claimed, and let go to
+    # look again if not.
     interrupted = None
     deadline = time.time() + 30
     while time.time() < deadline and interrupted is None:
         rows = query(db, "SELECT id FROM matches WHERE state='claimed' AND "
                      "kind='rated'")
-        if rows:
+        if not rows:
+            time.sleep(0.05)
+            continue
+        time.sleep(0.4)
+        runner.send_signal(signal.SIGSTOP)
+        still = query(db, "SELECT state FROM matches WHERE id=?", rows[0][0])
+        if still and still[0][0] == "claimed":
             interrupted = rows[0][0]
         else:
-            time.sleep(0.05)
+            runner.send_signal(signal.SIGCONT)
     if interrupted is None:
         runner.kill()
         fail("no rated match was claimed within 30 s")
-    time.sleep(0.4)
     before = check_books(db)
     runner.send_signal(signal.SIGKILL)
     runner.wait()
