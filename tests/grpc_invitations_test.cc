@@ -44,7 +44,7 @@ constexpr char kOrganiserToken[] = "organiser-token-0123456789abcdef";
 class InvitationReader {
  public:
   InvitationReader(v1::Referee::Stub& stub, const std::string& credential,
-                   int max_matches, std::vector<std::string> games = {}) {
+                   int max_matches, const std::vector<std::string>& games = {}) {
     v1::WatchInvitationsRequest request;
     request.set_credential(credential);
     request.set_max_matches(max_matches);

@@ -392,7 +392,8 @@ InvitationSettings InvitationsFromFlags() {
   settings.max_matches = absl::GetFlag(FLAGS_max_matches);
   if (const char* env = std::getenv("CARDREF_MAX_MATCHES");
       settings.max_matches <= 0 && env != nullptr) {
-    absl::SimpleAtoi(env, &settings.max_matches);
+    int parsed = 0;
+    if (absl::SimpleAtoi(env, &parsed)) settings.max_matches = parsed;
   }
   settings.max_matches = std::max(settings.max_matches, 1);
   settings.games = absl::GetFlag(FLAGS_games);
@@ -451,7 +452,7 @@ int RunInvitations(const std::shared_ptr<grpc::Channel>& channel,
         }
         continue;
       }
-      const cardref::v1::Invitation invitation = event.invitation();
+      const cardref::v1::Invitation& invitation = event.invitation();
       // A stream that broke gives back its seats not yet joined, and the
       // reopened one may bring one this bot is joining already.
       if (!taken.insert(absl::StrCat(invitation.match_id(), "/",

@@ -48,6 +48,7 @@ std::string PolicyText(const v1::LogHeader& h) {
   std::string allowances;
   if (h.clock().latency_allowance_millis_size() > 0) {
     std::vector<std::string> per_seat;
+    per_seat.reserve(h.clock().latency_allowance_millis_size());
     for (int s = 0; s < h.clock().latency_allowance_millis_size(); ++s) {
       per_seat.push_back(absl::StrCat("seat ", s, " ",
                                       h.clock().latency_allowance_millis(s),

@@ -24,7 +24,7 @@ InvitationBoard::InvitationBoard(Bounds bounds, MetricsSink* metrics,
                                  OpsLog* ops_log)
     : bounds_(bounds), metrics_(metrics), ops_log_(ops_log) {}
 
-void InvitationBoard::Log(std::vector<OpsField> fields) {
+void InvitationBoard::Log(const std::vector<OpsField>& fields) {
   ops_log_->Write(FormatOpsLine(absl::Now(), fields));
 }
 
@@ -173,6 +173,7 @@ void InvitationBoard::DispatchLocked(
         continue;
       }
       std::vector<v1::Invitation> batch;
+      batch.reserve(group.size());
       for (size_t i : group) batch.push_back(std::move(entrant.queued[i]));
       for (size_t k = group.size(); k-- > 0;) {
         entrant.queued.erase(entrant.queued.begin() +

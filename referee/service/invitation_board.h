@@ -168,7 +168,7 @@ class InvitationBoard {
   void DropQueuedLocked(const std::string& match_id, const char* why)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void ReportLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void Log(std::vector<OpsField> fields);
+  void Log(const std::vector<OpsField>& fields);
   static void WakeAll(const std::vector<std::shared_ptr<Stream>>& streams);
 
   const Bounds bounds_;

@@ -54,7 +54,7 @@ class InvitationBoardTest : public ::testing::Test {
  protected:
   std::shared_ptr<InvitationBoard::Stream> Open(
       const std::string& entrant, int asked,
-      std::vector<std::string> games = {}) {
+      const std::vector<std::string>& games = {}) {
     auto stream = board_.Open(entrant, "id", games, asked, [this] { ++wakes_; });
     EXPECT_TRUE(stream.ok()) << stream.status();
     return stream.ok() ? *stream : nullptr;
