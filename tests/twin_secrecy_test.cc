@@ -54,8 +54,9 @@ class TwinSecrecyTest : public ::testing::Test {
   }
 
   // How long an ended match stays in memory (then GetMatch reads its
-  // archive).
-  virtual absl::Duration EvictAfter() const { return absl::Seconds(5); }
+  // archive, and WatchMatch refuses): longer than a slow (sanitized) test
+  // takes to watch its finished twins.
+  virtual absl::Duration EvictAfter() const { return absl::Minutes(5); }
 
   static void AsOrganiser(grpc::ClientContext* context) {
     context->AddMetadata("authorization",

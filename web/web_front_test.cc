@@ -299,7 +299,9 @@ TEST_F(WebFrontTest, StreamResumesWithNothingMissedOrRepeated) {
       chance = true;
       EXPECT_FALSE(record["chance"].contains("cards")) << e.data;
     }
-    for (const auto& seat : Data(e)["step"]["table"]["seats"]) {
+    // Held: a loop over a part of a temporary would read freed memory.
+    const nlohmann::json data = Data(e);
+    for (const auto& seat : data["step"]["table"]["seats"]) {
       EXPECT_FALSE(seat["visible"].get<bool>());
       EXPECT_TRUE(seat["hand"].empty());
     }
