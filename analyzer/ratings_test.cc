@@ -244,6 +244,7 @@ TEST(RatingsReportTest, KrakenTeamsAreTheSumOfTheirPartners) {
 // no point where there is no information.
 TEST(RatingsReportTest, ATeamWithAnUndefeatedPartnerHasNoPointRating) {
   std::vector<v1::GameSummary> games;
+  games.reserve(8);
   for (int i = 0; i < 8; ++i) {
     games.push_back(Summary("kraken", absl::StrCat("k", i),
                             {{"h", 1}, {"r", 2}, {"h", 1}, {"r", 2}}, 0));

@@ -59,7 +59,10 @@ TEST(PublicViewTest, ShowsNoHandAndOnlyCardsEverySeatSees) {
     const Playback full = *BuildPlayback(*log, AllGames(), -1);
     const int seats = static_cast<int>(full.seat_names.size());
     std::vector<Playback> seen;
-    for (int v = 0; v < seats; ++v) seen.push_back(*BuildPlayback(*log, AllGames(), v));
+    seen.reserve(seats);
+    for (int v = 0; v < seats; ++v) {
+      seen.push_back(*BuildPlayback(*log, AllGames(), v));
+    }
     ASSERT_EQ(pub->steps.size(), full.steps.size());
     EXPECT_EQ(pub->final_text, full.final_text);
     EXPECT_EQ(pub->score_rows, full.score_rows);
