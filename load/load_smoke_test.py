@@ -267,9 +267,11 @@ print(f"capped referee: {report['errors']} refusals retried, "
 with CappedReferee(referee_binary) as referee:
     hung = subprocess.Popen(
         [binary, f"--server=localhost:{referee.port}", "--matches=2",
-         "--seconds=2", "--format=json"],
+         "--seconds=5", "--format=json"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1)
+    # Well inside the run even on a busy machine (with 2 s runs, a late
+    # wake-up once paused it after the run had ended).
+    time.sleep(1.5)
     referee.pause()
     try:
         out, err = hung.communicate(timeout=120)
