@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "grpcpp/grpcpp.h"
+#include "referee/base/status_macros.h"
 #include "referee/grpc/organiser_token.h"
 #include "tournament/event_state.h"
 
@@ -156,14 +157,8 @@ absl::Status BotPools::Issue(int b, std::vector<std::string>* credentials) {
   const PooledBot& bot = bots_[b];
   if (bot.command.empty()) {
     // A remote entrant keeps the credential its author has, if any.
-    cardref::v1::ListBotCredentialsResponse listed;
-    grpc::Status s = Retrying([&] {
-      grpc::ClientContext context;
-      Organiser(options_.organiser_token, &context);
-      return stub_.ListBotCredentials(
-          &context, cardref::v1::ListBotCredentialsRequest(), &listed);
-    });
-    if (!s.ok()) return FromGrpc(s, "ListBotCredentials");
+    ASSIGN_OR_RETURN(const cardref::v1::ListBotCredentialsResponse listed,
+                     ListEntrants());
     for (const cardref::v1::BotEntrant& e : listed.entrants()) {
       if (e.name() != bot.name) continue;
       std::fprintf(progress_,
@@ -293,7 +288,8 @@ void BotPools::Watch() {
   }
 }
 
-absl::StatusOr<std::vector<int>> BotPools::Streams() {
+absl::StatusOr<cardref::v1::ListBotCredentialsResponse>
+BotPools::ListEntrants() {
   cardref::v1::ListBotCredentialsResponse listed;
   grpc::Status s = Retrying([&] {
     grpc::ClientContext context;
@@ -302,6 +298,12 @@ absl::StatusOr<std::vector<int>> BotPools::Streams() {
         &context, cardref::v1::ListBotCredentialsRequest(), &listed);
   });
   if (!s.ok()) return FromGrpc(s, "ListBotCredentials");
+  return listed;
+}
+
+absl::StatusOr<std::vector<int>> BotPools::Streams() {
+  ASSIGN_OR_RETURN(const cardref::v1::ListBotCredentialsResponse listed,
+                   ListEntrants());
   std::map<std::string, int> by_name;
   for (const cardref::v1::BotEntrant& e : listed.entrants()) {
     by_name[e.name()] = e.streams();

@@ -107,6 +107,8 @@ class BotPools {
   void Launch(Process& p) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Restarts exited processes; runs on watcher_ until Stop.
   void Watch();
+  // The referee's entrants (ListBotCredentials, resent while it fails).
+  absl::StatusOr<cardref::v1::ListBotCredentialsResponse> ListEntrants();
   // Open streams per entrant, from ListBotCredentials.
   absl::StatusOr<std::vector<int>> Streams();
 

@@ -62,23 +62,6 @@ absl::StatusOr<Version> VersionFromRow(const pqxx::row& row) {
   return version;
 }
 
-// The same words as SqliteStore's check.
-absl::Status CheckTransition(const Version& version, VersionStatus to) {
-  const VersionStatus from = version.status;
-  const bool allowed =
-      (from == VersionStatus::kValidating &&
-       (to == VersionStatus::kRanked || to == VersionStatus::kRejected)) ||
-      (from == VersionStatus::kRanked && to == VersionStatus::kRetired);
-  if (!allowed) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "version ", version.id, " of ", version.entrant_name, " is ",
-        VersionStatusName(from), "; it cannot become ",
-        VersionStatusName(to),
-        " (allowed: validating -> ranked | rejected, ranked -> retired)"));
-  }
-  return absl::OkStatus();
-}
-
 int64_t NextId(PgTransaction& txn, absl::string_view table) {
   return PgInt(txn.Exec(absl::StrCat("SELECT COALESCE(MAX(id), 0) + 1 FROM ",
                                      table))[0][0]);
@@ -569,7 +552,7 @@ absl::Status PgStore::SetVersionStatus(int64_t version_id,
     ASSIGN_OR_RETURN(std::optional<Version> found,
                      ReadVersion(txn, version_id, " FOR NO KEY UPDATE"));
     const Version& version = *found;
-    RETURN_IF_ERROR(CheckTransition(version, status));
+    RETURN_IF_ERROR(CheckVersionTransition(version, status));
     if (status == VersionStatus::kRanked) {
       ASSIGN_OR_RETURN(
           std::vector<Version> ranked,

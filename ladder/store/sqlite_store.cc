@@ -77,22 +77,6 @@ absl::StatusOr<Version> VersionFromRow(const SqliteStatement& row) {
   return version;
 }
 
-absl::Status CheckTransition(const Version& version, VersionStatus to) {
-  const VersionStatus from = version.status;
-  const bool allowed =
-      (from == VersionStatus::kValidating &&
-       (to == VersionStatus::kRanked || to == VersionStatus::kRejected)) ||
-      (from == VersionStatus::kRanked && to == VersionStatus::kRetired);
-  if (!allowed) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "version ", version.id, " of ", version.entrant_name, " is ",
-        VersionStatusName(from), "; it cannot become ",
-        VersionStatusName(to),
-        " (allowed: validating -> ranked | rejected, ranked -> retired)"));
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<SqliteStore>> SqliteStore::Open(
@@ -609,7 +593,7 @@ absl::Status SqliteStore::SetVersionStatus(int64_t version_id,
     return absl::NotFoundError(absl::StrCat("no version ", version_id));
   }
   const Version& version = *found;
-  RETURN_IF_ERROR(CheckTransition(version, status));
+  RETURN_IF_ERROR(CheckVersionTransition(version, status));
   if (status == VersionStatus::kRanked) {
     ASSIGN_OR_RETURN(std::vector<Version> ranked,
                      ReadVersions(VersionStatus::kRanked, version.entrant_id));

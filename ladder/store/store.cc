@@ -42,6 +42,22 @@ absl::StatusOr<VersionStatus> ParseVersionStatus(absl::string_view name) {
       "' (validating, ranked, rejected, retired)"));
 }
 
+absl::Status CheckVersionTransition(const Version& version, VersionStatus to) {
+  const VersionStatus from = version.status;
+  const bool allowed =
+      (from == VersionStatus::kValidating &&
+       (to == VersionStatus::kRanked || to == VersionStatus::kRejected)) ||
+      (from == VersionStatus::kRanked && to == VersionStatus::kRetired);
+  if (!allowed) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "version ", version.id, " of ", version.entrant_name, " is ",
+        VersionStatusName(from), "; it cannot become ",
+        VersionStatusName(to),
+        " (allowed: validating -> ranked | rejected, ranked -> retired)"));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<MatchState> ParseMatchState(absl::string_view name) {
   for (MatchState s : {MatchState::kScheduled, MatchState::kClaimed,
                        MatchState::kFinished, MatchState::kVoided}) {

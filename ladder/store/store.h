@@ -97,6 +97,12 @@ struct Version {
   int64_t status_micros = 0;
 };
 
+// Whether `version` may move to `to` (validating -> ranked | rejected,
+// ranked -> retired); FAILED_PRECONDITION naming both if not. Every store
+// checks with it.
+[[nodiscard]] absl::Status CheckVersionTransition(const Version& version,
+                                                  VersionStatus to);
+
 // A credential an entrant's author presents to the ladder's web front
 // (docs/web.md, "Owner-only"): only its SHA-256 is stored.
 struct EntrantCredential {
