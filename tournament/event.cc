@@ -17,6 +17,7 @@
 #include <thread>
 #include <utility>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
@@ -822,7 +823,11 @@ int RunEvent(EventOptions options, std::FILE* progress) {
     threads.emplace_back(worker);
   }
   for (std::thread& t : threads) t.join();
-  if (options.listener != nullptr) options.listener->OnEnd();
+  // The page says the event is over once its report and standings are
+  // written (a reader then finds them), or once it failed to write them.
+  absl::Cleanup tell_the_end = [listener = options.listener] {
+    if (listener != nullptr) listener->OnEnd();
+  };
   if (pools != nullptr) {
     std::fprintf(progress, "bots by invitation at the end: %s\n",
                  pools->Describe().c_str());
@@ -874,6 +879,7 @@ int RunEvent(EventOptions options, std::FILE* progress) {
                dir.c_str(), logs.size(), schedule->size(), dir.c_str(),
                logs.size(), standings->text.c_str());
   std::fflush(progress);
+  std::move(tell_the_end).Invoke();
   if (local.has_value()) local->process.Kill();
   if (unplayed > 0) {
     std::fprintf(progress,

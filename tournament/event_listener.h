@@ -40,7 +40,8 @@ class EventListener {
   // A match ended (or could not be played: outcome.played false).
   virtual void OnDone(const ScheduledMatch& match,
                       const MatchOutcome& outcome) = 0;
-  // Every match of this run is over (the referee still runs).
+  // Every match of this run is over and the event's report and standings
+  // are written (or could not be); the referee still runs.
   virtual void OnEnd() {}
 };
 

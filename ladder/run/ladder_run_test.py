@@ -129,27 +129,33 @@ def kill9(tools, tmp):
     out = open(os.path.join(tmp, "run1.out"), "w")
     runner = subprocess.Popen(args + ["--matches=30"], stdout=out,
                               stderr=subprocess.STDOUT)
-    # Wait for a rated match in play, with its bots joined. A short match
-    # may end in between: the runner is stopped (SIGSTOP: it alone writes
-    # the store) to check that the match is still claimed, and let go to
-    # look again if not.
+    # Wait for a rated match in play, its bots starting. A short match (a
+    # quarter of a second) may end in between: the runner is stopped
+    # (SIGSTOP: it alone writes the store) to check that the match is still
+    # claimed, and let go to look again if not, waiting half as long after
+    # the claim each time (at worst the kill comes just after a claim).
     interrupted = None
+    wait_after_claim = 0.15
     deadline = time.time() + 30
     while time.time() < deadline and interrupted is None:
         rows = query(db, "SELECT id FROM matches WHERE state='claimed' AND "
                      "kind='rated'")
         if not rows:
-            time.sleep(0.05)
+            time.sleep(0.02)
             continue
-        time.sleep(0.4)
+        time.sleep(wait_after_claim)
         runner.send_signal(signal.SIGSTOP)
         still = query(db, "SELECT state FROM matches WHERE id=?", rows[0][0])
         if still and still[0][0] == "claimed":
             interrupted = rows[0][0]
         else:
             runner.send_signal(signal.SIGCONT)
+            wait_after_claim /= 2
     if interrupted is None:
         runner.kill()
+        runner.wait()
+        out.close()
+        print(open(os.path.join(tmp, "run1.out")).read(), flush=True)
         fail("no rated match was claimed within 30 s")
     before = check_books(db)
     runner.send_signal(signal.SIGKILL)
