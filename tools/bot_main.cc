@@ -157,6 +157,7 @@ struct SeatSpec {
   std::string game;
   int seat = -1;
   std::string player_name;  // empty with a credential: the entrant's
+  std::string shown_name;   // for the bot's own messages; the invitation's
   std::string ticket;
   std::string credential;
 };
@@ -193,10 +194,10 @@ class Bot {
     const std::string who =
         absl::StrCat(joined.match_id(), " seat ", joined.seat());
     if (!absl::GetFlag(FLAGS_quiet)) {
+      const std::string& name =
+          spec.player_name.empty() ? spec.shown_name : spec.player_name;
       std::printf("%s: joined %s\n",
-                  spec.player_name.empty() ? "(entrant)"
-                                           : spec.player_name.c_str(),
-                  who.c_str());
+                  name.empty() ? "(entrant)" : name.c_str(), who.c_str());
       std::fflush(stdout);
     }
     cardref::v1::SeatRequest request;
@@ -465,6 +466,7 @@ int RunInvitations(const std::shared_ptr<grpc::Channel>& channel,
       spec.seat = invitation.seat();
       spec.ticket = invitation.ticket();
       spec.credential = settings.credential;
+      spec.shown_name = invitation.player_name();
       const uint64_t seed = invitation.match_seed() != 0
                                 ? invitation.match_seed()
                                 : StrategySeed(absl::GetFlag(FLAGS_seed));

@@ -448,6 +448,7 @@ absl::StatusOr<RefereeConfig> RefereeConfigFromFlags() {
         absl::StrCat("--log_sync: ", log_sync.status().message()));
   }
   manager.log_sync = *log_sync;
+  config.log_sync = absl::GetFlag(FLAGS_log_sync);
   ASSIGN_OR_RETURN(manager.log_sync_threads,
                    InRange(FLAGS_log_sync_threads, 0, 64));
   ASSIGN_OR_RETURN(const int64_t evict_after_ms,

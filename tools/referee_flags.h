@@ -23,6 +23,7 @@ struct RefereeConfig {
   std::string port_file;
   std::string metrics_port_file;
   std::string http_port_file;
+  std::string log_sync;  // --log_sync as given (checked), for the start line
 };
 
 // INVALID_ARGUMENT naming the flag, its allowed range and the value given.

@@ -130,10 +130,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", std::string(referee.status().message()).c_str());
     return 1;
   }
-  std::printf("cardref_referee %s listening on %s (%s), logs in %s\n",
+  std::printf("cardref_referee %s listening on %s (%s), logs in %s "
+              "(--log_sync=%s)\n",
               cardref::kVersion, (*referee)->address().c_str(),
               options.tls.cert_file.empty() ? "plaintext" : "TLS",
-              log_dir.c_str());
+              log_dir.c_str(), config->log_sync.c_str());
   if (options.organiser_token.has_value()) {
     std::printf("organiser credential: configured; matches are by "
                 "invitation unless created open\n");

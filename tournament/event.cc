@@ -555,10 +555,15 @@ int RunEvent(EventOptions options, std::FILE* progress) {
   if (options.server.empty()) {
     // Its own referee holds the event's bots' streams and seats whatever
     // their pools ask (the runner sizes them to --concurrency).
-    std::vector<std::string> extra;
+    // Logs synced at each match's end only: a match cut off by a crash is
+    // played again from the start (docs/tournament.md), so a round's sync
+    // would keep nothing the event uses; a finished match's last record is
+    // synced before it counts, whatever the policy.
+    std::vector<std::string> extra = {"--log_sync=end"};
     if (AnyByInvitation(options)) {
-      extra = {"--max_invitations_per_credential=100000",
-               "--max_invitation_streams_per_credential=1024"};
+      extra.insert(extra.end(),
+                   {"--max_invitations_per_credential=100000",
+                    "--max_invitation_streams_per_credential=1024"});
     }
     if (options.referee_web) {
       // A resumed event's old port must not be read for the new one's.

@@ -159,6 +159,12 @@ def round_robin(tools, src, tmp):
         rounds = min(len(d) for d in deals)
         if rounds == 0 or len({tuple(d[:rounds]) for d in deals}) != 1:
             fail(f"{deal_set}: the deck orders differ")
+    # Its own referee syncs a log at the match's end only: a match cut off
+    # by a crash is played again from the start.
+    with open(os.path.join(out, "referee.out")) as f:
+        if "(--log_sync=end)" not in f.read():
+            fail("the tournament's own referee does not sync logs at the end "
+                 "of a match only")
     logs = [m["log"] for m in matches]
     analyzer = subprocess.run(
         [f"{tools}/cardref_analyze", "ratings", "--format=json"] + logs,
@@ -749,9 +755,13 @@ def remote(tools, src, tmp):
         output, _ = event.communicate(timeout=240)
     finally:
         far.kill()
+    far_output, _ = far.communicate()
     print(output[-4000:])
     if event.returncode != 0:
         fail(f"cardref_tournament exited {event.returncode}")
+    # The invited bot calls itself by the name its credential binds.
+    if "far: joined " not in far_output:
+        fail(f"the remote bot did not say its name: {far_output[-500:]}")
     if "remote entrant far" not in output:
         fail("the event did not say it waits for the remote bot")
     report = load(out, "report.json")
