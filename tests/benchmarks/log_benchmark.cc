@@ -313,7 +313,7 @@ void BM_AuditFloor(benchmark::State& bench, const std::string& game) {
 // one round's records: round; 0: only at the end). Per iteration the file is
 // created, written, synced, closed and removed, as a match's log is. The CPU
 // column is this thread's: it leaves out what a sync costs other cores (the
-// TLB shootdown a synced mapped page sends them; BENCHMARKS.md).
+// TLB shootdown a synced mapped page sends them; docs/recovery.md).
 void BM_LogSink(benchmark::State& bench, bool mapped, int records_per_sync) {
   const GameLogs& logs = LogsOf("craits");
   if (logs.payloads.empty()) {
