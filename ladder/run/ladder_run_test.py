@@ -151,17 +151,13 @@ def kill9(tools, tmp):
         else:
             runner.send_signal(signal.SIGCONT)
             wait_after_claim /= 2
-    if interrupted is None:
-        runner.kill()
-        runner.wait()
-        out.close()
-        print(open(os.path.join(tmp, "run1.out")).read(), flush=True)
-        fail("no rated match was claimed within 30 s")
-    before = check_books(db)
+    before = check_books(db) if interrupted is not None else None
     runner.send_signal(signal.SIGKILL)
     runner.wait()
     out.close()
     print(open(os.path.join(tmp, "run1.out")).read(), flush=True)
+    if interrupted is None:
+        fail("no rated match was claimed within 30 s")
     state = query(db, "SELECT state, attempts FROM matches WHERE id=?",
                   interrupted)[0]
     if state != ("claimed", 1):

@@ -791,10 +791,7 @@ def sprt(tools, src, tmp):
     # a random secret may put late.)
     secret = "5eed" * 16 + "\n"
 
-    def with_secret(folder):
-        return event_with_secret(folder, secret)
-
-    out = with_secret(os.path.join(tmp, "event"))
+    out = event_with_secret(os.path.join(tmp, "event"), secret)
     first = run_tournament(tools, out, bots, args, check=0)
     verdict = [l for l in first.stdout.splitlines()
                if l.startswith("SPRT: ")]
@@ -814,7 +811,7 @@ def sprt(tools, src, tmp):
         fail("the resumed event played matches")
     # The same secret: the same deals and bot seeds, the same decision,
     # here with matches played one at a time.
-    twin = with_secret(os.path.join(tmp, "twin"))
+    twin = event_with_secret(os.path.join(tmp, "twin"), secret)
     second = run_tournament(tools, twin, bots,
                             [a for a in args if "concurrency" not in a], check=0)
     if second.stdout.splitlines()[-1] != verdict[-1]:
