@@ -16,7 +16,10 @@
 #include <thread>
 #include <vector>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/match.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "ladder/rating/rate_result.h"
 #include "ladder/store/open_store.h"
@@ -99,7 +102,10 @@ TEST_P(ClaimTest, ConcurrentWorkersNeverClaimTheSameMatch) {
   std::vector<int64_t> claimed[2];
   absl::Status errors[2];
   std::atomic<int> ready{0};
+  std::atomic<int> claims[2] = {0, 0};
+  std::atomic<bool> done[2] = {false, false};
   auto worker = [&](int w) {
+    absl::Cleanup finished = [&] { done[w].store(true); };
     absl::StatusOr<std::unique_ptr<LadderStore>> store =
         OpenStore(db, FastOptions());
     ready.fetch_add(1);
@@ -117,6 +123,17 @@ TEST_P(ClaimTest, ConcurrentWorkersNeverClaimTheSameMatch) {
       }
       if (!match->has_value()) return;
       claimed[w].push_back((*match)->id);
+      // SQLite's busy handler is not fair: on a loaded machine one
+      // connection can take every match while the other sleeps. Holding the
+      // first claim until the other worker has one too makes both take part
+      // (the test would prove nothing otherwise).
+      if (claims[w].fetch_add(1) == 0) {
+        const absl::Time limit = absl::Now() + absl::Seconds(60);
+        while (claims[1 - w].load() == 0 && !done[1 - w].load() &&
+               absl::Now() < limit) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+      }
       // Playing the match: the other worker claims meanwhile.
       std::this_thread::sleep_for(std::chrono::microseconds(200));
       auto outcome = (*store)->RecordResult(
