@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "analyzer/game_units.h"
 #include "analyzer/inference/unit_estimators.h"
 #include "analyzer/inference/variance_reduction.h"
@@ -15,10 +14,6 @@
 
 namespace cardref::analyzer {
 namespace {
-
-std::string Fixed(double x, int decimals) {
-  return absl::StrFormat("%.*f", decimals, x);
-}
 
 bool Has(const v1::GameSummary& s, const std::string& key) {
   return std::any_of(

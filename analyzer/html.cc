@@ -29,9 +29,7 @@ figure { margin: 0; } figcaption { font-size: 0.85em; color: #555; }
 svg text { font-size: 11px; fill: #222; }
 )";
 
-std::string Num(double x, int decimals = 1) {
-  return absl::StrFormat("%.*f", decimals, x);
-}
+std::string Num(double x, int decimals = 1) { return Fixed(x, decimals); }
 
 // About how wide the longest of `names` is as 11 px SVG text: 7 px a
 // character, 12 for wide scripts; charts make room for it, so that no name

@@ -32,8 +32,12 @@ std::string FormatInterval(const v1::Interval& interval, int decimals,
   return absl::StrCat("\u2014 (", Sanitize(interval.note()), ")");
 }
 
+std::string Fixed(double value, int decimals) {
+  return absl::StrFormat("%.*f", decimals, value);
+}
+
 std::string CsvBound(bool has, double value, int decimals) {
-  return has ? absl::StrFormat("%.*f", decimals, value) : std::string();
+  return has ? Fixed(value, decimals) : std::string();
 }
 
 }  // namespace cardref::analyzer

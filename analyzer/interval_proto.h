@@ -1,6 +1,7 @@
 // Intervals of the statistics core (analyzer/inference/interval.h) in the
 // reports: to the Interval message, and back to text. A missing bound
-// stays missing (null in JSON), with the note that says why.
+// stays missing (null in JSON), with the note that says why. Also the one
+// format of a plain number in the reports' text.
 #ifndef CARDREF_ANALYZER_INTERVAL_PROTO_H_
 #define CARDREF_ANALYZER_INTERVAL_PROTO_H_
 
@@ -20,6 +21,9 @@ v1::Interval ToIntervalProto(const inference::Estimate& estimate,
 // a percentage). The note is sanitised.
 std::string FormatInterval(const v1::Interval& interval, int decimals,
                            double scale = 1);
+
+// `value` with `decimals` digits after the point ("0.250").
+std::string Fixed(double value, int decimals);
 
 // A bound for CSV: the number, or an empty cell when there is none.
 std::string CsvBound(bool has, double value, int decimals);

@@ -19,10 +19,6 @@
 namespace cardref::analyzer {
 namespace {
 
-std::string Fixed(double x, int decimals) {
-  return absl::StrFormat("%.*f", decimals, x);
-}
-
 // A rating estimate into `out`'s rating and interval fields.
 void SetRating(const inference::Estimate& e, v1::PlayerRating* out) {
   if (e.value) out->set_rating(*e.value);

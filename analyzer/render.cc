@@ -21,10 +21,6 @@ namespace {
 std::string Hex(unsigned char c) { return absl::StrFormat("\\x%02x", c); }
 
 
-std::string Fixed(double x, int decimals) {
-  return absl::StrFormat("%.*f", decimals, x);
-}
-
 std::string CsvRow(const std::vector<std::string>& cells) {
   std::vector<std::string> fields;
   fields.reserve(cells.size());

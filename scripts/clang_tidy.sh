@@ -12,6 +12,23 @@ build=${1:?usage: scripts/clang_tidy.sh BUILD_DIR --all|--since COMMIT|FILE...}
 shift
 [ -f "$build/compile_commands.json" ] || {
   echo "clang_tidy.sh: $build/compile_commands.json is missing" >&2; exit 2; }
+# A unity build lists its batch sources (Unity/unity_N_cxx.cxx) in the
+# database, not the files they include: clang-tidy checks each file alone,
+# so give every included file its batch's command.
+db="$build/clang_tidy_db"
+mkdir -p "$db"
+/usr/bin/python3 - "$build/compile_commands.json" "$db/compile_commands.json" <<'PY'
+import json, re, sys
+entries = []
+for e in json.load(open(sys.argv[1])):
+    if "/Unity/unity_" not in e["file"]:
+        entries.append(e)
+        continue
+    for source in re.findall(r'^#include "(.+)"$', open(e["file"]).read(), re.M):
+        entries.append(dict(e, file=source,
+                            command=e["command"].replace(e["file"], source)))
+json.dump(entries, open(sys.argv[2], "w"), indent=0)
+PY
 case "${1:-}" in
   --all) mapfile -t files < <(git ls-files '*.cc') ;;
   --since) mapfile -t files < <(git diff --name-only --diff-filter=AM "$2" -- '*.cc') ;;
@@ -19,11 +36,11 @@ case "${1:-}" in
 esac
 # Only files the build compiles (examples for other toolchains are not).
 mapfile -t files < <(for f in "${files[@]}"; do
-  grep -q "\"file\": \"$PWD/$f\"" "$build/compile_commands.json" && echo "$f"; done || true)
+  grep -q "\"file\": \"$PWD/$f\"" "$db/compile_commands.json" && echo "$f"; done || true)
 if [ ${#files[@]} -eq 0 ]; then echo "clang-tidy: no files to check"; exit 0; fi
 echo "clang-tidy: ${#files[@]} files"
 printf '%s\n' "${files[@]}" |
-  xargs -P "$(nproc)" -n 4 clang-tidy -p "$build" --quiet 2>&1 |
+  xargs -P "$(nproc)" -n 4 clang-tidy -p "$db" --quiet 2>&1 |
   grep -v -E "^[0-9]+ warnings? generated|^Suppressed [0-9]+ warnings|^Use -header-filter|^$" |
   tee "$build/clang_tidy.log" || true
 if grep -q -E "(warning|error):" "$build/clang_tidy.log"; then

@@ -11,8 +11,6 @@
 namespace cardref::inference {
 namespace {
 
-constexpr double kRidge = 1e-4;
-
 double Sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
 
 double Dot(const std::vector<double>& theta, const Comparison& c) {

@@ -6,6 +6,11 @@
 
 namespace cardref::inference {
 
+// The ridge penalty (a N(0, 1/kRidge) prior on every parameter) of the
+// penalised fits here: it keeps an estimate finite under separation (a
+// player who never lost) without moving informed estimates visibly.
+inline constexpr double kRidge = 1e-4;
+
 using Matrix = std::vector<std::vector<double>>;
 
 // Solves m x = v for a symmetric positive semidefinite m (Cholesky). A

@@ -13,8 +13,6 @@
 namespace cardref::inference {
 namespace {
 
-constexpr double kRidge = 1e-4;  // as the ratings: finite for a separation
-
 bool Valid(const PositionChoice& m, int players, int positions) {
   if (static_cast<int>(m.players.size()) != positions) return false;
   if (m.chosen < 0 || m.chosen >= positions) return false;

@@ -19,6 +19,7 @@ using ::cardref::craits::testing::Cards;
 using ::cardref::craits::testing::Deal;
 using ::cardref::craits::testing::DeckWithCardAt;
 using ::cardref::craits::testing::FillRest;
+using ::cardref::craits::testing::HandOf;
 using ::cardref::craits::testing::Legal;
 using ::cardref::craits::testing::NewGame;
 using ::cardref::craits::testing::PlayRandomlyToDeal;
@@ -32,10 +33,6 @@ std::vector<Card> Identity() {
   std::vector<Card> d(kNumCards);
   std::iota(d.begin(), d.end(), 0);
   return d;
-}
-
-std::string HandOf(const CraitsState& s, int seat) {
-  return CardsToString(s.hand(seat));
 }
 
 std::vector<int> LastScores(const CraitsState& s) {

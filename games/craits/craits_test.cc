@@ -22,6 +22,7 @@ using ::cardref::craits::testing::DeckWithCardAt;
 using ::cardref::craits::testing::FillRest;
 using ::cardref::craits::testing::Legal;
 using ::cardref::craits::testing::NewGame;
+using ::cardref::craits::testing::HandOf;
 using ::cardref::craits::testing::Parse;
 using ::cardref::craits::testing::Rejected;
 using ::cardref::craits::testing::Set;
@@ -29,10 +30,6 @@ using ::cardref::craits::testing::WhyRejected;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-std::string HandOf(const CraitsState& s, int seat) {
-  return CardsToString(s.hand(seat));
-}
 
 // A plain three-seat TURN position: top `top`, S0 to act with `s0`.
 CraitsPosition Simple(const char* top, const char* s0,

@@ -42,6 +42,11 @@ inline std::vector<Card> Cards(absl::string_view text) {
   return out;
 }
 
+// Seat `seat`'s hand as text ("2C 8H").
+inline std::string HandOf(const CraitsState& s, int seat) {
+  return CardsToString(s.hand(seat));
+}
+
 // The set "{...}" as CardsToString prints it, for readable comparisons.
 inline std::string Set(absl::string_view text) {
   CardMask m = 0;

@@ -41,8 +41,6 @@ std::vector<ParamSpec> ParamSchema() {
   };
 }
 
-std::string Seat(int s) { return absl::StrCat("seat ", s); }
-
 }  // namespace
 
 absl::string_view PhaseName(Phase phase) {
@@ -220,7 +218,7 @@ absl::StatusOr<std::unique_ptr<KrakenState>> KrakenState::FromPosition(
     seen |= pos.hands[s];
     const int played_now = ((s - pos.leader) & 3) < n ? 1 : 0;
     if (CountCards(pos.hands[s]) != 8 - pos.trick_index - played_now) {
-      return bad(Seat(s), " must hold ", 8 - pos.trick_index - played_now,
+      return bad(SeatName(s), " must hold ", 8 - pos.trick_index - played_now,
                  " cards");
     }
   }

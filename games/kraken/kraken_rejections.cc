@@ -12,8 +12,6 @@ namespace cardref::kraken {
 
 namespace {
 
-std::string Seat(int s) { return absl::StrCat("seat ", s); }
-
 absl::string_view StepName(int step) {
   return step == 1 ? "contra" : step == 2 ? "re-contra" : "Super Kraken";
 }
@@ -57,7 +55,7 @@ absl::string_view KrakenState::PhaseRule() const {
 }
 
 std::string KrakenState::Expected() const {
-  const std::string who = Seat(to_act_);
+  const std::string who = SeatName(to_act_);
   switch (phase_) {
     case Phase::kTrumpSpeak:
       if (config_.trump_mode == TrumpMode::kFree) {
@@ -106,7 +104,7 @@ absl::Status KrakenState::ExplainWrongKind(ActionKind kind) const {
   if (IsTrumpKind(kind) && trump_fixed) {
     return IllegalAction("KR-6.1", "trump is already fixed (",
                          std::string(1, SuitLetter(trump_)), ", maker ",
-                         Seat(maker_), "); ", Expected());
+                         SeatName(maker_), "); ", Expected());
   }
   if (IsChallengeKind(kind) && phase_ >= Phase::kDeclare) {
     return IllegalAction("KR-7.1", "the challenges are over (level ", level_,
@@ -141,27 +139,27 @@ absl::Status KrakenState::ExplainIllegal(Action action) const {
       if (config_.trump_mode == TrumpMode::kRandom &&
           a.kind == ActionKind::kChooseTrump) {
         return IllegalAction(
-            "KR-6.4", Seat(to_act_), " may only ACCEPT_TRUMP (proposed ",
+            "KR-6.4", SeatName(to_act_), " may only ACCEPT_TRUMP (proposed ",
             std::string(1, SuitLetter(proposed_)), ") or PASS_TRUMP");
       }
       break;
     case Phase::kTrumpForced:
       if (config_.trump_mode == TrumpMode::kUtrecht &&
           a.kind == ActionKind::kPassTrump) {
-        return IllegalAction("KR-6.2", "Utrecht: eldest (", Seat(to_act_),
+        return IllegalAction("KR-6.2", "Utrecht: eldest (", SeatName(to_act_),
                              ") must name a trump suit; passing is illegal");
       }
       if (config_.trump_mode == TrumpMode::kRandom &&
           a.kind == ActionKind::kChooseTrump) {
         return IllegalAction("KR-6.4b", "all four passed on ",
                              std::string(1, SuitLetter(proposed_)),
-                             ": eldest (", Seat(to_act_),
+                             ": eldest (", SeatName(to_act_),
                              ") must name a suit other than ",
                              std::string(1, SuitLetter(proposed_)));
       }
       if (config_.trump_mode == TrumpMode::kFree &&
           a.kind == ActionKind::kPassTrump) {
-        return IllegalAction("KR-6.3", "all four passed: ", Seat(to_act_),
+        return IllegalAction("KR-6.3", "all four passed: ", SeatName(to_act_),
                              " must now name a trump suit");
       }
       break;
@@ -187,11 +185,11 @@ absl::Status KrakenState::ExplainIllegal(Action action) const {
                                  CardName(a.card), " is neither");
           }
           if (stuk_holder_ != to_act_) {
-            return IllegalAction("KR-13.2", Seat(to_act_),
+            return IllegalAction("KR-13.2", SeatName(to_act_),
                                  " was not dealt both ", CardName(k), " and ",
                                  CardName(q));
           }
-          return IllegalAction("KR-13.2", Seat(to_act_),
+          return IllegalAction("KR-13.2", SeatName(to_act_),
                                " has already declared stuk this round");
         }
       }
@@ -222,12 +220,12 @@ absl::Status KrakenState::ApplyActionAs(int seat, Action action) {
   // (KR-6.x, KR-7.2..7.4, KR-8.1, KR-9.1/9.2, KR-12.3), per KR-17.3.
   if (node_type() == NodeType::kDecision && seat != to_act_) {
     if (phase_ == Phase::kClaim) {
-      return IllegalAction("KR-12.3", "only the trick winner (", Seat(to_act_),
-                           ") may claim or decline; ", Seat(seat),
+      return IllegalAction("KR-12.3", "only the trick winner (", SeatName(to_act_),
+                           ") may claim or decline; ", SeatName(seat),
                            " is out of turn");
     }
     return IllegalAction(PhaseRule(), "out of turn: ", Expected(), ", not ",
-                         Seat(seat));
+                         SeatName(seat));
   }
   return ApplyAction(action);
 }

@@ -51,6 +51,8 @@ int TopTrumpIndex(absl::Span<const Card> trick, int trump) {
 
 }  // namespace
 
+std::string SeatName(int seat) { return absl::StrCat("seat ", seat); }
+
 int CardPoints(Card c, int trump) {
   return SuitOf(c) == trump ? kTrumpPoints[RankOf(c)] : kPlainPoints[RankOf(c)];
 }

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
@@ -26,6 +27,8 @@ constexpr int TeamOf(int seat) { return seat & 1; }
 constexpr int LeftOf(int seat) { return (seat + 1) & 3; }
 constexpr int RightOf(int seat) { return (seat + 3) & 3; }
 constexpr int PartnerOf(int seat) { return (seat + 2) & 3; }
+// "seat 2", as rulings name a seat.
+std::string SeatName(int seat);
 
 // KR-5.2: points of a won card.
 int CardPoints(Card c, int trump);

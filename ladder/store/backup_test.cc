@@ -18,8 +18,7 @@ using testing::FakeRate;
 using testing::FreshPath;
 using testing::ResultInSeatOrder;
 using testing::SmallLadder;
-
-constexpr int64_t kCraits = 1;
+using testing::kCraits;
 
 // A store with three ranked versions; returns their ids.
 std::vector<int64_t> Populate(SqliteStore* store) {

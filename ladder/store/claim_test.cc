@@ -34,8 +34,8 @@ using testing::FakeRate;
 using testing::FastOptions;
 using testing::ResultInSeatOrder;
 using testing::SmallLadder;
+using testing::kCraits;
 
-constexpr int64_t kCraits = 1;
 constexpr int64_t kLease = 30'000'000;  // 30 s
 
 class ClaimTest : public testing::BackendTest {

@@ -21,9 +21,8 @@ using testing::FreshPath;
 using testing::ResultInSeatOrder;
 using testing::SharedPostgresServer;
 using testing::SmallLadder;
-
-constexpr int64_t kCraits = 1;
-constexpr int64_t kKraken = 2;
+using testing::kCraits;
+using testing::kKraken;
 
 std::unique_ptr<LadderStore> MustOpen(const std::string& db) {
   absl::StatusOr<std::unique_ptr<LadderStore>> store = OpenStore(db);

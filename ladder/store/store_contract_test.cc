@@ -19,9 +19,8 @@ using testing::FakeHash;
 using testing::FakeRate;
 using testing::ResultInSeatOrder;
 using testing::SmallLadder;
-
-constexpr int64_t kCraits = 1;
-constexpr int64_t kKraken = 2;
+using testing::kCraits;
+using testing::kKraken;
 
 class StoreContractTest : public testing::BackendTest {
  protected:

@@ -14,8 +14,8 @@
 namespace cardref::service {
 namespace {
 
-constexpr int64_t kLimitMs = 200;
-constexpr int64_t kBankMs = 1000;
+using testing_match::kBankMs;
+using testing_match::kLimitMs;
 
 class MatchClockTest : public ::testing::Test {
  protected:

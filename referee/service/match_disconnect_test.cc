@@ -20,8 +20,8 @@ namespace {
 
 using ::testing::HasSubstr;
 
-constexpr int64_t kLimitMs = 200;
-constexpr int64_t kBankMs = 1000;
+using testing_match::kBankMs;
+using testing_match::kLimitMs;
 
 struct Fault {
   int seat;

@@ -34,6 +34,10 @@ inline std::string FakeHash(uint64_t n) {
   return absl::StrFormat("%064x", n);
 }
 
+// The ids SmallLadder's games get in a fresh store.
+constexpr int64_t kCraits = 1;
+constexpr int64_t kKraken = 2;
+
 // Craits for 3 (id 1) and Kraken (id 2, partnerships).
 inline LadderConfig SmallLadder() {
   LadderConfig config;

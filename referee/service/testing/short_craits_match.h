@@ -3,6 +3,7 @@
 #ifndef CARDREF_REFEREE_SERVICE_TESTING_SHORT_CRAITS_MATCH_H_
 #define CARDREF_REFEREE_SERVICE_TESTING_SHORT_CRAITS_MATCH_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -14,6 +15,11 @@
 #include "referee/service/match.h"
 
 namespace cardref::service::testing_match {
+
+// The clock of the tests that time decisions: a decision's limit and the
+// bank it draws on past the limit.
+constexpr int64_t kLimitMs = 200;
+constexpr int64_t kBankMs = 1000;
 
 // Creates the match with `options` (its log in a fresh folder named after
 // `options.match_id`), and both seats join as p0 and p1, each opening an
