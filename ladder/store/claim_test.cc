@@ -94,6 +94,29 @@ MatchResult MixedResult(const Match& match, const std::string& worker) {
   return result;
 }
 
+// Two workers that claim matches until none is left must both take part, or
+// a test of their interleaving proves nothing. SQLite's busy handler is not
+// fair: on a loaded machine one connection can take every match while the
+// other sleeps. So each worker holds its first claim until the other has
+// one too, or has ended.
+class BothTakePart {
+ public:
+  // Worker `w` (0 or 1) has claimed a match.
+  void Claimed(int w) {
+    if (claims_[w].fetch_add(1) > 0) return;
+    const absl::Time limit = absl::Now() + absl::Seconds(60);
+    while (claims_[1 - w].load() == 0 && !ended_[1 - w].load() &&
+           absl::Now() < limit) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+  void Ended(int w) { ended_[w].store(true); }
+
+ private:
+  std::atomic<int> claims_[2] = {0, 0};
+  std::atomic<bool> ended_[2] = {false, false};
+};
+
 // Two connections (one per thread) claim and record until nothing is left:
 // every match is claimed exactly once and counted exactly once.
 TEST_P(ClaimTest, ConcurrentWorkersNeverClaimTheSameMatch) {
@@ -102,10 +125,9 @@ TEST_P(ClaimTest, ConcurrentWorkersNeverClaimTheSameMatch) {
   std::vector<int64_t> claimed[2];
   absl::Status errors[2];
   std::atomic<int> ready{0};
-  std::atomic<int> claims[2] = {0, 0};
-  std::atomic<bool> done[2] = {false, false};
+  BothTakePart both;
   auto worker = [&](int w) {
-    absl::Cleanup finished = [&] { done[w].store(true); };
+    absl::Cleanup ended = [&] { both.Ended(w); };
     absl::StatusOr<std::unique_ptr<LadderStore>> store =
         OpenStore(db, FastOptions());
     ready.fetch_add(1);
@@ -123,17 +145,7 @@ TEST_P(ClaimTest, ConcurrentWorkersNeverClaimTheSameMatch) {
       }
       if (!match->has_value()) return;
       claimed[w].push_back((*match)->id);
-      // SQLite's busy handler is not fair: on a loaded machine one
-      // connection can take every match while the other sleeps. Holding the
-      // first claim until the other worker has one too makes both take part
-      // (the test would prove nothing otherwise).
-      if (claims[w].fetch_add(1) == 0) {
-        const absl::Time limit = absl::Now() + absl::Seconds(60);
-        while (claims[1 - w].load() == 0 && !done[1 - w].load() &&
-               absl::Now() < limit) {
-          std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        }
-      }
+      both.Claimed(w);
       // Playing the match: the other worker claims meanwhile.
       std::this_thread::sleep_for(std::chrono::microseconds(200));
       auto outcome = (*store)->RecordResult(
@@ -192,7 +204,9 @@ TEST_P(ClaimTest, TwoWorkersReachTheRatingsOfOneWorker) {
   absl::Status errors[2];
   int recorded[2] = {0, 0};
   std::atomic<int> ready{0};
+  BothTakePart both;
   auto worker = [&](int w) {
+    absl::Cleanup ended = [&] { both.Ended(w); };
     absl::StatusOr<std::unique_ptr<LadderStore>> store =
         OpenStore(shared, FastOptions());
     ready.fetch_add(1);
@@ -208,6 +222,7 @@ TEST_P(ClaimTest, TwoWorkersReachTheRatingsOfOneWorker) {
         if (!match.ok()) errors[w] = match.status();
         return;
       }
+      both.Claimed(w);
       // Playing: the other worker claims and records meanwhile.
       std::this_thread::sleep_for(std::chrono::microseconds(300));
       auto outcome =
