@@ -14,6 +14,10 @@ scripts/install_deps.sh
 export CCACHE_BASEDIR="$PWD"
 export CCACHE_NOHASHDIR=1
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+# Depend mode: a miss (every compile of a cold build) does not run the
+# preprocessor first only to hash its output; the dependency file the
+# compile writes anyway keys the cache.
+export CCACHE_DEPEND=1
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 
 BUILD_DIR=${BUILD_DIR:-build}

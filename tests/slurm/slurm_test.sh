@@ -113,6 +113,11 @@ SlurmdLogFile=$tmp/slurmd.log
 SlurmctldDebug=info
 SlurmdDebug=info
 JobCompType=jobcomp/none
+# sbatch --wait polls after 2 s, then 4 times longer each time while the
+# wait is below both 32 s and MinJobAge/2: with the default 300 a job of
+# 12 s is seen ended at 42 s. 16 keeps the polls 8 s apart and an ended
+# job known long enough for submit.sh's scontrol to read its state.
+MinJobAge=16
 AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
 NodeName=$host NodeAddr=127.0.0.1 NodeHostname=$host CPUs=$cpus State=UNKNOWN
