@@ -5,7 +5,6 @@
 #include "analyzer/batch.h"
 
 #include <fstream>
-#include <sstream>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -16,6 +15,7 @@
 #include "analyzer/cli.h"
 #include "analyzer/render.h"
 #include "analyzer/summary.h"
+#include "analyzer/testing/audit_testing.h"
 #include "analyzer/testing/test_logs.h"
 #include "cardref/v1/analysis.pb.h"
 #include "gmock/gmock.h"
@@ -32,25 +32,12 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
+using audit_testing::Analyze;
+using audit_testing::CliRun;
 using testlogs::Frame;
 using testlogs::ParseRecord;
 using testlogs::RandomMatchOptions;
 using testlogs::Serialize;
-
-struct CliRun {
-  int code = -1;
-  std::string out, err;
-};
-
-CliRun Analyze(const std::string& command, const std::vector<std::string>& args,
-               const CliOptions& options = {}) {
-  std::ostringstream out, err;
-  CliRun run;
-  run.code = RunCommand(command, args, options, AllGames(), out, err);
-  run.out = out.str();
-  run.err = err.str();
-  return run;
-}
 
 CliOptions Json() {
   CliOptions options;

@@ -4,13 +4,13 @@
 #include <filesystem>
 #include <set>
 #include <utility>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "analyzer/cli.h"
 #include "analyzer/summary.h"
+#include "analyzer/testing/audit_testing.h"
 #include "analyzer/testing/test_logs.h"
 #include "games/all_games.h"
 #include "gmock/gmock.h"
@@ -23,22 +23,14 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-struct CliRun {
-  int code = -1;
-  std::string out, err;
-};
+using audit_testing::CliRun;
 
-CliRun Analyze(const std::string& command, const std::vector<std::string>& args,
-               Format format) {
+CliRun AnalyzeAs(const std::string& command,
+                 const std::vector<std::string>& args, Format format) {
   CliOptions options;
   options.format = format;
   options.ratings.bootstrap = 100;
-  std::ostringstream out, err;
-  CliRun run;
-  run.code = RunCommand(command, args, options, AllGames(), out, err);
-  run.out = out.str();
-  run.err = err.str();
-  return run;
+  return audit_testing::Analyze(command, args, options);
 }
 
 // Craits matches of three players in changing seats; `replay` plays the
@@ -85,8 +77,8 @@ TEST(DedupTest, CopiesAndReplaysAreSetAsideAndChangeNothing) {
 
   for (const char* command : {"ratings", "stats"}) {
     SCOPED_TRACE(command);
-    const CliRun want = Analyze(command, {clean}, Format::kJson);
-    const CliRun got = Analyze(command, {doubled}, Format::kJson);
+    const CliRun want = AnalyzeAs(command, {clean}, Format::kJson);
+    const CliRun got = AnalyzeAs(command, {doubled}, Format::kJson);
     ASSERT_EQ(want.code, kExitOk) << want.err;
     EXPECT_EQ(got.code, kExitOk) << got.err;  // set aside is not skipped
     nlohmann::json w = nlohmann::json::parse(want.out);
@@ -119,7 +111,7 @@ TEST(DedupTest, CopiesAndReplaysAreSetAsideAndChangeNothing) {
     }
     EXPECT_EQ(g.dump(), w.dump());
     // The text says what was set aside, and why.
-    const CliRun text = Analyze(command, {doubled}, Format::kText);
+    const CliRun text = AnalyzeAs(command, {doubled}, Format::kText);
     EXPECT_THAT(text.out,
                 HasSubstr("2 logs set aside, each the same game as a log "
                           "counted (deal, seating and actions): "));

@@ -42,7 +42,7 @@ using testlogs::Serialize;
 
 std::string TrustedKey() { return testlogs::TestSigningKey()->public_key(); }
 
-AuditReport AuditPayloads(const std::vector<std::string>& payloads,
+AuditReport AuditTrusting(const std::vector<std::string>& payloads,
                           const std::string& trusted_key = TrustedKey()) {
   IntegrityOptions options;
   options.trusted_public_key = trusted_key;
@@ -65,7 +65,7 @@ std::unique_ptr<IntegrityChecker> Check(const std::vector<std::string>& payloads
   return checker;
 }
 
-std::vector<std::string> Play(const RandomMatchOptions& options) {
+std::vector<std::string> PlayLog(const RandomMatchOptions& options) {
   absl::StatusOr<testlogs::PlayedLog> played = testlogs::PlayAndRead(options);
   EXPECT_TRUE(played.ok()) << played.status();
   return played.ok() ? played->payloads : std::vector<std::string>();
@@ -102,9 +102,9 @@ TEST(IntegrityTest, HonestLogsOfEveryGameVerifyCompletely) {
   (*games[2].params.mutable_values()).clear();
   for (const RandomMatchOptions& options : games) {
     SCOPED_TRACE(options.game);
-    const std::vector<std::string> payloads = Play(options);
+    const std::vector<std::string> payloads = PlayLog(options);
     ASSERT_FALSE(payloads.empty());
-    const AuditReport report = AuditPayloads(payloads);
+    const AuditReport report = AuditTrusting(payloads);
     EXPECT_EQ(report.verdict, Verdict::kOk) << report.Line();
     EXPECT_THAT(report.Line(), HasSubstr(", signed by the trusted key)"));
     int chances = 0;
@@ -124,7 +124,7 @@ TEST(IntegrityTest, HonestLogsOfEveryGameVerifyCompletely) {
 // A referee that stacked a deck and signed the log anyway (Rechain re-signs
 // with the referee's key): only the seed can tell.
 TEST(IntegrityTest, ASwappedDeckOrderIsReportedWithItsRecord) {
-  std::vector<std::string> payloads = Play(Craits3());
+  std::vector<std::string> payloads = PlayLog(Craits3());
   const size_t first = Find(payloads, [](const v1::LogRecord& r) {
     return r.has_chance() && r.chance().kind() == v1::CHANCE_KIND_DEAL;
   });
@@ -139,7 +139,7 @@ TEST(IntegrityTest, ASwappedDeckOrderIsReportedWithItsRecord) {
   payloads[k] = Serialize(r);
   payloads = testlogs::Rechain(payloads);
 
-  const AuditReport report = AuditPayloads(payloads);
+  const AuditReport report = AuditTrusting(payloads);
   ASSERT_EQ(report.verdict, Verdict::kTampered) << report.Line();
   ASSERT_TRUE(report.integrity_finding.has_value());
   EXPECT_EQ(report.integrity_finding->record_index, static_cast<int64_t>(k));
@@ -157,7 +157,7 @@ TEST(IntegrityTest, ASwappedDeckOrderIsReportedWithItsRecord) {
 }
 
 TEST(IntegrityTest, ARevealedSeedThatDoesNotMatchTheCommitmentIsReported) {
-  const std::vector<std::string> honest = Play(Craits3());
+  const std::vector<std::string> honest = PlayLog(Craits3());
   const size_t reveal = Find(
       honest, [](const v1::LogRecord& r) { return r.has_seed_reveal(); });
   ASSERT_EQ(reveal, honest.size() - 2);  // right before the final result
@@ -170,7 +170,7 @@ TEST(IntegrityTest, ARevealedSeedThatDoesNotMatchTheCommitmentIsReported) {
     r.mutable_seed_reveal()->set_seed(seed);
     payloads[reveal] = Serialize(r);
     payloads = testlogs::Rechain(payloads);
-    const AuditReport report = AuditPayloads(payloads);
+    const AuditReport report = AuditTrusting(payloads);
     ASSERT_EQ(report.verdict, Verdict::kTampered) << report.Line();
     EXPECT_EQ(report.integrity_finding->record_index,
               static_cast<int64_t>(reveal));
@@ -186,7 +186,7 @@ TEST(IntegrityTest, ARevealedSeedThatDoesNotMatchTheCommitmentIsReported) {
     h.mutable_header()->set_seed_commitment(crypto::Sha256("another seed"));
     payloads[0] = Serialize(h);
     payloads = testlogs::Rechain(payloads);
-    const AuditReport report = AuditPayloads(payloads);
+    const AuditReport report = AuditTrusting(payloads);
     ASSERT_EQ(report.verdict, Verdict::kTampered) << report.Line();
     EXPECT_EQ(report.integrity_finding->record_index,
               static_cast<int64_t>(reveal));
@@ -197,7 +197,7 @@ TEST(IntegrityTest, ARevealedSeedThatDoesNotMatchTheCommitmentIsReported) {
     std::vector<std::string> payloads = honest;
     payloads.erase(payloads.begin() + reveal);
     payloads = testlogs::Rechain(payloads);
-    const AuditReport report = AuditPayloads(payloads);
+    const AuditReport report = AuditTrusting(payloads);
     ASSERT_EQ(report.verdict, Verdict::kTampered) << report.Line();
     EXPECT_THAT(report.message, HasSubstr("no seed reveal before the end"));
   }
@@ -207,7 +207,7 @@ TEST(IntegrityTest, ARevealedSeedThatDoesNotMatchTheCommitmentIsReported) {
 // which died with the process (docs/recovery.md): accepted for that cause
 // only; any other abort must reveal the seed.
 TEST(IntegrityTest, OnlyARestartedRefereeMayAbortWithoutTheSeed) {
-  const std::vector<std::string> honest = Play(Craits3());
+  const std::vector<std::string> honest = PlayLog(Craits3());
   auto closed_out = [&](v1::AbortCause cause) {
     std::vector<std::string> payloads(honest.begin(),
                                       honest.begin() + honest.size() / 2);
@@ -215,7 +215,7 @@ TEST(IntegrityTest, OnlyARestartedRefereeMayAbortWithoutTheSeed) {
     aborted.mutable_aborted()->set_reason("restarted");
     aborted.mutable_aborted()->set_cause(cause);
     payloads.push_back(Serialize(aborted));
-    return AuditPayloads(testlogs::Rechain(payloads));
+    return AuditTrusting(testlogs::Rechain(payloads));
   };
   const AuditReport restarted =
       closed_out(v1::ABORT_CAUSE_REFEREE_RESTARTED);
@@ -231,16 +231,16 @@ TEST(IntegrityTest, EveryFlippedByteOfASignedLogIsReported) {
   RandomMatchOptions options = Craits3();
   options.params = CraitsParams(2, true);
   options.stop_after_actions = 60;  // aborted: a short log, still signed
-  const std::vector<std::string> honest = Play(options);
+  const std::vector<std::string> honest = PlayLog(options);
   ASSERT_TRUE(ParseRecord(honest.back()).has_aborted());
-  ASSERT_EQ(AuditPayloads(honest).verdict, Verdict::kAborted);
+  ASSERT_EQ(AuditTrusting(honest).verdict, Verdict::kAborted);
   std::map<std::string, int> verdicts;
   int flips = 0;
   for (size_t i = 0; i < honest.size(); ++i) {
     for (size_t b = 0; b < honest[i].size(); ++b) {
       std::vector<std::string> payloads = honest;
       payloads[i][b] = static_cast<char>(payloads[i][b] ^ 0xff);
-      const AuditReport report = AuditPayloads(payloads);
+      const AuditReport report = AuditTrusting(payloads);
       ++verdicts[std::string(VerdictName(report.verdict))];
       ++flips;
       ASSERT_NE(report.verdict, Verdict::kOk) << i << " " << b;
@@ -263,7 +263,7 @@ struct Rewrite {
 };
 
 TEST(IntegrityTest, RewrittenNamesTimingsFaultsAndRejectionsAreReported) {
-  const std::vector<std::string> honest = Play(Craits3());
+  const std::vector<std::string> honest = PlayLog(Craits3());
   const std::vector<Rewrite> rewrites = {
       {"player name", [](const v1::LogRecord& r) { return r.has_header(); },
        [](v1::LogRecord& r) {
@@ -307,7 +307,7 @@ TEST(IntegrityTest, RewrittenNamesTimingsFaultsAndRejectionsAreReported) {
                                rw.change);
     ASSERT_GE(k, 0);
     for (const std::string& key : {TrustedKey(), std::string()}) {
-      const AuditReport report = AuditPayloads(payloads, key);
+      const AuditReport report = AuditTrusting(payloads, key);
       ASSERT_EQ(report.verdict, Verdict::kTampered) << report.Line();
       const int n = static_cast<int>(payloads.size());
       const bool last = k + 1 == n;
@@ -353,7 +353,7 @@ TEST(IntegrityTest, RewrittenNamesTimingsFaultsAndRejectionsAreReported) {
   const size_t r = Find(removed,
                         [](const v1::LogRecord& x) { return x.has_rejected(); });
   removed.erase(removed.begin() + r);
-  AuditReport report = AuditPayloads(removed);
+  AuditReport report = AuditTrusting(removed);
   ASSERT_EQ(report.verdict, Verdict::kTampered) << report.Line();
   EXPECT_GE(report.integrity_finding->record_index, static_cast<int64_t>(r));
   EXPECT_LE(report.integrity_finding->record_index,
@@ -364,7 +364,7 @@ TEST(IntegrityTest, RewrittenNamesTimingsFaultsAndRejectionsAreReported) {
 // A forger with their own key can re-sign a rewritten log completely; only
 // the trusted key tells it from the referee's.
 TEST(IntegrityTest, AnotherKeyIsAFindingOnlyAgainstTheTrustedKey) {
-  std::vector<std::string> payloads = Play(Craits3());
+  std::vector<std::string> payloads = PlayLog(Craits3());
   testlogs::TamperRecord(
       &payloads, testlogs::Pick::kFirst,
       [](const v1::LogRecord& r) { return r.has_header(); },
@@ -398,13 +398,13 @@ TEST(IntegrityTest, AnotherKeyIsAFindingOnlyAgainstTheTrustedKey) {
 }
 
 TEST(IntegrityTest, UnsignedAndDowngradedLogs) {
-  const std::vector<std::string> honest = Play(Craits3());
+  const std::vector<std::string> honest = PlayLog(Craits3());
   // An older referee's log: OK and unsigned, unless a key is required.
   const std::vector<std::string> v1_log = testlogs::AsFormat1(honest);
-  AuditReport report = AuditPayloads(v1_log, "");
+  AuditReport report = AuditTrusting(v1_log, "");
   EXPECT_EQ(report.verdict, Verdict::kOk) << report.Line();
   EXPECT_THAT(report.Line(), HasSubstr(", unsigned)"));
-  report = AuditPayloads(v1_log);
+  report = AuditTrusting(v1_log);
   ASSERT_EQ(report.verdict, Verdict::kTampered) << report.Line();
   EXPECT_THAT(report.message,
               HasSubstr("record 0 at byte 0 (header): an unsigned log "
@@ -415,7 +415,7 @@ TEST(IntegrityTest, UnsignedAndDowngradedLogs) {
       &downgraded, testlogs::Pick::kFirst,
       [](const v1::LogRecord& r) { return r.has_header(); },
       [](v1::LogRecord& r) { r.mutable_header()->set_format_version(1); });
-  report = AuditPayloads(downgraded, "");
+  report = AuditTrusting(downgraded, "");
   ASSERT_EQ(report.verdict, Verdict::kTampered) << report.Line();
   EXPECT_THAT(report.message, HasSubstr("was format_version rewritten?"));
   // The signature stripped from the last record.
@@ -424,7 +424,7 @@ TEST(IntegrityTest, UnsignedAndDowngradedLogs) {
       &unsigned_end, testlogs::Pick::kLast,
       [](const v1::LogRecord& r) { return r.has_final_result(); },
       [](v1::LogRecord& r) { r.clear_signature(); });
-  report = AuditPayloads(unsigned_end, "");
+  report = AuditTrusting(unsigned_end, "");
   ASSERT_EQ(report.verdict, Verdict::kTampered) << report.Line();
   EXPECT_THAT(report.message, HasSubstr("the last record is not signed"));
 }
@@ -475,7 +475,7 @@ TEST(IntegrityTest, DuplicatePlayDealsTheSameOrdersEveryRound) {
   a.dealing_seed = 4711;
   a.player_names = {"ann", "bob", "cy"};
   std::map<uint32_t, int> reshuffles_a;
-  const Deals deals_a = deals_of(Play(a), &reshuffles_a);
+  const Deals deals_a = deals_of(PlayLog(a), &reshuffles_a);
   bool reshuffles_differ = false;
   for (uint64_t bot_seed = 20; bot_seed < 40 && !reshuffles_differ;
        ++bot_seed) {
@@ -483,7 +483,7 @@ TEST(IntegrityTest, DuplicatePlayDealsTheSameOrdersEveryRound) {
     b.player_names = {"cy", "ann", "bob"};
     b.bot_seed = bot_seed;
     std::map<uint32_t, int> reshuffles_b;
-    const Deals deals_b = deals_of(Play(b), &reshuffles_b);
+    const Deals deals_b = deals_of(PlayLog(b), &reshuffles_b);
     EXPECT_EQ(deals_b, deals_a);
     reshuffles_differ = reshuffles_b != reshuffles_a;
   }
@@ -492,7 +492,7 @@ TEST(IntegrityTest, DuplicatePlayDealsTheSameOrdersEveryRound) {
 }
 
 TEST(IntegrityTest, AuditCommandTakesTheRefereeKeyAsHexOrFile) {
-  const std::vector<std::string> payloads = Play(Craits3());
+  const std::vector<std::string> payloads = PlayLog(Craits3());
   const std::string dir = testlogs::MakeTempDir();
   const std::string log = dir + "/m.cardlog";
   ASSERT_TRUE(testlogs::WriteFile(log, Frame(payloads)).ok());
@@ -519,7 +519,7 @@ TEST(IntegrityTest, AuditCommandTakesTheRefereeKeyAsHexOrFile) {
 // its public half is taken (owner-only, as the referee reads it), and the
 // public key file the referee writes beside it works too.
 TEST(IntegrityTest, AuditCommandTakesTheRefereesKeyFileAndItsPublicKeyFile) {
-  const std::vector<std::string> payloads = Play(Craits3());
+  const std::vector<std::string> payloads = PlayLog(Craits3());
   const std::string dir = testlogs::MakeTempDir();
   const std::string log = dir + "/m.cardlog";
   ASSERT_TRUE(testlogs::WriteFile(log, Frame(payloads)).ok());

@@ -38,7 +38,8 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::SizeIs;
 
-constexpr char kOrganiserToken[] = "organiser-token-0123456789abcdef";
+constexpr char kInvitationsOrganiserToken[] =
+    "organiser-token-0123456789abcdef";
 
 // Reads one WatchInvitations stream on a thread of its own.
 class InvitationReader {
@@ -107,13 +108,13 @@ class GrpcInvitationsTest : public RefereeFixture {
  protected:
   void SetUp() override {
     RefereeFixture::SetUp();
-    options_.organiser_token = kOrganiserToken;
+    options_.organiser_token = kInvitationsOrganiserToken;
     options_.manager.ops_log = &ops_;
   }
 
   void AsOrganiser(grpc::ClientContext* context) {
     context->AddMetadata("authorization",
-                         std::string("Bearer ") + kOrganiserToken);
+                         std::string("Bearer ") + kInvitationsOrganiserToken);
   }
 
   std::string Issue(const std::string& entrant, int64_t allowance_ms = 0) {

@@ -60,17 +60,17 @@ class SecretFilesTest : public ::testing::Test {
   mode_t old_umask_ = ::umask(022);
 };
 
-const char kToken[] = "organiser-secret-0123456789abcdef\n";
+const char kTokenFileText[] = "organiser-secret-0123456789abcdef\n";
 
 TEST_F(SecretFilesTest, TheOrganiserTokenFileMustBeOwnerOnly) {
-  const std::string good = Write("token", kToken, 0600);
+  const std::string good = Write("token", kTokenFileText, 0600);
   absl::StatusOr<std::optional<std::string>> token =
       grpc_service::LoadOrganiserToken(good);
   ASSERT_TRUE(token.ok()) << token.status();
   EXPECT_EQ(token->value_or(""), "organiser-secret-0123456789abcdef");
   for (mode_t mode : {0644, 0640, 0604, 0602}) {
     SCOPED_TRACE(mode);
-    const std::string path = Write("open_token", kToken, mode);
+    const std::string path = Write("open_token", kTokenFileText, mode);
     absl::StatusOr<std::optional<std::string>> refused =
         grpc_service::LoadOrganiserToken(path);
     EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
@@ -85,7 +85,7 @@ TEST_F(SecretFilesTest, AnOrganiserTokenFileOfAnotherUserIsRefused) {
     GTEST_SKIP() << "needs root to chown the token file to another user; CI "
                     "runs as root";
   }
-  const std::string path = Write("token", kToken, 0600);
+  const std::string path = Write("token", kTokenFileText, 0600);
   ASSERT_EQ(chown(path.c_str(), kNobody, static_cast<gid_t>(-1)), 0);
   absl::StatusOr<std::optional<std::string>> refused =
       grpc_service::LoadOrganiserToken(path);

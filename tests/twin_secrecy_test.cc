@@ -25,7 +25,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-constexpr char kOrganiserToken[] = "organiser-secret-twins-0123456789";
+constexpr char kTwinsOrganiserToken[] = "organiser-secret-twins-0123456789";
 
 class TwinSecrecyTest : public ::testing::Test {
  protected:
@@ -39,7 +39,7 @@ class TwinSecrecyTest : public ::testing::Test {
     grpc_service::ServerOptions options;
     options.manager.log_dir = log_dir_;
     options.manager.evict_after = EvictAfter();
-    options.organiser_token = kOrganiserToken;
+    options.organiser_token = kTwinsOrganiserToken;
     auto server = grpc_service::RefereeServer::Start(options);
     ASSERT_TRUE(server.ok()) << server.status();
     server_ = std::move(*server);
@@ -60,7 +60,7 @@ class TwinSecrecyTest : public ::testing::Test {
 
   static void AsOrganiser(grpc::ClientContext* context) {
     context->AddMetadata("authorization",
-                         absl::StrCat("Bearer ", kOrganiserToken));
+                         absl::StrCat("Bearer ", kTwinsOrganiserToken));
   }
 
   // A twin of deal set "set-1" (the same seed for every twin), invited:

@@ -12,7 +12,7 @@
 namespace cardref::tournament {
 namespace {
 
-std::string TempDir() {
+std::string FreshReportDir() {
   char name[] = "/tmp/tournament_report_XXXXXX";
   return mkdtemp(name);
 }
@@ -32,7 +32,7 @@ const std::vector<std::string>& GoldenLogs() {
 // `cardref_analyze merge` of the shards' partials prints the standings of
 // every shard's logs together, as a single event's standings.json.
 TEST(StandingsPartialTest, MergedShardsAreTheStandingsOfAllTheirLogs) {
-  const std::string dir = TempDir();
+  const std::string dir = FreshReportDir();
   const std::vector<std::string>& logs = GoldenLogs();
   // Tournament shards 0..2 of 3 hold interleaved logs; shard 2 has none.
   const std::vector<std::vector<std::string>> shards = {
@@ -75,7 +75,7 @@ TEST(StandingsPartialTest, MergedShardsAreTheStandingsOfAllTheirLogs) {
 }
 
 TEST(StandingsPartialTest, ABadRefereeKeyIsAnError) {
-  const std::string dir = TempDir();
+  const std::string dir = FreshReportDir();
   absl::Status s =
       WriteStandingsPartial(absl::StrCat(dir, "/p"), GoldenLogs(),
                             absl::StrCat(dir, "/no-such-key"), {0, 1});

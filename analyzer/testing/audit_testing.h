@@ -1,15 +1,18 @@
-// Test support for the audit tests: audits of log images, and logs that the
-// referee's service layer writes (test_logs.h) checked to audit OK.
-// Test-only (uses GoogleTest assertions).
+// Test support for the audit tests: audits of log images, logs that the
+// referee's service layer writes (test_logs.h) checked to audit OK, and
+// cardref_analyze's commands run in process. Test-only (uses GoogleTest
+// assertions).
 #ifndef CARDREF_ANALYZER_TESTING_AUDIT_TESTING_H_
 #define CARDREF_ANALYZER_TESTING_AUDIT_TESTING_H_
 
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "analyzer/audit.h"
+#include "analyzer/cli.h"
 #include "analyzer/testing/test_logs.h"
 #include "cardref/v1/log.pb.h"
 #include "gtest/gtest.h"
@@ -51,6 +54,23 @@ inline void PlayAndAuditOk(const std::string& dir,
       codec::ReadGameLogWithActions(out->path);
   ASSERT_TRUE(log.ok());
   out->records = std::move(log->records);
+}
+
+// What a cardref_analyze command run in process returned and printed.
+struct CliRun {
+  int code = -1;
+  std::string out, err;
+};
+
+inline CliRun Analyze(const std::string& command,
+                      const std::vector<std::string>& args,
+                      const CliOptions& options = {}) {
+  std::ostringstream out, err;
+  CliRun run;
+  run.code = RunCommand(command, args, options, AllGames(), out, err);
+  run.out = out.str();
+  run.err = err.str();
+  return run;
 }
 
 }  // namespace cardref::analyzer::audit_testing

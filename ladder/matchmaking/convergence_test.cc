@@ -26,9 +26,7 @@ struct Simulation {
   uint64_t seed = 1;
 };
 
-// Known strengths on Plackett-Luce's log scale, strongest first; entrant i
-// has id i + 1.
-const std::vector<double> kTheta = {1.4, 1.0, 0.6, 0.2, -0.2, -0.6, -1.0, -1.4};
+using testing::kTheta;
 
 std::vector<Skill> Simulate(const Simulation& sim) {
   MatchmakingOptions options;

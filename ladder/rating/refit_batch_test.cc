@@ -20,7 +20,7 @@
 namespace cardref::ladder {
 namespace {
 
-const std::vector<double> kTheta = {1.4, 1.0, 0.6, 0.2, -0.2, -0.6, -1.0, -1.4};
+using testing::kTheta;
 
 struct Played {
   std::vector<int64_t> seating;  // seat -> entrant id (1-based)

@@ -11,6 +11,11 @@
 
 namespace cardref::ladder::testing {
 
+// Known strengths on Plackett-Luce's log scale, strongest first; entrant i
+// has id i + 1.
+inline const std::vector<double> kTheta = {1.4,  1.0,  0.6,  0.2,
+                                           -0.2, -0.6, -1.0, -1.4};
+
 // Uniform in [0, 1) with 53 random bits.
 inline double UniformDouble(Rng& rng) {
   return static_cast<double>(rng.Next() >> 11) * 0x1.0p-53;
