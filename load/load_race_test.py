@@ -44,10 +44,12 @@ for client in ("callbacks", "threads"):
     print(f"--client={client}: {report['referee_decisions']} decisions, "
           f"{report['echo_decisions']} against the echo")
 
+# 3 s here too: under TSan in CI, a 1 s run against the just-started capped
+# referee ended before its first match began (no decision, exit 1).
 with CappedReferee(referee_binary) as referee:
     runs = [subprocess.run(
         [binary, f"--server=localhost:{referee.port}", "--game=krass_kariert",
-         "--matches=60", "--seconds=1", "--decision_time_limit_ms=60000",
+         "--matches=60", "--seconds=3", "--decision_time_limit_ms=60000",
          "--format=json"], capture_output=True, text=True, timeout=240)
             for _ in range(3)]
 for i, run in enumerate(runs):
