@@ -25,7 +25,9 @@ class CappedReferee:
         self._process = subprocess.Popen(
             [self.binary, "--port=0", f"--port_file={port_file}",
              f"--log_dir={tmp}/logs", "--max_matches_in_progress=2",
-             "--max_waiting_matches=2"], stdout=subprocess.DEVNULL,
+             "--max_waiting_matches=2",
+             # The matches a load run leaves are not waited for at the end.
+             "--shutdown_grace_ms=1000"], stdout=subprocess.DEVNULL,
             stderr=self._log)
         # Up to 30 s: a sanitizer build starts slowly on a busy machine.
         for _ in range(300):

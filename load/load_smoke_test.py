@@ -11,8 +11,8 @@ that is removed, or to --log_dir, where they stay; --rounds reports medians
 inside their ranges; both clients (threads and callbacks) play, with their
 starts ramped; refused CreateMatch calls are retried without a thread each
 and the matches left at the stop are aborted; a referee that stops
-answering ends the run 10 s late with exit 1; an unknown --attack is a
-usage error naming the kinds. No timing is asserted."""
+answering ends the run --answer_grace_s late with exit 1; an unknown
+--attack is a usage error naming the kinds. No timing is asserted."""
 import glob
 import json
 import os
@@ -197,7 +197,8 @@ for client in ("threads", "callbacks"):
             not report["referee_decisions"] > 0 or
             not report["echo_decisions"] > 0 or report["errors"] != 0):
         sys.exit(f"--client={client}: {played.stdout}")
-for bad_flag in ("--client=carrier-pigeon", "--ramp_seconds=5"):
+for bad_flag in ("--client=carrier-pigeon", "--ramp_seconds=5",
+                 "--answer_grace_s=1"):
     bad = subprocess.run([binary, "--seconds=2", bad_flag],
                          capture_output=True, text=True, timeout=60)
     if bad.returncode != 2 or "--client=callbacks or threads" not in bad.stderr:
@@ -262,12 +263,12 @@ print(f"capped referee: {report['errors']} refusals retried, "
       f"threads")
 
 # A referee that stops answering mid-run (SIGSTOP): the load ends anyway,
-# kAnswerGrace (10 s) after the run, and says its figures are no
-# measurement (exit 1). It used to wait for ever.
+# --answer_grace_s (here 2 s, 10 by default) after the run, and says its
+# figures are no measurement (exit 1). It used to wait for ever.
 with CappedReferee(referee_binary) as referee:
     hung = subprocess.Popen(
         [binary, f"--server=localhost:{referee.port}", "--matches=2",
-         "--seconds=5", "--format=json"],
+         "--seconds=5", "--format=json", "--answer_grace_s=2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # Well inside the run even on a busy machine (with 2 s runs, a late
     # wake-up once paused it after the run had ended).
@@ -281,7 +282,7 @@ with CappedReferee(referee_binary) as referee:
                  "answering")
     finally:
         referee.resume()
-if hung.returncode != 1 or "not answered" not in err:
+if hung.returncode != 1 or "not answered 2 s after" not in err:
     sys.exit(f"against a stopped referee: exit {hung.returncode}, {err}{out}")
 if not json.loads(out)["unanswered"] > 0:
     sys.exit(f"against a stopped referee, nothing unanswered: {out}")

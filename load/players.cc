@@ -3,6 +3,8 @@
 #include "load/players.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
@@ -39,19 +41,31 @@ bool CountSubmission(grpc::StatusCode code, const SendTime& sent,
   return false;
 }
 
+namespace {
+std::atomic<int64_t> answer_grace_s{10};
+}  // namespace
+
+std::chrono::seconds AnswerGrace() {
+  return std::chrono::seconds(answer_grace_s.load(std::memory_order_relaxed));
+}
+
+void SetAnswerGrace(std::chrono::seconds grace) {
+  answer_grace_s.store(grace.count(), std::memory_order_relaxed);
+}
+
 void SetAnswerDeadline(Clock::time_point end, grpc::ClientContext* context) {
   const Clock::duration left = std::max(end - Clock::now(),
                                         Clock::duration::zero());
   context->set_deadline(
       std::chrono::system_clock::now() +
       std::chrono::duration_cast<std::chrono::system_clock::duration>(
-          left + kAnswerGrace));
+          left + AnswerGrace()));
 }
 
 bool Unanswered(const grpc::Status& status, Clock::time_point end,
                 Clock::time_point done) {
   return status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED &&
-         done >= end + kAnswerGrace - std::chrono::seconds(1);
+         done >= end + AnswerGrace() - std::chrono::seconds(1);
 }
 
 }  // namespace cardref::load

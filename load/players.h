@@ -82,10 +82,12 @@ bool CountSubmission(grpc::StatusCode code, const SendTime& sent,
 
 // How long past the run's end a call may wait for its answer: a server
 // that stops answering (hung, stopped, its network gone) must not hold the
-// run for ever.
-inline constexpr std::chrono::seconds kAnswerGrace{10};
+// run for ever. 10 s unless SetAnswerGrace (cardref_load --answer_grace_s)
+// says otherwise, before any call.
+std::chrono::seconds AnswerGrace();
+void SetAnswerGrace(std::chrono::seconds grace);
 
-// Gives `context` its deadline: kAnswerGrace past the run's `end`.
+// Gives `context` its deadline: AnswerGrace() past the run's `end`.
 void SetAnswerDeadline(Clock::time_point end, grpc::ClientContext* context);
 
 // True for a call that ended at `done` on the deadline SetAnswerDeadline
@@ -110,7 +112,7 @@ std::shared_ptr<grpc::Channel> SlotChannel(const std::string& address,
 struct Totals : Tally {
   std::mutex mu;
   int64_t errors = 0;
-  // Calls the server had not answered kAnswerGrace after the run's end.
+  // Calls the server had not answered AnswerGrace() after the run's end.
   int64_t unanswered = 0;
   std::string first_error;
   // The matches the players were in when the run stopped: still in

@@ -12,6 +12,7 @@
 #include "gmock/gmock.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
+#include "referee/base/testing/fresh_test_dir.h"
 #include "referee/grpc/organiser_auth.h"
 #include "referee/grpc/server.h"
 #include "sandbox/forwarder.h"
@@ -54,6 +55,7 @@ class BotAddressTest : public ::testing::Test {
                         "_", counter_++);
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
+    testing_util::RemoveWhenTheTestPasses(dir_);
     grpc_service::ServerOptions options;
     options.host = "127.0.0.1";
     options.manager.log_dir = dir_ + "/logs";

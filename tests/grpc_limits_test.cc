@@ -33,8 +33,9 @@
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
-#include "referee/base/rng.h"
 #include "games/all_games.h"
+#include "referee/base/rng.h"
+#include "referee/base/testing/fresh_test_dir.h"
 #include "referee/grpc/fd_budget.h"
 #include "referee/grpc/server.h"
 #include "referee/record/game_log.h"
@@ -89,6 +90,7 @@ class GrpcLimitsTest : public RefereeFixture {
       std::fclose(f);
       // The server refuses a private key others may read (docs/auth.md).
       ::chmod(path.c_str(), 0600);
+      testing_util::RemoveWhenTheTestPasses(path);
       return path;
     };
     options_.tls.cert_file = write("server.crt", made.certificate_pem);
@@ -171,7 +173,7 @@ TEST_F(GrpcLimitsTest, AFloodOfRejectedSubmissionsIsBoundedAndHarmsNoOne) {
   options_.manager.limits.calls_per_second_per_token = 100;
   options_.manager.limits.burst_per_token = 100;
   options_.manager.limits.calls_per_second_per_peer = 0;
-  // 5,000 refusals in a row, counted in the log: without the tarpit, which
+  // 2,000 refusals in a row, counted in the log: without the tarpit, which
   // would hold them back (RefusalsPastTheFreeQuotaAreAnsweredLate).
   options_.manager.limits.refusals_per_second = 0;
   StartServer();
@@ -185,7 +187,7 @@ TEST_F(GrpcLimitsTest, AFloodOfRejectedSubmissionsIsBoundedAndHarmsNoOne) {
     oversized.set_notation(std::string(60 << 10, 'x'));  // under 64 KiB
     v1::Action illegal;
     illegal.set_notation("juggle");
-    for (int i = 0; i < 5000; ++i) {
+    for (int i = 0; i < 2000; ++i) {
       grpc::Status s =
           Submit(*stub, flooded, 1, i % 2 ? oversized : illegal, 0);
       ++codes[s.error_code()];
@@ -206,7 +208,7 @@ TEST_F(GrpcLimitsTest, AFloodOfRejectedSubmissionsIsBoundedAndHarmsNoOne) {
   const v1::Observation flooded_end = PlayOut(*stub_, flooded, 6);
   EXPECT_EQ(flooded_end.status(), v1::MATCH_STATUS_FINISHED);
 
-  // 5000 submissions of up to 60 KiB; the log keeps a few in full, without
+  // 2000 submissions of up to 60 KiB (60 MB); the log keeps a few in full, without
   // oversized actions, and counts the rest.
   const std::string path = LogPath(flooded.match_id);
   EXPECT_LT(std::filesystem::file_size(path), 128u << 10);

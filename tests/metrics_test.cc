@@ -16,6 +16,7 @@
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpc/reflection/v1alpha/reflection.grpc.pb.h"
 #include "gtest/gtest.h"
+#include "referee/base/testing/fresh_test_dir.h"
 #include "referee/grpc/server.h"
 #include "referee/record/game_log.h"
 #include "referee/record/record_io.h"
@@ -74,6 +75,7 @@ class MetricsTest : public ::testing::Test {
     log_dir_ = std::filesystem::path(::testing::TempDir()) /
                ("metrics_test_" + std::to_string(::getpid()));
     std::filesystem::remove_all(log_dir_);
+    testing_util::RemoveWhenTheTestPasses(log_dir_);
     grpc_service::ServerOptions options;
     options.manager.log_dir = log_dir_.string();
     // The matches gauge counts matches in memory: none may be evicted

@@ -18,6 +18,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "referee/base/rng.h"
+#include "referee/base/testing/fresh_test_dir.h"
 #include "referee/grpc/server.h"
 #include "referee/record/game_log.h"
 #include "tests/test_certificates.h"
@@ -35,6 +36,7 @@ std::string FreshDir(const std::string& tag) {
                    ::testing::UnitTest::GetInstance()->current_test_info()->name(),
                    tag);
   std::filesystem::remove_all(dir);
+  testing_util::RemoveWhenTheTestPasses(dir);
   return dir;
 }
 

@@ -18,6 +18,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "referee/base/rng.h"
+#include "referee/base/testing/fresh_test_dir.h"
 #include "referee/grpc/server.h"
 
 namespace cardref {
@@ -36,6 +37,7 @@ class TwinSecrecyTest : public ::testing::Test {
                                 ->current_test_info()
                                 ->name());
     std::filesystem::remove_all(log_dir_);
+    testing_util::RemoveWhenTheTestPasses(log_dir_);
     grpc_service::ServerOptions options;
     options.manager.log_dir = log_dir_;
     options.manager.evict_after = EvictAfter();

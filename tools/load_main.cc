@@ -98,6 +98,9 @@ ABSL_FLAG(int32_t, held_matches, 0,
           "(created first, never joined; on a second, fresh referee unless "
           "--server): their memory and descriptors, and the load's "
           "throughput beside them");
+ABSL_FLAG(int32_t, answer_grace_s, 10,
+          "how long past the run's end a call may wait for its answer "
+          "before the server counts as hung (2 to 600 s)");
 ABSL_FLAG(std::string, attack, "none",
           "none, rejections, async_rejections, streams or connections: "
           "also measure the "
@@ -496,7 +499,7 @@ int64_t AbortLeftovers(const std::string& address, const std::string& token,
                        const std::vector<std::string>& match_ids) {
   std::atomic<size_t> next{0};
   std::atomic<int64_t> still_running{0};
-  // One deadline for all: a server that answers none costs kAnswerGrace,
+  // One deadline for all: a server that answers none costs AnswerGrace(),
   // not that for each match.
   const Clock::time_point start = Clock::now();
   OnEightChannels(address, [&](v1::Referee::Stub& stub) {
@@ -672,17 +675,21 @@ int Main(int argc, char** argv) {
       (format != "text" && format != "json") ||
       absl::GetFlag(FLAGS_decision_time_limit_ms) < 0 ||
       absl::GetFlag(FLAGS_rounds) < 1 ||
+      absl::GetFlag(FLAGS_answer_grace_s) < 2 ||
+      absl::GetFlag(FLAGS_answer_grace_s) > 600 ||
       !(absl::GetFlag(FLAGS_ramp_seconds) >= 0 &&
         absl::GetFlag(FLAGS_ramp_seconds) < seconds) ||
       (absl::GetFlag(FLAGS_client) != "callbacks" &&
        absl::GetFlag(FLAGS_client) != "threads")) {
     std::cerr << "cardref_load: expected --matches >= 1, --seconds > 0, "
                  "--decision_time_limit_ms >= 0, --rounds >= 1, "
+                 "2 <= --answer_grace_s <= 600, "
                  "0 <= --ramp_seconds < --seconds, "
                  "--client=callbacks or threads and --format=text or json\n"
               << kUsage;
     return cli::kExitUsage;
   }
+  SetAnswerGrace(std::chrono::seconds(absl::GetFlag(FLAGS_answer_grace_s)));
   if (absl::Status st =
           record::ParseSyncPolicy(absl::GetFlag(FLAGS_log_sync)).status();
       !st.ok()) {
@@ -994,7 +1001,7 @@ int Main(int argc, char** argv) {
                              held.unanswered + attacked.unanswered;
   if (unanswered > 0) {
     std::cerr << "cardref_load: " << unanswered << " calls were not "
-              << "answered " << kAnswerGrace.count()
+              << "answered " << AnswerGrace().count()
               << " s after the run's end: the server hung or stopped "
               << "answering, so these figures are no measurement\n";
   }

@@ -15,10 +15,12 @@
 #include "absl/strings/str_format.h"
 #include "gtest/gtest.h"
 #include "ladder/store/store.h"
+#include "referee/base/testing/fresh_test_dir.h"
 
 namespace cardref::ladder::testing {
 
-// A path in a fresh folder of the test's temporary directory.
+// A path in a fresh folder of the test's temporary directory, removed when
+// the test passes.
 inline std::string FreshPath(const std::string& name) {
   static std::atomic<int> counter{0};
   const std::filesystem::path dir =
@@ -26,6 +28,7 @@ inline std::string FreshPath(const std::string& name) {
       absl::StrCat("ladder_", getpid(), "_", counter++);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  testing_util::RemoveWhenTheTestPasses(dir);
   return (dir / name).string();
 }
 
