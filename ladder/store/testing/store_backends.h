@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,12 @@ class StoreBackend {
 
 // The backends of this test binary.
 std::vector<StoreBackend*> LinkedBackends();
+
+// How GoogleTest prints a backend parameter (and CTest names its tests):
+// by name, not by its address, which changed from one discovery to the next.
+inline void PrintTo(StoreBackend* backend, std::ostream* os) {
+  *os << backend->name();
+}
 
 // The test name suffix of a backend parameter.
 inline std::string BackendName(
