@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
       Golden g{"", info->min_seats, 4001, 41, {}, id, {}, id + ".cardlog"};
       for (const cardref::ParamSpec& spec : info->params) {
         if (spec.name == "num_players") {
-          g.params.push_back({"num_players", Int(info->min_seats)});
+          g.params.emplace_back("num_players", Int(info->min_seats));
         }
       }
       goldens.push_back(std::move(g));
