@@ -54,7 +54,7 @@ TEST(AuditRandomGamesTest, EveryLogTheRefereeWritesAuditsOk) {
   int games = 0;
   // Seeds 1-4 under a sanitizer: still a FULL game per count and each
   // kind of fault.
-  const uint64_t seeds = testing_util::kSanitizerDivisor > 1 ? 4 : 8;
+  const uint64_t seeds = testing_util::GamesForThisBuild(8, 4);
   for (int players = 2; players <= 5; ++players) {
     for (uint64_t seed = 1; seed <= seeds; ++seed) {
       RandomMatchOptions options;

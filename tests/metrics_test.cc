@@ -72,10 +72,7 @@ LogCounts CountLogs(const std::filesystem::path& dir) {
 class MetricsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    log_dir_ = std::filesystem::path(::testing::TempDir()) /
-               ("metrics_test_" + std::to_string(::getpid()));
-    std::filesystem::remove_all(log_dir_);
-    testing_util::RemoveWhenTheTestPasses(log_dir_);
+    log_dir_ = testing_util::FreshTestDir("metrics_test_");
     grpc_service::ServerOptions options;
     options.manager.log_dir = log_dir_.string();
     // The matches gauge counts matches in memory: none may be evicted
@@ -88,7 +85,6 @@ class MetricsTest : public ::testing::Test {
     ASSERT_GT(server_->metrics_port(), 0);
     client_ = std::make_unique<testing_ops::OpsTestClient>(server_->address());
   }
-  void TearDown() override { std::filesystem::remove_all(log_dir_); }
 
   std::string Scrape() {
     std::string text = HttpGet(server_->metrics_port());
@@ -263,9 +259,7 @@ TEST_F(MetricsTest, TheTarpitsDelayedRefusalsAreCounted) {
 // Connections closed at once are counted by the cap they reached.
 TEST(MetricsConnectionsTest, RefusedConnectionsAreCountedByTheirCap) {
   const std::filesystem::path dir =
-      std::filesystem::path(::testing::TempDir()) /
-      ("metrics_connections_test_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
+      testing_util::FreshTestDir("metrics_connections_test_");
   grpc_service::ServerOptions options;
   options.manager.log_dir = dir.string();
   options.metrics_port = 0;
@@ -302,7 +296,6 @@ TEST(MetricsConnectionsTest, RefusedConnectionsAreCountedByTheirCap) {
             1);
   for (int fd : open) close(fd);
   server->reset();
-  std::filesystem::remove_all(dir);
 }
 
 // Clients that connect and say nothing, or half a request, hold a serving

@@ -31,13 +31,7 @@ constexpr char kTwinsOrganiserToken[] = "organiser-secret-twins-0123456789";
 class TwinSecrecyTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    log_dir_ = absl::StrCat(::testing::TempDir(), "twin_secrecy_", ::getpid(),
-                            "_",
-                            ::testing::UnitTest::GetInstance()
-                                ->current_test_info()
-                                ->name());
-    std::filesystem::remove_all(log_dir_);
-    testing_util::RemoveWhenTheTestPasses(log_dir_);
+    log_dir_ = testing_util::FreshTestDir("twin_secrecy_").string();
     grpc_service::ServerOptions options;
     options.manager.log_dir = log_dir_;
     options.manager.evict_after = EvictAfter();
@@ -52,7 +46,6 @@ class TwinSecrecyTest : public ::testing::Test {
   void TearDown() override {
     stub_.reset();
     server_.reset();
-    std::filesystem::remove_all(log_dir_);
   }
 
   // How long an ended match stays in memory (then GetMatch reads its

@@ -26,8 +26,7 @@ namespace {
 // 500 under a sanitizer, not a tenth: each step checks every seat's
 // observation, which makes a Craits game the dearest of the three there
 // (about 0.1 s under ASan, as much as all the other random suites together).
-constexpr int kGames = testing_util::GamesForThisBuild(10000) /
-                       (testing_util::kSanitizerDivisor > 1 ? 2 : 1);
+constexpr int kGames = testing_util::GamesForThisBuild(10000, 500);
 
 // CR-13.2 written out again from the spec text (not calling RoundScore).
 int ReferenceScore(CardMask hand, bool minus_50) {
