@@ -213,22 +213,35 @@ class Bot {
     Backoff backoff;
     auto give_up = std::chrono::steady_clock::now() + patience;
     for (;;) {
-      // Reopened from the last version seen: recent_actions then holds
+      // One stream plays the seat (PlaySeat): observations in, actions
+      // out. Reopened from the last version seen: recent_actions then holds
       // exactly what this bot missed.
       request.set_since_version(last.version());
       grpc::ClientContext context;
-      std::unique_ptr<grpc::ClientReader<Observation>> stream =
-          stub_->WatchObservations(&context, request);
-      while (stream->Read(&obs)) {
+      std::unique_ptr<grpc::ClientReaderWriter<cardref::v1::PlaySeatRequest,
+                                               cardref::v1::PlaySeatResponse>>
+          stream = stub_->PlaySeat(&context);
+      cardref::v1::PlaySeatRequest first;
+      *first.mutable_seat() = request;
+      cardref::v1::PlaySeatResponse message;
+      bool broke = !stream->Write(first);
+      while (!broke && stream->Read(&message)) {
         give_up = std::chrono::steady_clock::now() + patience;
         backoff.Reset();
+        if (message.has_refused()) {
+          Refused(joined, message.refused());
+          continue;
+        }
+        obs = std::move(*message.mutable_observation());
         last = obs;
         if (obs.seat_to_act() != joined.seat() ||
             obs.legal_actions().empty()) {
           continue;
         }
         ++decisions;
-        Answer(joined, obs);
+        // A broken stream: Finish says why, and a reopened one asks again
+        // if the action was lost.
+        broke = !stream->Write(Answer(obs));
       }
       grpc::Status end = stream->Finish();
       if (end.ok()) break;
@@ -260,9 +273,9 @@ class Bot {
       backoff.Wait();
     }
     if (!absl::GetFlag(FLAGS_quiet)) {
-      std::printf("%s: match over after %d decisions, %d reconnects, %d "
-                  "resends; scores [%s], winners [%s]\n",
-                  who.c_str(), decisions, reconnects, resends_,
+      std::printf("%s: match over after %d decisions, %d reconnects; "
+                  "scores [%s], winners [%s]\n",
+                  who.c_str(), decisions, reconnects,
                   absl::StrJoin(last.result().scores(), ", ").c_str(),
                   absl::StrJoin(last.result().winners(), ", ").c_str());
     }
@@ -325,55 +338,37 @@ class Bot {
            obs.status() == cardref::v1::MATCH_STATUS_ABORTED;
   }
 
-  void Answer(const cardref::v1::JoinMatchResponse& joined,
-              const Observation& obs) {
+  // The action for `obs`'s decision, as PlaySeat's next message.
+  cardref::v1::PlaySeatRequest Answer(const Observation& obs) {
     const int n = obs.legal_actions_size();
-    const std::string& strategy = absl::GetFlag(FLAGS_strategy);
-    const int pick = strategy == "first"       ? 0
-                     : strategy == "heuristic" ? cardref::bots::HeuristicChoice(obs)
-                                               : static_cast<int>(rng_.Uniform(n));
-    cardref::v1::SubmitActionRequest submit;
-    submit.set_match_id(joined.match_id());
-    submit.set_seat(joined.seat());
-    submit.set_token(joined.token());
+    const int pick = strategy_ == "first"       ? 0
+                     : strategy_ == "heuristic" ? cardref::bots::HeuristicChoice(obs)
+                                                : static_cast<int>(rng_.Uniform(n));
+    cardref::v1::PlaySeatRequest message;
+    cardref::v1::SubmitActionRequest& submit = *message.mutable_action();
     *submit.mutable_action() = obs.legal_actions(pick);
     submit.set_decision_version(obs.version());
+    // Makes a resend after a reconnect safe: the referee applies one
+    // sequence number at most once.
     submit.set_sequence(++sequence_);
-    // The stream brings the next decision; the answer's view is not needed.
-    submit.set_omit_observation(true);
-    // Resent unchanged while the connection fails (or a rate limit holds it
-    // back), until the decision's deadline: the same sequence makes the
-    // referee apply it at most once.
-    const auto decision_deadline =
-        obs.deadline_unix_millis() > 0
-            ? std::chrono::system_clock::time_point(
-                  std::chrono::milliseconds(obs.deadline_unix_millis()))
-            : std::chrono::system_clock::now() + kCallTimeout;
-    Backoff backoff;
-    for (;;) {
-      cardref::v1::SubmitActionResponse response;
-      grpc::ClientContext context;
-      context.set_deadline(std::chrono::system_clock::now() + kCallTimeout);
-      grpc::Status s = stub_->SubmitAction(&context, submit, &response);
-      if (s.ok()) return;
-      if (IsTransient(s) &&
-          std::chrono::system_clock::now() < decision_deadline) {
-        ++resends_;
-        backoff.Wait();
-        continue;
-      }
-      std::fprintf(stderr, "%s seat %d: action '%s' refused: %s\n",
-                   joined.match_id().c_str(), joined.seat(),
-                   obs.legal_actions(pick).notation().c_str(),
-                   StatusText(s).c_str());
-      return;
-    }
+    return message;
+  }
+
+  static void Refused(const cardref::v1::JoinMatchResponse& joined,
+                      const cardref::v1::ActionRefused& refused) {
+    std::fprintf(stderr, "%s seat %d: action of decision %llu refused: %s\n",
+                 joined.match_id().c_str(), joined.seat(),
+                 static_cast<unsigned long long>(refused.decision_version()),
+                 StatusText(grpc::Status(
+                                static_cast<grpc::StatusCode>(refused.code()),
+                                refused.message()))
+                     .c_str());
   }
 
   std::unique_ptr<Referee::Stub> stub_;
   cardref::Rng rng_;
+  const std::string strategy_ = absl::GetFlag(FLAGS_strategy);
   uint64_t sequence_ = 0;
-  int resends_ = 0;  // answers sent again after a failed connection
 };
 
 // The invitation stream's settings: flags, else the environment the

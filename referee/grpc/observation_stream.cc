@@ -7,6 +7,58 @@
 #include "referee/grpc/stream_writer.h"
 
 namespace cardref::grpc_service {
+
+SeatFeed::SeatFeed(std::shared_ptr<service::Match> match, int seat,
+                   std::string token, uint64_t since_version)
+    : match_(std::move(match)),
+      seat_(seat),
+      token_(std::move(token)),
+      since_version_(since_version) {}
+
+void SeatFeed::Open(std::function<void()> on_change) {
+  match_->StreamOpened(seat_);
+  watcher_ = match_->AddWatcher(std::move(on_change));
+}
+
+void SeatFeed::Close() {
+  if (watcher_ < 0) return;
+  match_->RemoveWatcher(watcher_);
+  watcher_ = -1;
+  // After the watcher is gone: a disconnect may play for the seat.
+  match_->StreamClosed(seat_);
+}
+
+SeatFeed::Due SeatFeed::Next(const std::function<v1::Observation*()>& fresh) {
+  // Cheap check first: most changes are another seat's business.
+  const service::Match::Progress progress = match_->progress();
+  const bool over = progress.status == v1::MATCH_STATUS_FINISHED ||
+                    progress.status == v1::MATCH_STATUS_ABORTED;
+  // An absent seat is told so, rather than left waiting for nothing.
+  if (!over && seat_ < 64 && ((progress.absent_seats >> seat_) & 1) != 0) {
+    if (absl::Status end = match_->SeatStreamEnd(seat_); !end.ok()) {
+      return Due{false, end};
+    }
+  }
+  if (!(over || progress.seat_to_act == seat_) ||
+      progress.version == last_version_) {
+    return Due{};
+  }
+  v1::Observation* obs = fresh();
+  if (absl::Status st =
+          match_->ObserveInto(seat_, token_, since_version_, obs,
+                              service::Match::Shown::kWhenDelivered);
+      !st.ok()) {
+    return Due{false, st};
+  }
+  last_version_ = obs->version();
+  since_version_ = obs->version();  // the next message's actions follow
+  Due due{true, std::nullopt};
+  if (over) due.end = absl::OkStatus();
+  return due;
+}
+
+void SeatFeed::Written() { match_->Delivered(seat_, last_version_); }
+
 namespace {
 
 // The first block of a stream's observation arena: the largest game
@@ -19,65 +71,37 @@ class ObservationWriter final : public StreamWriter<v1::Observation> {
                     std::string token, uint64_t since_version,
                     service::StreamSlot slot)
       : slot_(std::move(slot)),
-        match_(std::move(match)),
-        seat_(seat),
-        token_(std::move(token)),
-        since_version_(since_version) {
-    match_->StreamOpened(seat_);  // disconnect detection (fault policy)
-    watcher_ = match_->AddWatcher([this] { Poke(); });
+        feed_(std::move(match), seat, std::move(token), since_version) {
+    feed_.Open([this] { Poke(); });
     Poke();
   }
 
   void OnDone() override {
-    match_->RemoveWatcher(watcher_);
-    // After the watcher is gone: a disconnect may play for the seat.
-    match_->StreamClosed(seat_);
+    feed_.Close();
     delete this;
   }
 
  private:
   Next NextLocked() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    // Cheap check first: most changes are another seat's business.
-    const service::Match::Progress progress = match_->progress();
-    const bool over = progress.status == v1::MATCH_STATUS_FINISHED ||
-                      progress.status == v1::MATCH_STATUS_ABORTED;
-    // An absent seat is told so, rather than left waiting for nothing.
-    if (!over && seat_ < 64 && ((progress.absent_seats >> seat_) & 1) != 0) {
-      if (absl::Status end = match_->SeatStreamEnd(seat_); !end.ok()) {
-        return FinishWith(ToGrpcStatus(end));
-      }
-    }
-    if (!(over || progress.seat_to_act == seat_) ||
-        progress.version == last_version_) {
-      return Nothing();
-    }
     // No write is in flight, so gRPC holds no pointer into the last one.
-    v1::Observation& obs = pending_.Fresh();
-    if (absl::Status st =
-            match_->ObserveInto(seat_, token_, since_version_, &obs,
-                                service::Match::Shown::kWhenDelivered);
-        !st.ok()) {
-      return FinishWith(ToGrpcStatus(st));
+    v1::Observation* obs = nullptr;
+    const SeatFeed::Due due = feed_.Next([&] { return obs = &pending_.Fresh(); });
+    if (!due.observation) {
+      return due.end.has_value() ? FinishWith(ToGrpcStatus(*due.end))
+                                 : Nothing();
     }
-    last_version_ = obs.version();
-    since_version_ = obs.version();  // the next message's actions follow
-    return over ? WriteThenFinish(&obs, grpc::Status::OK) : Write(&obs);
+    return due.end.has_value() ? WriteThenFinish(obs, ToGrpcStatus(*due.end))
+                               : Write(obs);
   }
 
   void WrittenLocked() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    // The seat's decision clock starts now, not when the message was built.
-    match_->Delivered(seat_, last_version_);
+    feed_.Written();
   }
 
   service::StreamSlot slot_;  // given back when the stream is done
-  const std::shared_ptr<service::Match> match_;
-  const int seat_;
-  const std::string token_;
-  int watcher_ = -1;
+  SeatFeed feed_;  // Next and Written under mu_
   codec::ArenaMessage<v1::Observation, kStreamArenaBytes> pending_
       ABSL_GUARDED_BY(mu_);
-  uint64_t last_version_ ABSL_GUARDED_BY(mu_) = 0;
-  uint64_t since_version_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace

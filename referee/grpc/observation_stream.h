@@ -1,5 +1,7 @@
-// WatchObservations: a seat's observation each time it must act, and once
-// at the end. The seat's decision clock starts when the message is written,
+// A seat's observations on a stream: its observation each time it must act,
+// and once at the end. WatchObservations sends only these; PlaySeat
+// (seat_play_stream.h) sends them between its answers to the seat's
+// actions. The seat's decision clock starts when the message is written,
 // not when it is built (a busy referee's delay in sending is not the
 // seat's); each observation is built on an arena and dropped before the
 // next.
@@ -7,15 +9,56 @@
 #define CARDREF_REFEREE_GRPC_OBSERVATION_STREAM_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "absl/status/status.h"
 #include "cardref/v1/game.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "referee/service/match.h"
 #include "referee/service/stream_budget.h"
 
 namespace cardref::grpc_service {
+
+// What a seat's stream owes it, for the stream's writer to send. Not
+// thread-safe: its stream's lock guards it.
+class SeatFeed {
+ public:
+  // `seat`'s token already checked; the first observation holds the
+  // actions after `since_version`.
+  SeatFeed(std::shared_ptr<service::Match> match, int seat, std::string token,
+           uint64_t since_version);
+
+  // The stream is open: counted as the seat's (disconnect detection,
+  // docs/fault_policy.md), and `on_change` is called after each change of
+  // the match, from any thread, until Close.
+  void Open(std::function<void()> on_change);
+  // The stream is done: no more calls of `on_change` once this returns
+  // (call it without the stream's lock, which on_change takes).
+  void Close();
+
+  // What is due now. An observation is built into `fresh()` (called only
+  // then); `end`, if set, ends the stream (after that observation, if one
+  // is due).
+  struct Due {
+    bool observation = false;
+    std::optional<absl::Status> end;
+  };
+  Due Next(const std::function<v1::Observation*()>& fresh);
+  // The observation Next built was written: the seat's decision clock
+  // starts now.
+  void Written();
+
+ private:
+  const std::shared_ptr<service::Match> match_;
+  const int seat_;
+  const std::string token_;
+  int watcher_ = -1;
+  uint64_t last_version_ = 0;
+  uint64_t since_version_;
+};
 
 // Starts streaming `seat`'s observations of `match` (the seat's token
 // already checked), with the actions after `since_version` in the first;

@@ -246,8 +246,9 @@ PrometheusMetrics::PrometheusMetrics()
                      .Register(*registry_)),
       streams_(prometheus::BuildGauge()
                    .Name("cardref_streams_open")
-                   .Help("Open server streams, by kind (observation, "
-                         "events, invitations, health, reflection)")
+                   .Help("Open server streams, by kind (observation: a "
+                         "seat's WatchObservations and PlaySeat; events, "
+                         "invitations, health, reflection)")
                    .Register(*registry_)),
       bots_connected_(prometheus::BuildGauge()
                           .Name("cardref_bots_connected")

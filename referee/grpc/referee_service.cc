@@ -9,6 +9,7 @@
 #include "referee/grpc/event_stream.h"
 #include "referee/grpc/invitation_stream.h"
 #include "referee/grpc/observation_stream.h"
+#include "referee/grpc/seat_play_stream.h"
 
 namespace cardref::grpc_service {
 namespace {
@@ -228,6 +229,18 @@ grpc::ServerWriteReactor<v1::Observation>* RefereeService::WatchObservations(
   }
   return NewObservationStream(*match, request->seat(), request->token(),
                               request->since_version(), std::move(slot));
+}
+
+grpc::ServerBidiReactor<v1::PlaySeatRequest, v1::PlaySeatResponse>*
+RefereeService::PlaySeat(grpc::CallbackServerContext* context) {
+  SeatPlayDeps deps;
+  deps.manager = manager_;
+  deps.gate = gate_;
+  // The context outlives the stream's reactor.
+  deps.admit = [this, context](absl::string_view token) {
+    return Admit(*context, token);
+  };
+  return NewSeatPlayStream(std::move(deps));
 }
 
 grpc::ServerWriteReactor<v1::MatchEvent>* RefereeService::StartEventStream(

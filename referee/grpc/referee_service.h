@@ -29,6 +29,8 @@ class RefereeService final : public RawMethods {
   grpc::ServerWriteReactor<v1::Observation>* WatchObservations(
       grpc::CallbackServerContext* context,
       const v1::SeatRequest* request) override;
+  grpc::ServerBidiReactor<v1::PlaySeatRequest, v1::PlaySeatResponse>*
+  PlaySeat(grpc::CallbackServerContext* context) override;
   grpc::ServerWriteReactor<v1::MatchEvent>* WatchMatchFull(
       grpc::CallbackServerContext* context,
       const v1::WatchMatchRequest* request) override;

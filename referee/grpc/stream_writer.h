@@ -10,6 +10,8 @@
 // handled here: Finish is called exactly once, never while a write is in
 // flight. The subclass's OnDone releases what it holds and deletes it.
 // A stream refused before it starts is an ErrorWriter (grpc_status.h).
+// `Reactor` is the gRPC reactor written through: a server stream's, or a
+// bidirectional one's (PlaySeat: the subclass reads too).
 #ifndef CARDREF_REFEREE_GRPC_STREAM_WRITER_H_
 #define CARDREF_REFEREE_GRPC_STREAM_WRITER_H_
 
@@ -22,8 +24,9 @@
 
 namespace cardref::grpc_service {
 
-template <typename Message>
-class StreamWriter : public grpc::ServerWriteReactor<Message> {
+template <typename Message,
+          typename Reactor = grpc::ServerWriteReactor<Message>>
+class StreamWriter : public Reactor {
  public:
   // Something may be due: writes it unless a write is in flight (the end of
   // that write looks again).
@@ -76,6 +79,14 @@ class StreamWriter : public grpc::ServerWriteReactor<Message> {
   virtual Next NextLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) = 0;
   // A message was written (and the stream goes on).
   virtual void WrittenLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {}
+
+  // Poke, with mu_ held (a subclass that changed what is due).
+  void PokeLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { WriteIfDueLocked(); }
+
+  // The stream has ended (Finish called): start nothing more on it.
+  bool FinishedLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return finished_ || cancelled_;
+  }
 
   // Guards the subclass's stream state too.
   absl::Mutex mu_;

@@ -1,0 +1,267 @@
+#include "referee/grpc/seat_play_stream.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "referee/codec/arena_message.h"
+#include "referee/codec/unknown_fields.h"
+#include "referee/grpc/grpc_status.h"
+#include "referee/grpc/observation_stream.h"
+#include "referee/grpc/stream_writer.h"
+
+namespace cardref::grpc_service {
+namespace {
+
+// As observation_stream.cc's: the largest observations take 2 to 4 KiB.
+constexpr size_t kStreamArenaBytes = 4096;
+
+using BidiReactor =
+    grpc::ServerBidiReactor<v1::PlaySeatRequest, v1::PlaySeatResponse>;
+
+class SeatPlayStream final
+    : public StreamWriter<v1::PlaySeatResponse, BidiReactor> {
+ public:
+  explicit SeatPlayStream(SeatPlayDeps deps) : deps_(std::move(deps)) {
+    StartRead(&request_);
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) {
+      // The bot closed its side, or the stream broke (then OnCancel ends
+      // it). The observations go on until the match ends.
+      absl::MutexLock lock(&mu_);
+      if (match_ == nullptr && !end_.has_value()) {
+        end_ = absl::InvalidArgumentError(
+            "the stream ended before its first message named the seat "
+            "(PlaySeatRequest.seat)");
+        PokeLocked();
+      }
+      return;
+    }
+    if (match_ == nullptr) {
+      StartSeat();
+    } else {
+      HandleAction();
+    }
+  }
+
+  void OnDone() override {
+    if (feed_.has_value()) feed_->Close();
+    bool last;
+    {
+      absl::MutexLock lock(&mu_);
+      done_ = true;
+      last = actions_in_flight_ == 0;
+    }
+    if (last) delete this;
+  }
+
+ private:
+  // The first message: the seat, checked as WatchObservations' request.
+  void StartSeat() {
+    absl::Status st;
+    if (!request_.has_seat()) {
+      st = absl::InvalidArgumentError(
+          "the first PlaySeatRequest names the seat (PlaySeatRequest.seat: "
+          "match_id, seat, token)");
+    }
+    const v1::SeatRequest& seat = request_.seat();
+    if (st.ok()) st = deps_.admit(seat.token());
+    if (st.ok()) st = codec::CheckNoUnknownFields(request_);
+    std::shared_ptr<service::Match> match;
+    if (st.ok()) {
+      absl::StatusOr<std::shared_ptr<service::Match>> found =
+          deps_.manager->Find(seat.match_id());
+      if (found.ok()) {
+        match = *std::move(found);
+        st = match->Authenticate(seat.seat(), seat.token());
+      } else {
+        st = found.status();
+      }
+    }
+    service::StreamSlot slot;
+    if (st.ok() && deps_.gate != nullptr) {
+      absl::StatusOr<service::StreamSlot> acquired =
+          deps_.gate->OpenSeatStream(seat.match_id(), seat.seat());
+      if (acquired.ok()) {
+        slot = *std::move(acquired);
+      } else {
+        st = acquired.status();
+      }
+    }
+    if (!st.ok()) {
+      absl::MutexLock lock(&mu_);
+      end_ = st;
+      PokeLocked();
+      return;
+    }
+    {
+      absl::MutexLock lock(&mu_);
+      match_ = match;
+      seat_ = seat.seat();
+      token_ = seat.token();
+      slot_ = std::move(slot);
+      feed_.emplace(match, seat_, token_, seat.since_version());
+    }
+    feed_->Open([this] { Poke(); });
+    absl::MutexLock lock(&mu_);
+    PokeLocked();
+    ReadNextLocked();
+  }
+
+  // A later message: an action for the seat.
+  void HandleAction() {
+    v1::SubmitActionRequest action;
+    uint64_t sequence = 0;
+    uint64_t decision_version = 0;
+    absl::Status st;
+    if (!request_.has_action()) {
+      st = absl::InvalidArgumentError(
+          "after the first message each PlaySeatRequest is an action "
+          "(PlaySeatRequest.action)");
+    } else {
+      action = std::move(*request_.mutable_action());
+      sequence = action.sequence();
+      decision_version = action.decision_version();
+      st = deps_.admit(token_);
+    }
+    if (st.ok()) st = codec::CheckNoUnknownFields(action);
+    if (st.ok()) st = TakeTheStreamsSeat(&action);
+    if (!st.ok()) {
+      absl::MutexLock lock(&mu_);
+      RefuseLocked(st, sequence, decision_version);
+      return;
+    }
+    // The stream brings the next decision.
+    action.set_omit_observation(true);
+    {
+      absl::MutexLock lock(&mu_);
+      ++actions_in_flight_;
+    }
+    // Without mu_: the match tells its watchers (Poke) before answering.
+    service::Match::SubmitThen(
+        match_, action,
+        [this, sequence, decision_version](
+            const absl::StatusOr<v1::SubmitActionResponse>& result) {
+          Answered(result.status(), sequence, decision_version);
+        });
+  }
+
+  // The match, seat and token an action names are the stream's: empty
+  // (or seat 0) means so, anything else must equal them.
+  absl::Status TakeTheStreamsSeat(v1::SubmitActionRequest* action) const {
+    if ((!action->match_id().empty() && action->match_id() != match_id()) ||
+        (action->seat() != 0 && action->seat() != seat_) ||
+        (!action->token().empty() && action->token() != token_)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "this stream plays match ", match_id(), " seat ", seat_,
+          "; an action on it names no other match, seat or token (leave "
+          "them empty)"));
+    }
+    action->set_match_id(match_id());
+    action->set_seat(seat_);
+    action->set_token(token_);
+    return absl::OkStatus();
+  }
+
+  const std::string& match_id() const { return match_->id(); }
+
+  // SubmitThen's answer, on whichever thread it comes.
+  void Answered(const absl::Status& status, uint64_t sequence,
+                uint64_t decision_version) {
+    bool last = false;
+    {
+      absl::MutexLock lock(&mu_);
+      --actions_in_flight_;
+      if (done_) {
+        last = actions_in_flight_ == 0;  // OnDone left the deletion to us
+      } else if (!status.ok()) {
+        RefuseLocked(status, sequence, decision_version);
+      } else {
+        ReadNextLocked();
+      }
+    }
+    if (last) delete this;
+  }
+
+  // Sends the refusal; the next action is read once it is written.
+  void RefuseLocked(const absl::Status& status, uint64_t sequence,
+                    uint64_t decision_version)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    v1::ActionRefused& refused = refusal_.emplace();
+    refused.set_code(static_cast<int>(status.code()));
+    refused.set_message(std::string(status.message()));
+    refused.set_sequence(sequence);
+    refused.set_decision_version(decision_version);
+    PokeLocked();
+  }
+
+  void ReadNextLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (!FinishedLocked()) StartRead(&request_);
+  }
+
+  Next NextLocked() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (end_.has_value()) return FinishWith(ToGrpcStatus(*end_));
+    // No write is in flight, so gRPC holds no pointer into the last one.
+    if (refusal_.has_value()) {
+      v1::PlaySeatResponse& response = pending_.Fresh();
+      *response.mutable_refused() = *std::move(refusal_);
+      refusal_.reset();
+      writing_refusal_ = true;
+      return Write(&response);
+    }
+    if (!feed_.has_value()) return Nothing();
+    v1::PlaySeatResponse* response = nullptr;
+    const SeatFeed::Due due = feed_->Next([&] {
+      response = &pending_.Fresh();
+      return response->mutable_observation();
+    });
+    if (response == nullptr || !due.observation) {
+      return due.end.has_value() ? FinishWith(ToGrpcStatus(*due.end))
+                                 : Nothing();
+    }
+    writing_refusal_ = false;
+    return due.end.has_value()
+               ? WriteThenFinish(response, ToGrpcStatus(*due.end))
+               : Write(response);
+  }
+
+  void WrittenLocked() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (writing_refusal_) {
+      writing_refusal_ = false;
+      ReadNextLocked();
+    } else {
+      feed_->Written();
+    }
+  }
+
+  const SeatPlayDeps deps_;
+  // The read side's (one read in flight; never touched by the writer).
+  v1::PlaySeatRequest request_;
+  // Set once, by the first message, before anything reads them elsewhere.
+  std::shared_ptr<service::Match> match_;
+  int seat_ = -1;
+  std::string token_;
+  service::StreamSlot slot_;  // given back when the stream is done
+  std::optional<SeatFeed> feed_;  // Next and Written under mu_
+
+  std::optional<absl::Status> end_ ABSL_GUARDED_BY(mu_);
+  std::optional<v1::ActionRefused> refusal_ ABSL_GUARDED_BY(mu_);
+  bool writing_refusal_ ABSL_GUARDED_BY(mu_) = false;
+  codec::ArenaMessage<v1::PlaySeatResponse, kStreamArenaBytes> pending_
+      ABSL_GUARDED_BY(mu_);
+  int actions_in_flight_ ABSL_GUARDED_BY(mu_) = 0;
+  bool done_ ABSL_GUARDED_BY(mu_) = false;  // OnDone was called
+};
+
+}  // namespace
+
+grpc::ServerBidiReactor<v1::PlaySeatRequest, v1::PlaySeatResponse>*
+NewSeatPlayStream(SeatPlayDeps deps) {
+  return new SeatPlayStream(std::move(deps));
+}
+
+}  // namespace cardref::grpc_service
