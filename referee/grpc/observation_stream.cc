@@ -61,10 +61,6 @@ void SeatFeed::Written() { match_->Delivered(seat_, last_version_); }
 
 namespace {
 
-// The first block of a stream's observation arena: the largest game
-// observations with their legal actions take 2 to 4 KiB.
-constexpr size_t kStreamArenaBytes = 4096;
-
 class ObservationWriter final : public StreamWriter<v1::Observation> {
  public:
   ObservationWriter(std::shared_ptr<service::Match> match, int seat,
@@ -100,7 +96,7 @@ class ObservationWriter final : public StreamWriter<v1::Observation> {
 
   service::StreamSlot slot_;  // given back when the stream is done
   SeatFeed feed_;  // Next and Written under mu_
-  codec::ArenaMessage<v1::Observation, kStreamArenaBytes> pending_
+  codec::ArenaMessage<v1::Observation, kSeatStreamArenaBytes> pending_
       ABSL_GUARDED_BY(mu_);
 };
 

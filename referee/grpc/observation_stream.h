@@ -8,6 +8,7 @@
 #ifndef CARDREF_REFEREE_GRPC_OBSERVATION_STREAM_H_
 #define CARDREF_REFEREE_GRPC_OBSERVATION_STREAM_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -21,6 +22,10 @@
 #include "referee/service/stream_budget.h"
 
 namespace cardref::grpc_service {
+
+// The first block of a seat stream's message arena: the largest game
+// observations with their legal actions take 2 to 4 KiB.
+inline constexpr size_t kSeatStreamArenaBytes = 4096;
 
 // What a seat's stream owes it, for the stream's writer to send. Not
 // thread-safe: its stream's lock guards it.

@@ -15,9 +15,6 @@
 namespace cardref::grpc_service {
 namespace {
 
-// As observation_stream.cc's: the largest observations take 2 to 4 KiB.
-constexpr size_t kStreamArenaBytes = 4096;
-
 using BidiReactor =
     grpc::ServerBidiReactor<v1::PlaySeatRequest, v1::PlaySeatResponse>;
 
@@ -251,7 +248,8 @@ class SeatPlayStream final
   std::optional<absl::Status> end_ ABSL_GUARDED_BY(mu_);
   std::optional<v1::ActionRefused> refusal_ ABSL_GUARDED_BY(mu_);
   bool writing_refusal_ ABSL_GUARDED_BY(mu_) = false;
-  codec::ArenaMessage<v1::PlaySeatResponse, kStreamArenaBytes> pending_
+  codec::ArenaMessage<v1::PlaySeatResponse, kSeatStreamArenaBytes>
+      pending_
       ABSL_GUARDED_BY(mu_);
   int actions_in_flight_ ABSL_GUARDED_BY(mu_) = 0;
   bool done_ ABSL_GUARDED_BY(mu_) = false;  // OnDone was called
