@@ -137,6 +137,7 @@ TEST_F(PlaySeatTest, EveryGamePlaysToTheEndWithOneStreamPerSeat) {
     const Seats m = StartGame(c.game, c.players, c.length);
     std::vector<Played> played(c.players);
     std::vector<std::thread> threads;
+    threads.reserve(c.players);
     for (int seat = 0; seat < c.players; ++seat) {
       threads.emplace_back([&, seat] {
         std::unique_ptr<v1::Referee::Stub> stub = NewStub();
