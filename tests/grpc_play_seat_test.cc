@@ -43,25 +43,10 @@ class PlaySeatTest : public RefereeFixture {
     }
     request.set_dealing_seed(11);
     v1::CreateMatchResponse created;
-    {
-      grpc::ClientContext context;
-      grpc::Status s = stub_->CreateMatch(&context, request, &created);
-      EXPECT_TRUE(s.ok()) << s.error_message();
-    }
-    Seats out;
-    out.match_id = created.match_id();
-    for (int seat = 0; seat < players; ++seat) {
-      v1::JoinMatchRequest join;
-      join.set_match_id(out.match_id);
-      join.set_seat(seat);
-      join.set_player_name("bot" + std::to_string(seat));
-      v1::JoinMatchResponse joined;
-      grpc::ClientContext context;
-      grpc::Status s = stub_->JoinMatch(&context, join, &joined);
-      EXPECT_TRUE(s.ok()) << s.error_message();
-      out.tokens.push_back(joined.token());
-    }
-    return out;
+    grpc::ClientContext context;
+    grpc::Status s = stub_->CreateMatch(&context, request, &created);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return JoinAll(created.match_id(), players);
   }
 
   static v1::PlaySeatRequest SeatMessage(const Seats& m, int seat,

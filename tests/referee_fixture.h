@@ -78,19 +78,25 @@ class RefereeFixture : public ::testing::Test {
     std::vector<std::string> tokens;
   };
   Seats Start(int64_t decision_time_limit_millis = 0) {
-    Seats out;
     absl::StatusOr<v1::CreateMatchResponse> created =
         Create(*stub_, decision_time_limit_millis);
     EXPECT_TRUE(created.ok()) << created.status();
-    out.match_id = created->match_id();
-    for (int s = 0; s < 2; ++s) {
+    return JoinAll(created->match_id(), 2);
+  }
+
+  // Seats 0..`players`-1 of match `match_id` joined (as "bot0", ...).
+  Seats JoinAll(const std::string& match_id, int players) {
+    Seats out;
+    out.match_id = match_id;
+    for (int s = 0; s < players; ++s) {
       v1::JoinMatchRequest join;
-      join.set_match_id(out.match_id);
+      join.set_match_id(match_id);
       join.set_seat(s);
       join.set_player_name("bot" + std::to_string(s));
       v1::JoinMatchResponse joined;
       grpc::ClientContext context;
-      EXPECT_TRUE(stub_->JoinMatch(&context, join, &joined).ok());
+      grpc::Status status = stub_->JoinMatch(&context, join, &joined);
+      EXPECT_TRUE(status.ok()) << status.error_message();
       out.tokens.push_back(joined.token());
     }
     return out;

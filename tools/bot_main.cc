@@ -206,7 +206,6 @@ class Bot {
     request.set_token(joined.token());
     const auto patience =
         std::chrono::seconds(absl::GetFlag(FLAGS_reconnect_timeout_s));
-    Observation obs;
     Observation last;
     int decisions = 0;
     int reconnects = 0;
@@ -232,16 +231,15 @@ class Bot {
           Refused(joined, message.refused());
           continue;
         }
-        obs = std::move(*message.mutable_observation());
-        last = obs;
-        if (obs.seat_to_act() != joined.seat() ||
-            obs.legal_actions().empty()) {
+        last = std::move(*message.mutable_observation());
+        if (last.seat_to_act() != joined.seat() ||
+            last.legal_actions().empty()) {
           continue;
         }
         ++decisions;
         // A broken stream: Finish says why, and a reopened one asks again
         // if the action was lost.
-        broke = !stream->Write(Answer(obs));
+        broke = !stream->Write(Answer(last));
       }
       grpc::Status end = stream->Finish();
       if (end.ok()) break;

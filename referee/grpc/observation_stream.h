@@ -56,6 +56,10 @@ class SeatFeed {
   // starts now.
   void Written();
 
+  const std::shared_ptr<service::Match>& match() const { return match_; }
+  int seat() const { return seat_; }
+  const std::string& token() const { return token_; }
+
  private:
   const std::shared_ptr<service::Match> match_;
   const int seat_;

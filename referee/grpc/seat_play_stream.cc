@@ -30,7 +30,7 @@ class SeatPlayStream final
       // The bot closed its side, or the stream broke (then OnCancel ends
       // it). The observations go on until the match ends.
       absl::MutexLock lock(&mu_);
-      if (match_ == nullptr && !end_.has_value()) {
+      if (!feed_.has_value() && !end_.has_value()) {
         end_ = absl::InvalidArgumentError(
             "the stream ended before its first message named the seat "
             "(PlaySeatRequest.seat)");
@@ -38,7 +38,7 @@ class SeatPlayStream final
       }
       return;
     }
-    if (match_ == nullptr) {
+    if (!feed_.has_value()) {
       StartSeat();
     } else {
       HandleAction();
@@ -97,11 +97,9 @@ class SeatPlayStream final
     }
     {
       absl::MutexLock lock(&mu_);
-      match_ = match;
-      seat_ = seat.seat();
-      token_ = seat.token();
       slot_ = std::move(slot);
-      feed_.emplace(match, seat_, token_, seat.since_version());
+      feed_.emplace(std::move(match), seat.seat(), seat.token(),
+                    seat.since_version());
     }
     feed_->Open([this] { Poke(); });
     absl::MutexLock lock(&mu_);
@@ -123,7 +121,7 @@ class SeatPlayStream final
       action = std::move(*request_.mutable_action());
       sequence = action.sequence();
       decision_version = action.decision_version();
-      st = deps_.admit(token_);
+      st = deps_.admit(feed_->token());
     }
     if (st.ok()) st = codec::CheckNoUnknownFields(action);
     if (st.ok()) st = TakeTheStreamsSeat(&action);
@@ -140,7 +138,7 @@ class SeatPlayStream final
     }
     // Without mu_: the match tells its watchers (Poke) before answering.
     service::Match::SubmitThen(
-        match_, action,
+        feed_->match(), action,
         [this, sequence, decision_version](
             const absl::StatusOr<v1::SubmitActionResponse>& result) {
           Answered(result.status(), sequence, decision_version);
@@ -150,21 +148,22 @@ class SeatPlayStream final
   // The match, seat and token an action names are the stream's: empty
   // (or seat 0) means so, anything else must equal them.
   absl::Status TakeTheStreamsSeat(v1::SubmitActionRequest* action) const {
-    if ((!action->match_id().empty() && action->match_id() != match_id()) ||
-        (action->seat() != 0 && action->seat() != seat_) ||
-        (!action->token().empty() && action->token() != token_)) {
+    const std::string& match_id = feed_->match()->id();
+    const int seat = feed_->seat();
+    const std::string& token = feed_->token();
+    if ((!action->match_id().empty() && action->match_id() != match_id) ||
+        (action->seat() != 0 && action->seat() != seat) ||
+        (!action->token().empty() && action->token() != token)) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "this stream plays match ", match_id(), " seat ", seat_,
+          "this stream plays match ", match_id, " seat ", seat,
           "; an action on it names no other match, seat or token (leave "
           "them empty)"));
     }
-    action->set_match_id(match_id());
-    action->set_seat(seat_);
-    action->set_token(token_);
+    action->set_match_id(match_id);
+    action->set_seat(seat);
+    action->set_token(token);
     return absl::OkStatus();
   }
-
-  const std::string& match_id() const { return match_->id(); }
 
   // SubmitThen's answer, on whichever thread it comes.
   void Answered(const absl::Status& status, uint64_t sequence,
@@ -216,11 +215,10 @@ class SeatPlayStream final
       response = &pending_.Fresh();
       return response->mutable_observation();
     });
-    if (response == nullptr || !due.observation) {
+    if (!due.observation) {
       return due.end.has_value() ? FinishWith(ToGrpcStatus(*due.end))
                                  : Nothing();
     }
-    writing_refusal_ = false;
     return due.end.has_value()
                ? WriteThenFinish(response, ToGrpcStatus(*due.end))
                : Write(response);
@@ -238,10 +236,8 @@ class SeatPlayStream final
   const SeatPlayDeps deps_;
   // The read side's (one read in flight; never touched by the writer).
   v1::PlaySeatRequest request_;
-  // Set once, by the first message, before anything reads them elsewhere.
-  std::shared_ptr<service::Match> match_;
-  int seat_ = -1;
-  std::string token_;
+  // Set once, by the first message (the seat), before anything reads them
+  // elsewhere.
   service::StreamSlot slot_;  // given back when the stream is done
   std::optional<SeatFeed> feed_;  // Next and Written under mu_
 
