@@ -36,7 +36,7 @@ SeatFeed::Due SeatFeed::Next(const std::function<v1::Observation*()>& fresh) {
   // An absent seat is told so, rather than left waiting for nothing.
   if (!over && seat_ < 64 && ((progress.absent_seats >> seat_) & 1) != 0) {
     if (absl::Status end = match_->SeatStreamEnd(seat_); !end.ok()) {
-      return Due{false, end};
+      return Due{false, ToGrpcStatus(end)};
     }
   }
   if (!(over || progress.seat_to_act == seat_) ||
@@ -48,12 +48,12 @@ SeatFeed::Due SeatFeed::Next(const std::function<v1::Observation*()>& fresh) {
           match_->ObserveInto(seat_, token_, since_version_, obs,
                               service::Match::Shown::kWhenDelivered);
       !st.ok()) {
-    return Due{false, st};
+    return Due{false, ToGrpcStatus(st)};
   }
   last_version_ = obs->version();
   since_version_ = obs->version();  // the next message's actions follow
   Due due{true, std::nullopt};
-  if (over) due.end = absl::OkStatus();
+  if (over) due.end = grpc::Status::OK;
   return due;
 }
 
@@ -81,13 +81,8 @@ class ObservationWriter final : public StreamWriter<v1::Observation> {
   Next NextLocked() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     // No write is in flight, so gRPC holds no pointer into the last one.
     v1::Observation* obs = nullptr;
-    const SeatFeed::Due due = feed_.Next([&] { return obs = &pending_.Fresh(); });
-    if (!due.observation) {
-      return due.end.has_value() ? FinishWith(ToGrpcStatus(*due.end))
-                                 : Nothing();
-    }
-    return due.end.has_value() ? WriteThenFinish(obs, ToGrpcStatus(*due.end))
-                               : Write(obs);
+    SeatFeed::Due due = feed_.Next([&] { return obs = &pending_.Fresh(); });
+    return Next{due.observation ? obs : nullptr, std::move(due.end)};
   }
 
   void WrittenLocked() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {

@@ -15,7 +15,6 @@
 #include <optional>
 #include <string>
 
-#include "absl/status/status.h"
 #include "cardref/v1/game.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "referee/service/match.h"
@@ -46,10 +45,10 @@ class SeatFeed {
 
   // What is due now. An observation is built into `fresh()` (called only
   // then); `end`, if set, ends the stream (after that observation, if one
-  // is due).
+  // is due): a StreamWriter's Next.
   struct Due {
     bool observation = false;
-    std::optional<absl::Status> end;
+    std::optional<grpc::Status> end;
   };
   Due Next(const std::function<v1::Observation*()>& fresh);
   // The observation Next built was written: the seat's decision clock

@@ -211,17 +211,11 @@ class SeatPlayStream final
     }
     if (!feed_.has_value()) return Nothing();
     v1::PlaySeatResponse* response = nullptr;
-    const SeatFeed::Due due = feed_->Next([&] {
+    SeatFeed::Due due = feed_->Next([&] {
       response = &pending_.Fresh();
       return response->mutable_observation();
     });
-    if (!due.observation) {
-      return due.end.has_value() ? FinishWith(ToGrpcStatus(*due.end))
-                                 : Nothing();
-    }
-    return due.end.has_value()
-               ? WriteThenFinish(response, ToGrpcStatus(*due.end))
-               : Write(response);
+    return Next{due.observation ? response : nullptr, std::move(due.end)};
   }
 
   void WrittenLocked() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
