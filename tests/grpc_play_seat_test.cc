@@ -57,6 +57,10 @@ class PlaySeatTest : public RefereeFixture {
     first.mutable_seat()->set_token(token);
     return first;
   }
+  // The first message of a stream of `seat`, with its own token.
+  static v1::PlaySeatRequest SeatMessage(const Seats& m, int seat) {
+    return SeatMessage(m, seat, m.tokens[seat]);
+  }
 
   static v1::PlaySeatRequest ActionMessage(const v1::Action& action,
                                            uint64_t version,
@@ -82,7 +86,7 @@ class PlaySeatTest : public RefereeFixture {
     Rng rng(seed);
     grpc::ClientContext context;
     std::unique_ptr<PlayStream> stream = stub.PlaySeat(&context);
-    if (stream->Write(SeatMessage(m, seat, m.tokens[seat]))) {
+    if (stream->Write(SeatMessage(m, seat))) {
       v1::PlaySeatResponse message;
       uint64_t sequence = 0;
       while (stream->Read(&message)) {
@@ -158,10 +162,10 @@ TEST_F(PlaySeatTest, RefusalsComeOnTheStreamAndTheDecisionStaysOpen) {
 
   grpc::ClientContext other_context;
   std::unique_ptr<PlayStream> waiting = stub_->PlaySeat(&other_context);
-  ASSERT_TRUE(waiting->Write(SeatMessage(m, other, m.tokens[other])));
+  ASSERT_TRUE(waiting->Write(SeatMessage(m, other)));
   grpc::ClientContext context;
   std::unique_ptr<PlayStream> stream = stub_->PlaySeat(&context);
-  ASSERT_TRUE(stream->Write(SeatMessage(m, actor, m.tokens[actor])));
+  ASSERT_TRUE(stream->Write(SeatMessage(m, actor)));
   v1::PlaySeatResponse message;
   ASSERT_TRUE(stream->Read(&message));
   ASSERT_TRUE(message.has_observation());
@@ -266,7 +270,7 @@ TEST_F(PlaySeatTest, AStreamHoldsOneOfTheSeatsStreamSlots) {
   const int actor = Observe(*stub_, m, 0).seat_to_act();
   grpc::ClientContext first_context;
   std::unique_ptr<PlayStream> first = stub_->PlaySeat(&first_context);
-  ASSERT_TRUE(first->Write(SeatMessage(m, actor, m.tokens[actor])));
+  ASSERT_TRUE(first->Write(SeatMessage(m, actor)));
   // Its decision arrived: the stream holds the seat's only slot.
   v1::PlaySeatResponse message;
   ASSERT_TRUE(first->Read(&message));
@@ -306,7 +310,7 @@ TEST_F(PlaySeatTest, AFloodOnAStreamIsAnsweredOneByOneAndHarmsNoOne) {
   constexpr int kFlood = 1000;
   grpc::ClientContext context;
   std::unique_ptr<PlayStream> stream = stub_->PlaySeat(&context);
-  ASSERT_TRUE(stream->Write(SeatMessage(m, waiting_seat, m.tokens[waiting_seat])));
+  ASSERT_TRUE(stream->Write(SeatMessage(m, waiting_seat)));
   std::thread flooder([&] {
     for (int i = 1; i <= kFlood; ++i) {
       if (!stream->Write(ActionMessage(obs.legal_actions(0), obs.version(), i))) {
