@@ -1,5 +1,7 @@
 #include "load/echo_service.h"
 
+#include <functional>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -106,52 +108,152 @@ grpc::Status NoSuchMatch() {
   return grpc::Status(grpc::StatusCode::NOT_FOUND, "no such match");
 }
 
-// Writes the seat's observation each time it is to act, and once at the
-// end (the referee's ObservationWriter, without the referee).
+// What a seat's stream owes it: its observation each time it is to act,
+// and once at the end (the referee's SeatFeed, without the referee).
+class EchoFeed {
+ public:
+  enum class Due { kNothing, kObservation, kLastObservation };
+
+  // Fills `out` with what is due.
+  Due Next(const EchoService& echo, EchoService::Match& match, int seat,
+           v1::Observation* out) {
+    size_t step;
+    {
+      absl::MutexLock lock(&match.mu);
+      step = match.step;
+    }
+    const bool over = step >= echo.steps();
+    if (!(over || echo.SeatAt(step) == seat) || step + 1 == last_version_) {
+      return Due::kNothing;
+    }
+    echo.ObservationAt(match, step, out);
+    last_version_ = step + 1;
+    return over ? Due::kLastObservation : Due::kObservation;
+  }
+
+ private:
+  uint64_t last_version_ = 0;
+};
+
+// Registers `poke` as one of `match`'s watchers until the returned id is
+// let go (Unwatch).
+int Watch(EchoService::Match& match, std::function<void()> poke) {
+  absl::MutexLock lock(&match.watch_mu);
+  const int id = match.next_watcher++;
+  match.watchers[id] = std::move(poke);
+  return id;
+}
+
+void Unwatch(EchoService::Match& match, int id) {
+  absl::MutexLock lock(&match.watch_mu);
+  match.watchers.erase(id);
+}
+
+// WatchObservations' stream (the referee's ObservationWriter, without the
+// referee).
 class EchoWriter final : public grpc_service::StreamWriter<v1::Observation> {
  public:
   EchoWriter(const EchoService* echo, std::shared_ptr<EchoService::Match> match,
              int seat)
       : echo_(echo), match_(std::move(match)), seat_(seat) {
-    {
-      absl::MutexLock lock(&match_->watch_mu);
-      watcher_ = match_->next_watcher++;
-      match_->watchers[watcher_] = [this] { Poke(); };
-    }
+    watcher_ = Watch(*match_, [this] { Poke(); });
     Poke();
   }
 
   void OnDone() override {
-    {
-      absl::MutexLock lock(&match_->watch_mu);
-      match_->watchers.erase(watcher_);
-    }
+    Unwatch(*match_, watcher_);
     delete this;
   }
 
  private:
   Next NextLocked() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    size_t step;
-    {
-      absl::MutexLock lock(&match_->mu);
-      step = match_->step;
+    switch (feed_.Next(*echo_, *match_, seat_, &pending_)) {
+      case EchoFeed::Due::kNothing:
+        return Nothing();
+      case EchoFeed::Due::kObservation:
+        return Write(&pending_);
+      case EchoFeed::Due::kLastObservation:
+        return WriteThenFinish(&pending_, grpc::Status::OK);
     }
-    const bool over = step >= echo_->steps();
-    if (!(over || echo_->SeatAt(step) == seat_) || step + 1 == last_version_) {
-      return Nothing();
-    }
-    echo_->ObservationAt(*match_, step, &pending_);
-    last_version_ = step + 1;
-    return over ? WriteThenFinish(&pending_, grpc::Status::OK)
-                : Write(&pending_);
+    return Nothing();
   }
 
   const EchoService* const echo_;
   const std::shared_ptr<EchoService::Match> match_;
   const int seat_;
   int watcher_ = -1;
+  EchoFeed feed_ ABSL_GUARDED_BY(mu_);
   v1::Observation pending_ ABSL_GUARDED_BY(mu_);
-  uint64_t last_version_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+// PlaySeat's stream (the referee's SeatPlayStream, without the referee):
+// the first message names the seat, each later one is an action, which
+// advances the match; a stale action is dropped, as the referee would
+// refuse it.
+class EchoSeatStream final
+    : public grpc_service::StreamWriter<
+          v1::PlaySeatResponse,
+          grpc::ServerBidiReactor<v1::PlaySeatRequest, v1::PlaySeatResponse>> {
+ public:
+  explicit EchoSeatStream(EchoService* echo) : echo_(echo) {
+    StartRead(&request_);
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) return;  // the bot closed its side; the match goes on
+    if (match_ == nullptr) {
+      std::shared_ptr<EchoService::Match> match =
+          echo_->Find(request_.seat().match_id());
+      if (match == nullptr) {
+        absl::MutexLock lock(&mu_);
+        end_ = grpc::Status(grpc::StatusCode::NOT_FOUND, "no such match");
+        PokeLocked();
+        return;
+      }
+      {
+        absl::MutexLock lock(&mu_);
+        seat_ = request_.seat().seat();
+        match_ = std::move(match);
+      }
+      watcher_ = Watch(*match_, [this] { Poke(); });
+      Poke();
+    } else {
+      echo_->Advance(*match_, request_.action().decision_version());
+    }
+    absl::MutexLock lock(&mu_);
+    if (!FinishedLocked()) StartRead(&request_);
+  }
+
+  void OnDone() override {
+    if (watcher_ >= 0) Unwatch(*match_, watcher_);
+    delete this;
+  }
+
+ private:
+  Next NextLocked() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (end_.has_value()) return FinishWith(*end_);
+    if (match_ == nullptr) return Nothing();
+    switch (feed_.Next(*echo_, *match_, seat_,
+                       pending_.mutable_observation())) {
+      case EchoFeed::Due::kNothing:
+        return Nothing();
+      case EchoFeed::Due::kObservation:
+        return Write(&pending_);
+      case EchoFeed::Due::kLastObservation:
+        return WriteThenFinish(&pending_, grpc::Status::OK);
+    }
+    return Nothing();
+  }
+
+  EchoService* const echo_;
+  v1::PlaySeatRequest request_;  // the read side's
+  // Set by the first message, before the watcher that reads them.
+  std::shared_ptr<EchoService::Match> match_;
+  int seat_ = 0;
+  int watcher_ = -1;
+  std::optional<grpc::Status> end_ ABSL_GUARDED_BY(mu_);
+  EchoFeed feed_ ABSL_GUARDED_BY(mu_);
+  v1::PlaySeatResponse pending_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace
@@ -200,32 +302,43 @@ grpc::ServerUnaryReactor* EchoService::GetObservation(
   return Done(context, grpc::Status::OK);
 }
 
+bool EchoService::Advance(Match& match, uint64_t decision_version) {
+  size_t step;
+  {
+    absl::MutexLock lock(&match.mu);
+    if (match.step >= script_.size() || decision_version != match.step + 1) {
+      return false;
+    }
+    step = ++match.step;
+  }
+  {
+    absl::MutexLock lock(&match.watch_mu);
+    for (auto& [id, watcher] : match.watchers) watcher();
+  }
+  if (step >= script_.size()) {
+    absl::MutexLock lock(&mu_);
+    matches_.erase(match.id);
+  }
+  return true;
+}
+
 grpc::ServerUnaryReactor* EchoService::SubmitAction(
     grpc::CallbackServerContext* context,
     const v1::SubmitActionRequest* request,
     v1::SubmitActionResponse* response) {
   std::shared_ptr<Match> match = Find(request->match_id());
   if (match == nullptr) return Done(context, NoSuchMatch());
-  size_t step;
-  {
-    absl::MutexLock lock(&match->mu);
-    if (match->step >= script_.size() ||
-        request->decision_version() != match->step + 1) {
-      return Done(context, grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
-                                        "not this decision"));
-    }
-    step = ++match->step;
+  if (!Advance(*match, request->decision_version())) {
+    return Done(context, grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                                      "not this decision"));
   }
   if (!request->omit_observation()) {
+    size_t step;
+    {
+      absl::MutexLock lock(&match->mu);
+      step = match->step;
+    }
     ObservationAt(*match, step, response->mutable_observation());
-  }
-  {
-    absl::MutexLock lock(&match->watch_mu);
-    for (auto& [id, watcher] : match->watchers) watcher();
-  }
-  if (step >= script_.size()) {
-    absl::MutexLock lock(&mu_);
-    matches_.erase(request->match_id());
   }
   return Done(context, grpc::Status::OK);
 }
@@ -238,6 +351,11 @@ grpc::ServerWriteReactor<v1::Observation>* EchoService::WatchObservations(
         absl::NotFoundError("no such match"));
   }
   return new EchoWriter(this, std::move(match), request->seat());
+}
+
+grpc::ServerBidiReactor<v1::PlaySeatRequest, v1::PlaySeatResponse>*
+EchoService::PlaySeat(grpc::CallbackServerContext* /*context*/) {
+  return new EchoSeatStream(this);
 }
 
 }  // namespace cardref::load

@@ -1,5 +1,5 @@
 // A trivial implementation of the Referee RPCs a bot uses (CreateMatch,
-// JoinMatch, WatchObservations, GetObservation, SubmitAction), for
+// JoinMatch, WatchObservations, GetObservation, SubmitAction, PlaySeat), for
 // cardref_load's baseline: no engine, no validation, no log. It is the same
 // kind of server as the referee (gRPC's callback API, a write reactor per
 // stream that writes only when its seat is to act and once at the end, as
@@ -52,6 +52,8 @@ class EchoService final : public v1::Referee::CallbackService {
   grpc::ServerWriteReactor<v1::Observation>* WatchObservations(
       grpc::CallbackServerContext* context,
       const v1::SeatRequest* request) override;
+  grpc::ServerBidiReactor<v1::PlaySeatRequest, v1::PlaySeatResponse>*
+  PlaySeat(grpc::CallbackServerContext* context) override;
 
   // One match: its step, and the streams watching it.
   struct Match {
@@ -71,11 +73,16 @@ class EchoService final : public v1::Referee::CallbackService {
   // `match`'s observation of step `step` (version step + 1).
   void ObservationAt(const Match& match, size_t step,
                      v1::Observation* out) const;
+  // Advances `match` past the decision of version `decision_version` and
+  // tells its watchers; false (nothing changes) if that is not its current
+  // decision.
+  bool Advance(Match& match, uint64_t decision_version);
+  // The match `id`; null if there is none (or it is over).
+  std::shared_ptr<Match> Find(const std::string& id);
 
  private:
   EchoService(std::string game_id, int num_seats)
       : game_id_(std::move(game_id)), num_seats_(num_seats) {}
-  std::shared_ptr<Match> Find(const std::string& id);
 
   const std::string game_id_;
   const int num_seats_;

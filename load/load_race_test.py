@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Short cardref_load runs for the sanitizer lanes (label concurrency): both
-clients against the referee the tool starts, then the callback client
+"""Short cardref_load runs for the sanitizer lanes (label concurrency): the
+three clients against the referee the tool starts, then the callback client
 against a separate referee that refuses most CreateMatch calls (caps of 2),
 so that refusals, retries and the run's stop all happen on gRPC's callback
 threads at once. Under ThreadSanitizer a race in either process ends it
@@ -35,7 +35,7 @@ def check(what, run):
 
 # 3 s: under TSan on a busy machine the thread client's 32 threads took
 # longer than 1 s to make their first decision (no decision, exit 1).
-for client in ("callbacks", "threads"):
+for client in ("callbacks", "threads", "seat_streams"):
     run = subprocess.run(
         [binary, "--matches=8", "--seconds=3", "--format=json",
          f"--client={client}", "--decision_time_limit_ms=60000"],

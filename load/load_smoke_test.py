@@ -183,8 +183,10 @@ zero = subprocess.run([binary, "--rounds=0"], capture_output=True, text=True,
 if zero.returncode != 2 or "--rounds >= 1" not in zero.stderr:
     sys.exit(f"--rounds=0: exit {zero.returncode}, {zero.stderr}")
 
-# Both clients play the same pattern; --ramp_seconds spreads the starts.
-for client in ("threads", "callbacks"):
+# The clients play the same matches (seat_streams on PlaySeat, whose
+# round trip runs from an action to the match's next observation);
+# --ramp_seconds spreads the starts.
+for client in ("threads", "callbacks", "seat_streams"):
     played = subprocess.run(
         [binary, "--matches=3", "--seconds=1", "--format=json",
          f"--client={client}", "--ramp_seconds=0.5"],
@@ -195,13 +197,17 @@ for client in ("threads", "callbacks"):
     report = json.loads(played.stdout)
     if (report.get("client") != client or report.get("ramp_seconds") != 0.5 or
             not report["referee_decisions"] > 0 or
-            not report["echo_decisions"] > 0 or report["errors"] != 0):
+            not report["echo_decisions"] > 0 or report["errors"] != 0 or
+            not report["referee_p50_us"] > 0 or
+            not report["echo_p50_us"] > 0 or
+            not report["referee_observation_bytes"] > 0):
         sys.exit(f"--client={client}: {played.stdout}")
 for bad_flag in ("--client=carrier-pigeon", "--ramp_seconds=5",
                  "--answer_grace_s=1"):
     bad = subprocess.run([binary, "--seconds=2", bad_flag],
                          capture_output=True, text=True, timeout=60)
-    if bad.returncode != 2 or "--client=callbacks or threads" not in bad.stderr:
+    if (bad.returncode != 2 or
+            "--client=callbacks, threads or seat_streams" not in bad.stderr):
         sys.exit(f"{bad_flag}: exit {bad.returncode}, {bad.stderr}")
 
 # --log_dir: the referee's logs are kept there.

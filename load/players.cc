@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "absl/strings/str_cat.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
 #include "grpcpp/support/channel_arguments.h"
@@ -18,6 +19,12 @@ std::shared_ptr<grpc::Channel> SlotChannel(const std::string& address,
   args.SetInt("cardref.load.connection", slot / kSlotsPerConnection);
   return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(),
                                    args);
+}
+
+void AddBearer(const std::string& token, grpc::ClientContext* context) {
+  if (!token.empty()) {
+    context->AddMetadata("authorization", absl::StrCat("Bearer ", token));
+  }
 }
 
 bool CountSubmission(grpc::StatusCode code, const SendTime& sent,

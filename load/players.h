@@ -3,7 +3,9 @@
 // watch each seat's stream, answer each decision at once with a random
 // legal action): a thread per seat with blocking calls (load_main.cc), and
 // gRPC's callback API on a few threads (PlayWithCallbacks), which keeps
-// thousands of seats from starving each other of the client's CPU.
+// thousands of seats from starving each other of the client's CPU. A third
+// plays each seat on one PlaySeat stream, as the example bots do
+// (PlayOnSeatStreams).
 #ifndef CARDREF_LOAD_PLAYERS_H_
 #define CARDREF_LOAD_PLAYERS_H_
 
@@ -108,6 +110,9 @@ inline constexpr int kSlotsPerConnection = 8;
 std::shared_ptr<grpc::Channel> SlotChannel(const std::string& address,
                                            int slot);
 
+// Adds the organiser's bearer `token` to `context` (none if empty).
+void AddBearer(const std::string& token, grpc::ClientContext* context);
+
 // A run's counts.
 struct Totals : Tally {
   std::mutex mu;
@@ -145,6 +150,11 @@ struct PlayOptions {
 // Plays `matches` concurrent match slots (each starts a new match when its
 // last one ends) for `seconds` with the callback client, into `totals`.
 void PlayWithCallbacks(const PlayOptions& options, int matches,
+                       double seconds, Totals* totals);
+
+// As PlayWithCallbacks, with a thread per seat playing on one PlaySeat
+// stream (seat_stream_players.cc).
+void PlayOnSeatStreams(const PlayOptions& options, int matches,
                        double seconds, Totals* totals);
 
 }  // namespace cardref::load

@@ -6,9 +6,11 @@
 // process, or --server=HOST:PORT), then the same client pattern for as long
 // against the echo service in a child process built the same way. Each
 // player opens WatchObservations and, when it is to act, submits a uniform
-// random legal action with the observation's version; a finished match is
-// replaced by a new one. Reports decisions/s, the p50/p99 latency of a
-// decision (the SubmitAction round trip), the server's CPU per decision
+// random legal action with the observation's version (--client=seat_streams:
+// plays its seat on one PlaySeat stream instead, as the example bots do); a
+// finished match is replaced by a new one. Reports decisions/s, the p50/p99
+// latency of a decision (the SubmitAction round trip; on PlaySeat, from the
+// action to the match's next observation), the server's CPU per decision
 // (utime + stime of the server process, /proc/PID/stat; only for servers it
 // started) and the timeouts charged (submissions refused with
 // DEADLINE_EXCEEDED), with how many of them were false (the submission left
@@ -74,7 +76,9 @@ ABSL_FLAG(double, ramp_seconds, 0,
           "the run (0: all at once)");
 ABSL_FLAG(std::string, client, "callbacks",
           "the players' client: callbacks (gRPC's callback API, no thread "
-          "per seat) or threads (a thread per seat, blocking calls)");
+          "per seat), threads (a thread per seat, blocking calls) or "
+          "seat_streams (a thread per seat playing on one PlaySeat stream, "
+          "as the example bots do)");
 ABSL_FLAG(int32_t, rounds, 1,
           "measure referee then echo this many times, interleaved, and "
           "report the median of each figure and of the per-round ratios "
@@ -120,7 +124,8 @@ constexpr char kUsage[] =
     "                    [--held_matches=N] [--omit_observation=false]\n"
     "                    [--log_dir=DIR] [--log_sync=event|round|end]\n"
     "                    [--rounds=N]\n"
-    "                    [--client=callbacks|threads] [--ramp_seconds=S]\n"
+    "                    [--client=callbacks|threads|seat_streams]\n"
+    "                    [--ramp_seconds=S]\n"
     "                    [--server=HOST:PORT --organiser_token_file=FILE]\n";
 
 // A server in a child process, forked before this process starts any
@@ -289,12 +294,6 @@ void OnEightChannels(const std::string& address,
     });
   }
   for (std::thread& t : threads) t.join();
-}
-
-void AddBearer(const std::string& token, grpc::ClientContext* context) {
-  if (!token.empty()) {
-    context->AddMetadata("authorization", absl::StrCat("Bearer ", token));
-  }
 }
 
 // Creates `n` matches of `game` nobody joins, from 8 threads; returns how
@@ -620,7 +619,11 @@ Figures Measure(const std::string& address, const std::string& token,
     options.seed = absl::GetFlag(FLAGS_seed);
     options.omit_observation = absl::GetFlag(FLAGS_omit_observation);
     options.ramp_seconds = absl::GetFlag(FLAGS_ramp_seconds);
-    PlayWithCallbacks(options, matches, seconds, &callback_totals);
+    if (absl::GetFlag(FLAGS_client) == "seat_streams") {
+      PlayOnSeatStreams(options, matches, seconds, &callback_totals);
+    } else {
+      PlayWithCallbacks(options, matches, seconds, &callback_totals);
+    }
   }
   Totals& totals = *played;
   const double cpu_after = server_pid > 0 ? CpuSeconds(server_pid) : -1;
@@ -680,12 +683,14 @@ int Main(int argc, char** argv) {
       !(absl::GetFlag(FLAGS_ramp_seconds) >= 0 &&
         absl::GetFlag(FLAGS_ramp_seconds) < seconds) ||
       (absl::GetFlag(FLAGS_client) != "callbacks" &&
-       absl::GetFlag(FLAGS_client) != "threads")) {
+       absl::GetFlag(FLAGS_client) != "threads" &&
+       absl::GetFlag(FLAGS_client) != "seat_streams")) {
     std::cerr << "cardref_load: expected --matches >= 1, --seconds > 0, "
                  "--decision_time_limit_ms >= 0, --rounds >= 1, "
                  "2 <= --answer_grace_s <= 600, "
                  "0 <= --ramp_seconds < --seconds, "
-                 "--client=callbacks or threads and --format=text or json\n"
+                 "--client=callbacks, threads or seat_streams and "
+                 "--format=text or json\n"
               << kUsage;
     return cli::kExitUsage;
   }

@@ -1,0 +1,220 @@
+// The seat-stream client of players.h: a thread per seat playing on one
+// PlaySeat stream with blocking calls, as the example bots do
+// (tools/bot_main.cc). PlaySeat answers an accepted action with no message
+// of its own, so a decision's round trip runs from the action to the next
+// observation of its match, to whichever seat it goes.
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "cardref/v1/referee.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "load/players.h"
+#include "referee/base/rng.h"
+
+namespace cardref::load {
+namespace {
+
+// A match's last action not yet followed by an observation.
+struct PendingAction {
+  std::mutex mu;
+  uint64_t version = 0;  // the decision it answers; 0: none pending
+  SendTime sent;
+  int64_t deadline_unix_millis = 0;
+};
+
+class SeatStreamRun {
+ public:
+  SeatStreamRun(const PlayOptions& options, Totals* totals)
+      : options_(options), totals_(totals) {}
+
+  void Run(int matches, double seconds) {
+    end_ = Clock::now() +
+           std::chrono::microseconds(static_cast<int64_t>(seconds * 1e6));
+    std::vector<std::thread> slots;
+    slots.reserve(matches);
+    for (int m = 0; m < matches; ++m) {
+      const auto first =
+          Clock::now() + std::chrono::microseconds(static_cast<int64_t>(
+                             options_.ramp_seconds * 1e6 * m / matches));
+      slots.emplace_back([this, m, first] {
+        std::this_thread::sleep_until(first);
+        Slot(m);
+      });
+    }
+    std::this_thread::sleep_until(end_);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+      for (grpc::ClientContext* c : contexts_) c->TryCancel();
+    }
+    for (std::thread& t : slots) t.join();
+  }
+
+ private:
+  bool stopping() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return stop_;
+  }
+
+  void Error(const std::string& what, const grpc::Status& status) {
+    if (stopping()) return;
+    std::lock_guard<std::mutex> lock(totals_->mu);
+    ++totals_->errors;
+    if (totals_->first_error.empty()) {
+      totals_->first_error = absl::StrCat(what, ": ", status.error_message());
+    }
+  }
+
+  // Plays one match after another until the run stops.
+  void Slot(int slot) {
+    auto stub = v1::Referee::NewStub(SlotChannel(options_.address, slot));
+    for (uint64_t round = 0; !stopping(); ++round) {
+      v1::CreateMatchRequest create;
+      create.set_game(options_.game);
+      create.set_decision_time_limit_millis(options_.limit_ms);
+      if (!options_.token.empty()) create.set_open(true);
+      v1::CreateMatchResponse created;
+      grpc::ClientContext context;
+      AddBearer(options_.token, &context);
+      SetAnswerDeadline(end_, &context);
+      const grpc::Status st = stub->CreateMatch(&context, create, &created);
+      if (!st.ok()) {
+        if (Unanswered(st, end_, Clock::now())) totals_->AddUnanswered();
+        Error("CreateMatch", st);
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        continue;
+      }
+      PendingAction pending;
+      std::vector<std::thread> seats;
+      for (int s = 0; s < created.num_seats(); ++s) {
+        const uint64_t seed = options_.seed * 1000003 +
+                              static_cast<uint64_t>(slot) * 7919 + round * 31 +
+                              static_cast<uint64_t>(s);
+        seats.emplace_back([&, s, seed] {
+          Seat(*stub, created.match_id(), s, seed, &pending);
+        });
+      }
+      for (std::thread& t : seats) t.join();
+      if (stopping()) {
+        std::lock_guard<std::mutex> lock(totals_->mu);
+        totals_->left_matches.push_back(created.match_id());
+      }
+    }
+  }
+
+  void Seat(v1::Referee::Stub& stub, const std::string& match_id, int seat,
+            uint64_t seed, PendingAction* pending) {
+    v1::JoinMatchRequest join;
+    join.set_match_id(match_id);
+    join.set_seat(seat);
+    join.set_player_name(absl::StrCat("load", seat));
+    v1::JoinMatchResponse me;
+    {
+      grpc::ClientContext context;
+      SetAnswerDeadline(end_, &context);
+      const grpc::Status st = stub.JoinMatch(&context, join, &me);
+      if (!st.ok()) {
+        if (Unanswered(st, end_, Clock::now())) totals_->AddUnanswered();
+        Error("JoinMatch", st);
+        return;
+      }
+    }
+    grpc::ClientContext context;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stop_) return;
+      contexts_.insert(&context);
+    }
+    auto stream = stub.PlaySeat(&context);
+    v1::PlaySeatRequest first;
+    first.mutable_seat()->set_match_id(match_id);
+    first.mutable_seat()->set_seat(seat);
+    first.mutable_seat()->set_token(me.token());
+    Rng rng(seed);
+    Tally tally;
+    uint64_t answered = 0;
+    v1::PlaySeatResponse message;
+    bool broke = !stream->Write(first);
+    while (!broke && stream->Read(&message)) {
+      const Clock::time_point now = Clock::now();
+      if (message.has_refused()) {
+        const v1::ActionRefused& refused = message.refused();
+        const auto code = static_cast<grpc::StatusCode>(refused.code());
+        std::lock_guard<std::mutex> lock(pending->mu);
+        if (pending->version != refused.decision_version()) continue;
+        pending->version = 0;
+        if (now <= end_ &&
+            !CountSubmission(code, pending->sent, pending->deadline_unix_millis,
+                             now, &tally)) {
+          Error("PlaySeat", grpc::Status(code, refused.message()));
+        }
+        continue;
+      }
+      const v1::Observation& obs = message.observation();
+      ++tally.observations;
+      tally.observation_bytes += static_cast<int64_t>(obs.ByteSizeLong());
+      {
+        std::lock_guard<std::mutex> lock(pending->mu);
+        if (pending->version != 0 && obs.version() > pending->version) {
+          pending->version = 0;
+          if (now <= end_) {
+            CountSubmission(grpc::StatusCode::OK, pending->sent,
+                            pending->deadline_unix_millis, now, &tally);
+          }
+        }
+      }
+      if (obs.seat_to_act() != seat || obs.version() == answered ||
+          obs.legal_actions_size() == 0) {
+        continue;
+      }
+      answered = obs.version();
+      v1::PlaySeatRequest next;
+      v1::SubmitActionRequest& submit = *next.mutable_action();
+      *submit.mutable_action() = obs.legal_actions(
+          static_cast<int>(rng.Uniform(obs.legal_actions_size())));
+      submit.set_decision_version(obs.version());
+      {
+        std::lock_guard<std::mutex> lock(pending->mu);
+        pending->version = obs.version();
+        pending->sent = SendTime::Now();
+        pending->deadline_unix_millis = obs.deadline_unix_millis();
+      }
+      broke = !stream->Write(next);
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      contexts_.erase(&context);
+    }
+    context.TryCancel();
+    const grpc::Status end = stream->Finish();
+    if (!end.ok() && end.error_code() != grpc::StatusCode::CANCELLED) {
+      if (Unanswered(end, end_, Clock::now())) totals_->AddUnanswered();
+      Error("PlaySeat", end);
+    }
+    totals_->AddSeat(tally);
+  }
+
+  const PlayOptions options_;
+  Totals* const totals_;
+  Clock::time_point end_;
+  std::mutex mu_;
+  bool stop_ = false;                        // guarded by mu_
+  std::set<grpc::ClientContext*> contexts_;  // guarded by mu_
+};
+
+}  // namespace
+
+void PlayOnSeatStreams(const PlayOptions& options, int matches, double seconds,
+                       Totals* totals) {
+  SeatStreamRun(options, totals).Run(matches, seconds);
+}
+
+}  // namespace cardref::load
