@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 load="$PWD/${BUILD_DIR:-build}/tools/cardref_load"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP_CALLGRIND:-}" ] || rm -rf "$work"' EXIT
 for s in 10 20; do
   mkdir -p "$work/run$s"
   # cardref_load forks the referee, then the echo: valgrind follows both.

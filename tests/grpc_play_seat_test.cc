@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gmock/gmock.h"
+#include "google/protobuf/unknown_field_set.h"
 #include "gtest/gtest.h"
 #include "referee/base/rng.h"
 #include "tests/referee_fixture.h"
@@ -196,6 +197,19 @@ TEST_F(PlaySeatTest, RefusalsComeOnTheStreamAndTheDecisionStaysOpen) {
             static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
   EXPECT_THAT(message.refused().message(), HasSubstr("names no other"));
 
+  // A field this referee does not know, deep in the action: refused with
+  // its path, not ignored.
+  v1::PlaySeatRequest newer = ActionMessage(obs.legal_actions(0),
+                                            obs.version(), 3);
+  v1::Action& typed = *newer.mutable_action()->mutable_action();
+  typed.GetReflection()->MutableUnknownFields(&typed)->AddVarint(77, 1);
+  ASSERT_TRUE(stream->Write(newer));
+  ASSERT_TRUE(stream->Read(&message));
+  ASSERT_TRUE(message.has_refused());
+  EXPECT_EQ(message.refused().code(),
+            static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
+  EXPECT_THAT(message.refused().message(), HasSubstr("action.#77"));
+
   // The other seat, not to act, is refused as SubmitAction refuses it.
   v1::PlaySeatResponse other_message;
   ASSERT_TRUE(waiting->Write(ActionMessage(obs.legal_actions(0),
@@ -209,7 +223,7 @@ TEST_F(PlaySeatTest, RefusalsComeOnTheStreamAndTheDecisionStaysOpen) {
   // The decision is still open: a legal action is taken, and the match
   // moved on.
   ASSERT_TRUE(stream->Write(ActionMessage(obs.legal_actions(0),
-                                          obs.version(), 3)));
+                                          obs.version(), 4)));
   for (int i = 0; i < 200; ++i) {
     if (Observe(*stub_, m, actor).version() > obs.version()) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));

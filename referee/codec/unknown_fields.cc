@@ -1,11 +1,13 @@
 #include "referee/codec/unknown_fields.h"
 
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/reflection.h"
 #include "google/protobuf/unknown_field_set.h"
+#include "referee/codec/known_fields_scan.h"
 
 namespace cardref::codec {
 
@@ -56,6 +58,16 @@ absl::Status CheckNoUnknownFields(const Message& request) {
       "the request has a field this referee does not know: ", *unknown,
       " (field number after '#'); it speaks cardref.v1 as in its "
       "proto/ files. Update the bot's stubs or drop the field"));
+}
+
+absl::Status CheckNoUnknownFieldsOfParsed(const Message& request) {
+  thread_local KnownFieldsScan scan;  // caches per-type tables
+  thread_local std::string bytes;     // keeps its capacity between calls
+  if (request.SerializeToString(&bytes) &&
+      scan.OnlyKnownFields(bytes, request.GetDescriptor())) {
+    return absl::OkStatus();
+  }
+  return CheckNoUnknownFields(request);
 }
 
 }  // namespace cardref::codec

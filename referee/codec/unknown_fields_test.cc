@@ -55,5 +55,36 @@ TEST(UnknownFieldsTest, SurvivesASerializationRoundTrip) {
   EXPECT_THAT(FindUnknownField(parsed), Optional(std::string("#42")));
 }
 
+TEST(UnknownFieldsTest, AParsedMessageGetsTheSameAnswerFromItsScannedBytes) {
+  v1::PlaySeatRequest known;
+  known.mutable_action()->set_decision_version(12);
+  known.mutable_action()->mutable_action()->mutable_craits()->mutable_play()
+      ->set_card(3);
+  EXPECT_TRUE(CheckNoUnknownFieldsOfParsed(known).ok());
+  // Twice: the second call reuses the thread's tables and buffer.
+  EXPECT_TRUE(CheckNoUnknownFieldsOfParsed(known).ok());
+
+  v1::PlaySeatRequest nested = known;
+  AddUnknown(*nested.mutable_action()->mutable_action()->mutable_craits()
+                  ->mutable_play(),
+             7);
+  absl::Status st = CheckNoUnknownFieldsOfParsed(nested);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(st.message()),
+              HasSubstr("action.action.craits.play.#7"));
+
+  // A known number with the wrong wire type lands in the unknown fields.
+  v1::PlaySeatRequest wrong_type;
+  wrong_type.mutable_seat()->set_match_id("m");
+  std::string wire = wrong_type.SerializeAsString();
+  wire += std::string("\x08\x05", 2);  // seat = 1 as a varint
+  v1::PlaySeatRequest parsed;
+  ASSERT_TRUE(parsed.ParseFromString(wire));
+  EXPECT_EQ(CheckNoUnknownFieldsOfParsed(parsed).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(CheckNoUnknownFieldsOfParsed(parsed).message(),
+            CheckNoUnknownFields(parsed).message());
+}
+
 }  // namespace
 }  // namespace cardref::codec

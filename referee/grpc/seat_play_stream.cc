@@ -67,7 +67,7 @@ class SeatPlayStream final
     }
     const v1::SeatRequest& seat = request_.seat();
     if (st.ok()) st = deps_.admit(seat.token());
-    if (st.ok()) st = codec::CheckNoUnknownFields(request_);
+    if (st.ok()) st = codec::CheckNoUnknownFieldsOfParsed(request_);
     std::shared_ptr<service::Match> match;
     if (st.ok()) {
       absl::StatusOr<std::shared_ptr<service::Match>> found =
@@ -123,7 +123,7 @@ class SeatPlayStream final
       decision_version = action.decision_version();
       st = deps_.admit(feed_->token());
     }
-    if (st.ok()) st = codec::CheckNoUnknownFields(action);
+    if (st.ok()) st = codec::CheckNoUnknownFieldsOfParsed(action);
     if (st.ok()) st = TakeTheStreamsSeat(&action);
     if (!st.ok()) {
       absl::MutexLock lock(&mu_);
