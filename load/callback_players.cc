@@ -58,12 +58,7 @@ class Run {
   bool stopping() const { return stop_.load(); }
 
   void Error(const std::string& what, const grpc::Status& status) {
-    if (stopping()) return;
-    std::lock_guard<std::mutex> lock(totals_->mu);
-    ++totals_->errors;
-    if (totals_->first_error.empty()) {
-      totals_->first_error = absl::StrCat(what, ": ", status.error_message());
-    }
+    if (!stopping()) totals_->AddError(what, status);
   }
 
   // A live stream's context, cancelled when the run stops (at once if it

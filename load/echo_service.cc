@@ -149,9 +149,31 @@ void Unwatch(EchoService::Match& match, int id) {
   match.watchers.erase(id);
 }
 
+// A stream that writes what EchoFeed says is due.
+template <typename Message, typename Reactor>
+class EchoStream : public grpc_service::StreamWriter<Message, Reactor> {
+ protected:
+  using Base = grpc_service::StreamWriter<Message, Reactor>;
+  // `message` holds the observation the feed filled.
+  static typename Base::Next NextFor(EchoFeed::Due due,
+                                     const Message* message) {
+    switch (due) {
+      case EchoFeed::Due::kNothing:
+        return Base::Nothing();
+      case EchoFeed::Due::kObservation:
+        return Base::Write(message);
+      case EchoFeed::Due::kLastObservation:
+        return Base::WriteThenFinish(message, grpc::Status::OK);
+    }
+    return Base::Nothing();
+  }
+};
+
 // WatchObservations' stream (the referee's ObservationWriter, without the
 // referee).
-class EchoWriter final : public grpc_service::StreamWriter<v1::Observation> {
+class EchoWriter final
+    : public EchoStream<v1::Observation,
+                        grpc::ServerWriteReactor<v1::Observation>> {
  public:
   EchoWriter(const EchoService* echo, std::shared_ptr<EchoService::Match> match,
              int seat)
@@ -167,15 +189,7 @@ class EchoWriter final : public grpc_service::StreamWriter<v1::Observation> {
 
  private:
   Next NextLocked() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    switch (feed_.Next(*echo_, *match_, seat_, &pending_)) {
-      case EchoFeed::Due::kNothing:
-        return Nothing();
-      case EchoFeed::Due::kObservation:
-        return Write(&pending_);
-      case EchoFeed::Due::kLastObservation:
-        return WriteThenFinish(&pending_, grpc::Status::OK);
-    }
-    return Nothing();
+    return NextFor(feed_.Next(*echo_, *match_, seat_, &pending_), &pending_);
   }
 
   const EchoService* const echo_;
@@ -191,9 +205,9 @@ class EchoWriter final : public grpc_service::StreamWriter<v1::Observation> {
 // advances the match; a stale action is dropped, as the referee would
 // refuse it.
 class EchoSeatStream final
-    : public grpc_service::StreamWriter<
-          v1::PlaySeatResponse,
-          grpc::ServerBidiReactor<v1::PlaySeatRequest, v1::PlaySeatResponse>> {
+    : public EchoStream<v1::PlaySeatResponse,
+                        grpc::ServerBidiReactor<v1::PlaySeatRequest,
+                                                v1::PlaySeatResponse>> {
  public:
   explicit EchoSeatStream(EchoService* echo) : echo_(echo) {
     StartRead(&request_);
@@ -233,16 +247,9 @@ class EchoSeatStream final
   Next NextLocked() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     if (end_.has_value()) return FinishWith(*end_);
     if (match_ == nullptr) return Nothing();
-    switch (feed_.Next(*echo_, *match_, seat_,
-                       pending_.mutable_observation())) {
-      case EchoFeed::Due::kNothing:
-        return Nothing();
-      case EchoFeed::Due::kObservation:
-        return Write(&pending_);
-      case EchoFeed::Due::kLastObservation:
-        return WriteThenFinish(&pending_, grpc::Status::OK);
-    }
-    return Nothing();
+    return NextFor(
+        feed_.Next(*echo_, *match_, seat_, pending_.mutable_observation()),
+        &pending_);
   }
 
   EchoService* const echo_;

@@ -27,6 +27,28 @@ void AddBearer(const std::string& token, grpc::ClientContext* context) {
   }
 }
 
+void Totals::AddError(const std::string& what, const grpc::Status& status) {
+  std::lock_guard<std::mutex> lock(mu);
+  ++errors;
+  if (first_error.empty()) {
+    first_error = absl::StrCat(what, ": ", status.error_message());
+  }
+}
+
+grpc::Status JoinSeat(v1::Referee::Stub& stub, const std::string& match_id,
+                      int seat, Clock::time_point end, Totals* totals,
+                      v1::JoinMatchResponse* me) {
+  v1::JoinMatchRequest join;
+  join.set_match_id(match_id);
+  join.set_seat(seat);
+  join.set_player_name(absl::StrCat("load", seat));
+  grpc::ClientContext context;
+  SetAnswerDeadline(end, &context);
+  grpc::Status st = stub.JoinMatch(&context, join, me);
+  if (!st.ok() && Unanswered(st, end, Clock::now())) totals->AddUnanswered();
+  return st;
+}
+
 bool CountSubmission(grpc::StatusCode code, const SendTime& sent,
                      int64_t deadline_unix_millis, Clock::time_point done,
                      Tally* tally) {

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cardref/v1/referee.grpc.pb.h"
 #include "grpcpp/channel.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/support/status.h"
@@ -133,7 +134,16 @@ struct Totals : Tally {
     std::lock_guard<std::mutex> lock(mu);
     ++unanswered;
   }
+  // Counts an error; the first one's `what` and message are kept.
+  void AddError(const std::string& what, const grpc::Status& status);
 };
+
+// Joins `seat` of `match_id` as "load<seat>" with a blocking call, its
+// answer due AnswerGrace() after the run's `end`; a call left unanswered
+// is counted in `totals`.
+grpc::Status JoinSeat(v1::Referee::Stub& stub, const std::string& match_id,
+                      int seat, Clock::time_point end, Totals* totals,
+                      v1::JoinMatchResponse* me);
 
 struct PlayOptions {
   std::string address;

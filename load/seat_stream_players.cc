@@ -65,12 +65,7 @@ class SeatStreamRun {
   }
 
   void Error(const std::string& what, const grpc::Status& status) {
-    if (stopping()) return;
-    std::lock_guard<std::mutex> lock(totals_->mu);
-    ++totals_->errors;
-    if (totals_->first_error.empty()) {
-      totals_->first_error = absl::StrCat(what, ": ", status.error_message());
-    }
+    if (!stopping()) totals_->AddError(what, status);
   }
 
   // Plays one match after another until the run stops.
@@ -112,20 +107,11 @@ class SeatStreamRun {
 
   void Seat(v1::Referee::Stub& stub, const std::string& match_id, int seat,
             uint64_t seed, PendingAction* pending) {
-    v1::JoinMatchRequest join;
-    join.set_match_id(match_id);
-    join.set_seat(seat);
-    join.set_player_name(absl::StrCat("load", seat));
     v1::JoinMatchResponse me;
-    {
-      grpc::ClientContext context;
-      SetAnswerDeadline(end_, &context);
-      const grpc::Status st = stub.JoinMatch(&context, join, &me);
-      if (!st.ok()) {
-        if (Unanswered(st, end_, Clock::now())) totals_->AddUnanswered();
-        Error("JoinMatch", st);
-        return;
-      }
+    if (grpc::Status st = JoinSeat(stub, match_id, seat, end_, totals_, &me);
+        !st.ok()) {
+      Error("JoinMatch", st);
+      return;
     }
     grpc::ClientContext context;
     {

@@ -360,11 +360,7 @@ class LoadRun {
 
  private:
   void Error(const std::string& what, const grpc::Status& status) {
-    std::lock_guard<std::mutex> lock(totals_.mu);
-    ++totals_.errors;
-    if (totals_.first_error.empty()) {
-      totals_.first_error = absl::StrCat(what, ": ", status.error_message());
-    }
+    totals_.AddError(what, status);
   }
 
   void Slot(int slot) {
@@ -406,20 +402,11 @@ class LoadRun {
 
   void PlaySeat(v1::Referee::Stub& stub, const std::string& match_id, int seat,
                 uint64_t seed) {
-    v1::JoinMatchRequest join;
-    join.set_match_id(match_id);
-    join.set_seat(seat);
-    join.set_player_name(absl::StrCat("load", seat));
     v1::JoinMatchResponse me;
-    {
-      grpc::ClientContext context;
-      SetAnswerDeadline(end_, &context);
-      grpc::Status st = stub.JoinMatch(&context, join, &me);
-      if (!st.ok()) {
-        if (Unanswered(st, end_, Clock::now())) totals_.AddUnanswered();
-        if (!stop_) Error("JoinMatch", st);
-        return;
-      }
+    if (grpc::Status st = JoinSeat(stub, match_id, seat, end_, &totals_, &me);
+        !st.ok()) {
+      if (!stop_) Error("JoinMatch", st);
+      return;
     }
     Rng rng(seed);
     v1::SeatRequest watch;
