@@ -1,7 +1,7 @@
 // cardref_load's random players: what a run plays and what it counts.
 // Two clients play the same pattern (create a match, join every seat,
 // watch each seat's stream, answer each decision at once with a random
-// legal action): a thread per seat with blocking calls (load_main.cc), and
+// legal action): a thread per seat with blocking calls (PlayWithThreads), and
 // gRPC's callback API on a few threads (PlayWithCallbacks), which keeps
 // thousands of seats from starving each other of the client's CPU. A third
 // plays each seat on one PlaySeat stream, as the example bots do
@@ -162,8 +162,11 @@ struct PlayOptions {
 void PlayWithCallbacks(const PlayOptions& options, int matches,
                        double seconds, Totals* totals);
 
-// As PlayWithCallbacks, with a thread per seat playing on one PlaySeat
-// stream (seat_stream_players.cc).
+// As PlayWithCallbacks, with a thread per seat and blocking calls
+// (thread_per_seat_players.cc): watching its observations and submitting
+// its actions, or playing it on one PlaySeat stream.
+void PlayWithThreads(const PlayOptions& options, int matches, double seconds,
+                     Totals* totals);
 void PlayOnSeatStreams(const PlayOptions& options, int matches,
                        double seconds, Totals* totals);
 

@@ -322,161 +322,6 @@ int CreateWaitingMatches(const std::string& address, const std::string& token,
   return created.load();
 }
 
-class LoadRun {
- public:
-  LoadRun(const std::string& address, std::string token, std::string game,
-          int64_t limit_ms, uint64_t seed)
-      : address_(address),
-        token_(std::move(token)),
-        game_(std::move(game)),
-        limit_ms_(limit_ms),
-        seed_(seed) {}
-
-  // Plays `matches` slots for `seconds`; returns the totals.
-  Totals& Run(int matches, double seconds) {
-    end_ = Clock::now() + std::chrono::microseconds(
-                              static_cast<int64_t>(seconds * 1e6));
-    std::vector<std::thread> slots;
-    slots.reserve(matches);
-    const double ramp_us = absl::GetFlag(FLAGS_ramp_seconds) * 1e6;
-    for (int m = 0; m < matches; ++m) {
-      const auto first = Clock::now() + std::chrono::microseconds(
-                                            static_cast<int64_t>(
-                                                ramp_us * m / matches));
-      slots.emplace_back([this, m, first] {
-        std::this_thread::sleep_until(first);
-        Slot(m);
-      });
-    }
-    std::this_thread::sleep_until(end_);
-    stop_ = true;
-    {
-      std::lock_guard<std::mutex> lock(contexts_mu_);
-      for (grpc::ClientContext* c : contexts_) c->TryCancel();
-    }
-    for (std::thread& t : slots) t.join();
-    return totals_;
-  }
-
- private:
-  void Error(const std::string& what, const grpc::Status& status) {
-    totals_.AddError(what, status);
-  }
-
-  void Slot(int slot) {
-    auto stub = v1::Referee::NewStub(SlotChannel(address_, slot));
-    uint64_t round = 0;
-    while (!stop_) {
-      v1::CreateMatchRequest create;
-      create.set_game(game_);
-      create.set_decision_time_limit_millis(limit_ms_);
-      if (!token_.empty()) create.set_open(true);
-      v1::CreateMatchResponse created;
-      grpc::ClientContext context;
-      AddBearer(token_, &context);
-      SetAnswerDeadline(end_, &context);
-      grpc::Status st = stub->CreateMatch(&context, create, &created);
-      if (!st.ok()) {
-        if (Unanswered(st, end_, Clock::now())) totals_.AddUnanswered();
-        if (!stop_) Error("CreateMatch", st);
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        continue;
-      }
-      std::vector<std::thread> seats;
-      for (int s = 0; s < created.num_seats(); ++s) {
-        const uint64_t seed =
-            seed_ * 1000003 + static_cast<uint64_t>(slot) * 7919 + round * 31 +
-            static_cast<uint64_t>(s);
-        seats.emplace_back([this, &stub, &created, s, seed] {
-          PlaySeat(*stub, created.match_id(), s, seed);
-        });
-      }
-      for (std::thread& t : seats) t.join();
-      if (stop_) {
-        std::lock_guard<std::mutex> lock(totals_.mu);
-        totals_.left_matches.push_back(created.match_id());
-      }
-      ++round;
-    }
-  }
-
-  void PlaySeat(v1::Referee::Stub& stub, const std::string& match_id, int seat,
-                uint64_t seed) {
-    v1::JoinMatchResponse me;
-    if (grpc::Status st = JoinSeat(stub, match_id, seat, end_, &totals_, &me);
-        !st.ok()) {
-      if (!stop_) Error("JoinMatch", st);
-      return;
-    }
-    Rng rng(seed);
-    v1::SeatRequest watch;
-    watch.set_match_id(match_id);
-    watch.set_seat(seat);
-    watch.set_token(me.token());
-    grpc::ClientContext context;
-    {
-      std::lock_guard<std::mutex> lock(contexts_mu_);
-      if (stop_) return;
-      contexts_.insert(&context);
-    }
-    auto stream = stub.WatchObservations(&context, watch);
-    v1::Observation obs;
-    uint64_t answered = 0;
-    Tally tally;
-    while (!stop_ && stream->Read(&obs)) {
-      ++tally.observations;
-      tally.observation_bytes += static_cast<int64_t>(obs.ByteSizeLong());
-      if (obs.seat_to_act() != seat || obs.version() == answered ||
-          obs.legal_actions_size() == 0) {
-        continue;
-      }
-      answered = obs.version();
-      v1::SubmitActionRequest submit;
-      submit.set_match_id(match_id);
-      submit.set_seat(seat);
-      submit.set_token(me.token());
-      *submit.mutable_action() = obs.legal_actions(
-          static_cast<int>(rng.Uniform(obs.legal_actions_size())));
-      submit.set_decision_version(obs.version());
-      submit.set_omit_observation(omit_observation_);
-      v1::SubmitActionResponse response;
-      grpc::ClientContext submit_context;
-      SetAnswerDeadline(end_, &submit_context);
-      const SendTime sent = SendTime::Now();
-      grpc::Status st = stub.SubmitAction(&submit_context, submit, &response);
-      const auto done = Clock::now();
-      if (done > end_) {
-        if (Unanswered(st, end_, done)) totals_.AddUnanswered();
-        break;
-      }
-      if (!CountSubmission(st.error_code(), sent, obs.deadline_unix_millis(),
-                           done, &tally) &&
-          !stop_) {
-        Error("SubmitAction", st);
-      }
-    }
-    {
-      std::lock_guard<std::mutex> lock(contexts_mu_);
-      contexts_.erase(&context);
-    }
-    context.TryCancel();
-    stream->Finish();
-    totals_.AddSeat(tally);
-  }
-
-  const std::string address_;
-  const std::string token_;
-  const std::string game_;
-  const int64_t limit_ms_;
-  const uint64_t seed_;
-  const bool omit_observation_ = absl::GetFlag(FLAGS_omit_observation);
-  Clock::time_point end_;
-  std::atomic<bool> stop_{false};
-  std::mutex contexts_mu_;
-  std::set<grpc::ClientContext*> contexts_;
-  Totals totals_;
-};
-
 // Aborts the matches a run left in progress (after its figures are
 // taken), so they hold no cap and spend no CPU in the next measurement.
 // Returns how many it could not end: refused (AbortMatch is an organiser's
@@ -589,30 +434,23 @@ Figures MedianFigures(const std::vector<Figures>& rounds) {
 Figures Measure(const std::string& address, const std::string& token,
                 pid_t server_pid, int matches, double seconds) {
   const double cpu_before = server_pid > 0 ? CpuSeconds(server_pid) : -1;
-  Totals callback_totals;
-  std::unique_ptr<LoadRun> threaded;
-  Totals* played = &callback_totals;
-  if (absl::GetFlag(FLAGS_client) == "threads") {
-    threaded = std::make_unique<LoadRun>(
-        address, token, absl::GetFlag(FLAGS_game),
-        absl::GetFlag(FLAGS_decision_time_limit_ms), absl::GetFlag(FLAGS_seed));
-    played = &threaded->Run(matches, seconds);
+  Totals totals;
+  PlayOptions options;
+  options.address = address;
+  options.token = token;
+  options.game = absl::GetFlag(FLAGS_game);
+  options.limit_ms = absl::GetFlag(FLAGS_decision_time_limit_ms);
+  options.seed = absl::GetFlag(FLAGS_seed);
+  options.omit_observation = absl::GetFlag(FLAGS_omit_observation);
+  options.ramp_seconds = absl::GetFlag(FLAGS_ramp_seconds);
+  const std::string client = absl::GetFlag(FLAGS_client);
+  if (client == "threads") {
+    PlayWithThreads(options, matches, seconds, &totals);
+  } else if (client == "seat_streams") {
+    PlayOnSeatStreams(options, matches, seconds, &totals);
   } else {
-    PlayOptions options;
-    options.address = address;
-    options.token = token;
-    options.game = absl::GetFlag(FLAGS_game);
-    options.limit_ms = absl::GetFlag(FLAGS_decision_time_limit_ms);
-    options.seed = absl::GetFlag(FLAGS_seed);
-    options.omit_observation = absl::GetFlag(FLAGS_omit_observation);
-    options.ramp_seconds = absl::GetFlag(FLAGS_ramp_seconds);
-    if (absl::GetFlag(FLAGS_client) == "seat_streams") {
-      PlayOnSeatStreams(options, matches, seconds, &callback_totals);
-    } else {
-      PlayWithCallbacks(options, matches, seconds, &callback_totals);
-    }
+    PlayWithCallbacks(options, matches, seconds, &totals);
   }
-  Totals& totals = *played;
   const double cpu_after = server_pid > 0 ? CpuSeconds(server_pid) : -1;
   // A server that left calls unanswered would not answer these either.
   const int64_t left_running =

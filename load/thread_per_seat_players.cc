@@ -1,8 +1,10 @@
-// The seat-stream client of players.h: a thread per seat playing on one
-// PlaySeat stream with blocking calls, as the example bots do
-// (tools/bot_main.cc). PlaySeat answers an accepted action with no message
-// of its own, so a decision's round trip runs from the action to the next
-// observation of its match, to whichever seat it goes.
+// The two blocking clients of players.h, a thread per seat: one watches its
+// seat's observations and submits each action (PlayWithThreads), the other
+// plays the seat on one PlaySeat stream, as the example bots do
+// (PlayOnSeatStreams, tools/bot_main.cc). PlaySeat answers an accepted
+// action with no message of its own, so its decision's round trip runs from
+// the action to the next observation of its match, to whichever seat it
+// goes.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -22,7 +24,8 @@
 namespace cardref::load {
 namespace {
 
-// A match's last action not yet followed by an observation.
+// A match's last action on a PlaySeat stream not yet followed by an
+// observation.
 struct PendingAction {
   std::mutex mu;
   uint64_t version = 0;  // the decision it answers; 0: none pending
@@ -30,10 +33,13 @@ struct PendingAction {
   int64_t deadline_unix_millis = 0;
 };
 
-class SeatStreamRun {
+class ThreadPerSeatRun {
  public:
-  SeatStreamRun(const PlayOptions& options, Totals* totals)
-      : options_(options), totals_(totals) {}
+  ThreadPerSeatRun(const PlayOptions& options, Totals* totals,
+                   bool on_seat_streams)
+      : options_(options),
+        totals_(totals),
+        on_seat_streams_(on_seat_streams) {}
 
   void Run(int matches, double seconds) {
     end_ = Clock::now() +
@@ -59,13 +65,26 @@ class SeatStreamRun {
   }
 
  private:
-  bool stopping() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return stop_;
-  }
+  bool stopping() const { return stop_.load(); }
 
   void Error(const std::string& what, const grpc::Status& status) {
     if (!stopping()) totals_->AddError(what, status);
+  }
+
+  // A stream's context, cancelled when the run stops; false if it has.
+  bool Hold(grpc::ClientContext* context) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stop_) return false;
+    contexts_.insert(context);
+    return true;
+  }
+  // Lets it go and ends its call.
+  void Release(grpc::ClientContext* context) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      contexts_.erase(context);
+    }
+    context->TryCancel();
   }
 
   // Plays one match after another until the run stops.
@@ -94,7 +113,11 @@ class SeatStreamRun {
                               static_cast<uint64_t>(slot) * 7919 + round * 31 +
                               static_cast<uint64_t>(s);
         seats.emplace_back([&, s, seed] {
-          Seat(*stub, created.match_id(), s, seed, &pending);
+          if (on_seat_streams_) {
+            PlayOnStream(*stub, created.match_id(), s, seed, &pending);
+          } else {
+            WatchAndSubmit(*stub, created.match_id(), s, seed);
+          }
         });
       }
       for (std::thread& t : seats) t.join();
@@ -105,8 +128,66 @@ class SeatStreamRun {
     }
   }
 
-  void Seat(v1::Referee::Stub& stub, const std::string& match_id, int seat,
-            uint64_t seed, PendingAction* pending) {
+  // Watches the seat's observations and submits each of its actions.
+  void WatchAndSubmit(v1::Referee::Stub& stub, const std::string& match_id,
+                      int seat, uint64_t seed) {
+    v1::JoinMatchResponse me;
+    if (grpc::Status st = JoinSeat(stub, match_id, seat, end_, totals_, &me);
+        !st.ok()) {
+      Error("JoinMatch", st);
+      return;
+    }
+    v1::SeatRequest watch;
+    watch.set_match_id(match_id);
+    watch.set_seat(seat);
+    watch.set_token(me.token());
+    grpc::ClientContext context;
+    if (!Hold(&context)) return;
+    auto stream = stub.WatchObservations(&context, watch);
+    Rng rng(seed);
+    Tally tally;
+    uint64_t answered = 0;
+    v1::Observation obs;
+    while (!stopping() && stream->Read(&obs)) {
+      ++tally.observations;
+      tally.observation_bytes += static_cast<int64_t>(obs.ByteSizeLong());
+      if (obs.seat_to_act() != seat || obs.version() == answered ||
+          obs.legal_actions_size() == 0) {
+        continue;
+      }
+      answered = obs.version();
+      v1::SubmitActionRequest submit;
+      submit.set_match_id(match_id);
+      submit.set_seat(seat);
+      submit.set_token(me.token());
+      *submit.mutable_action() = obs.legal_actions(
+          static_cast<int>(rng.Uniform(obs.legal_actions_size())));
+      submit.set_decision_version(obs.version());
+      submit.set_omit_observation(options_.omit_observation);
+      v1::SubmitActionResponse response;
+      grpc::ClientContext submit_context;
+      SetAnswerDeadline(end_, &submit_context);
+      const SendTime sent = SendTime::Now();
+      const grpc::Status st =
+          stub.SubmitAction(&submit_context, submit, &response);
+      const auto done = Clock::now();
+      if (done > end_) {
+        if (Unanswered(st, end_, done)) totals_->AddUnanswered();
+        break;
+      }
+      if (!CountSubmission(st.error_code(), sent, obs.deadline_unix_millis(),
+                           done, &tally)) {
+        Error("SubmitAction", st);
+      }
+    }
+    Release(&context);
+    stream->Finish();
+    totals_->AddSeat(tally);
+  }
+
+  // Plays the seat on one PlaySeat stream.
+  void PlayOnStream(v1::Referee::Stub& stub, const std::string& match_id,
+                    int seat, uint64_t seed, PendingAction* pending) {
     v1::JoinMatchResponse me;
     if (grpc::Status st = JoinSeat(stub, match_id, seat, end_, totals_, &me);
         !st.ok()) {
@@ -114,11 +195,7 @@ class SeatStreamRun {
       return;
     }
     grpc::ClientContext context;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (stop_) return;
-      contexts_.insert(&context);
-    }
+    if (!Hold(&context)) return;
     auto stream = stub.PlaySeat(&context);
     v1::PlaySeatRequest first;
     first.mutable_seat()->set_match_id(match_id);
@@ -175,11 +252,7 @@ class SeatStreamRun {
       }
       broke = !stream->Write(next);
     }
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      contexts_.erase(&context);
-    }
-    context.TryCancel();
+    Release(&context);
     const grpc::Status end = stream->Finish();
     if (!end.ok() && end.error_code() != grpc::StatusCode::CANCELLED) {
       if (Unanswered(end, end_, Clock::now())) totals_->AddUnanswered();
@@ -190,17 +263,25 @@ class SeatStreamRun {
 
   const PlayOptions options_;
   Totals* const totals_;
+  const bool on_seat_streams_;
   Clock::time_point end_;
   std::mutex mu_;
-  bool stop_ = false;                        // guarded by mu_
+  std::atomic<bool> stop_{false};  // set under mu_, read without
   std::set<grpc::ClientContext*> contexts_;  // guarded by mu_
 };
 
 }  // namespace
 
+void PlayWithThreads(const PlayOptions& options, int matches, double seconds,
+                     Totals* totals) {
+  ThreadPerSeatRun(options, totals, /*on_seat_streams=*/false)
+      .Run(matches, seconds);
+}
+
 void PlayOnSeatStreams(const PlayOptions& options, int matches, double seconds,
                        Totals* totals) {
-  SeatStreamRun(options, totals).Run(matches, seconds);
+  ThreadPerSeatRun(options, totals, /*on_seat_streams=*/true)
+      .Run(matches, seconds);
 }
 
 }  // namespace cardref::load
