@@ -309,12 +309,13 @@ grpc::ServerUnaryReactor* EchoService::GetObservation(
   return Done(context, grpc::Status::OK);
 }
 
-bool EchoService::Advance(Match& match, uint64_t decision_version) {
+std::optional<size_t> EchoService::Advance(Match& match,
+                                           uint64_t decision_version) {
   size_t step;
   {
     absl::MutexLock lock(&match.mu);
     if (match.step >= script_.size() || decision_version != match.step + 1) {
-      return false;
+      return std::nullopt;
     }
     step = ++match.step;
   }
@@ -326,7 +327,7 @@ bool EchoService::Advance(Match& match, uint64_t decision_version) {
     absl::MutexLock lock(&mu_);
     matches_.erase(match.id);
   }
-  return true;
+  return step;
 }
 
 grpc::ServerUnaryReactor* EchoService::SubmitAction(
@@ -335,17 +336,14 @@ grpc::ServerUnaryReactor* EchoService::SubmitAction(
     v1::SubmitActionResponse* response) {
   std::shared_ptr<Match> match = Find(request->match_id());
   if (match == nullptr) return Done(context, NoSuchMatch());
-  if (!Advance(*match, request->decision_version())) {
+  const std::optional<size_t> step =
+      Advance(*match, request->decision_version());
+  if (!step.has_value()) {
     return Done(context, grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
                                       "not this decision"));
   }
   if (!request->omit_observation()) {
-    size_t step;
-    {
-      absl::MutexLock lock(&match->mu);
-      step = match->step;
-    }
-    ObservationAt(*match, step, response->mutable_observation());
+    ObservationAt(*match, *step, response->mutable_observation());
   }
   return Done(context, grpc::Status::OK);
 }

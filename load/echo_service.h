@@ -18,6 +18,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,9 +75,9 @@ class EchoService final : public v1::Referee::CallbackService {
   void ObservationAt(const Match& match, size_t step,
                      v1::Observation* out) const;
   // Advances `match` past the decision of version `decision_version` and
-  // tells its watchers; false (nothing changes) if that is not its current
-  // decision.
-  bool Advance(Match& match, uint64_t decision_version);
+  // tells its watchers; returns the step reached, or nullopt (nothing
+  // changes) if that is not its current decision.
+  std::optional<size_t> Advance(Match& match, uint64_t decision_version);
   // The match `id`; null if there is none (or it is over).
   std::shared_ptr<Match> Find(const std::string& id);
 

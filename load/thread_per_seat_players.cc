@@ -113,10 +113,16 @@ class ThreadPerSeatRun {
                               static_cast<uint64_t>(slot) * 7919 + round * 31 +
                               static_cast<uint64_t>(s);
         seats.emplace_back([&, s, seed] {
-          if (on_seat_streams_) {
-            PlayOnStream(*stub, created.match_id(), s, seed, &pending);
+          v1::JoinMatchResponse me;
+          if (grpc::Status st =
+                  JoinSeat(*stub, created.match_id(), s, end_, totals_, &me);
+              !st.ok()) {
+            Error("JoinMatch", st);
+          } else if (on_seat_streams_) {
+            PlayOnStream(*stub, created.match_id(), s, me.token(), seed,
+                         &pending);
           } else {
-            WatchAndSubmit(*stub, created.match_id(), s, seed);
+            WatchAndSubmit(*stub, created.match_id(), s, me.token(), seed);
           }
         });
       }
@@ -128,19 +134,14 @@ class ThreadPerSeatRun {
     }
   }
 
-  // Watches the seat's observations and submits each of its actions.
+  // Watches the joined seat's observations and submits each of its
+  // actions.
   void WatchAndSubmit(v1::Referee::Stub& stub, const std::string& match_id,
-                      int seat, uint64_t seed) {
-    v1::JoinMatchResponse me;
-    if (grpc::Status st = JoinSeat(stub, match_id, seat, end_, totals_, &me);
-        !st.ok()) {
-      Error("JoinMatch", st);
-      return;
-    }
+                      int seat, const std::string& token, uint64_t seed) {
     v1::SeatRequest watch;
     watch.set_match_id(match_id);
     watch.set_seat(seat);
-    watch.set_token(me.token());
+    watch.set_token(token);
     grpc::ClientContext context;
     if (!Hold(&context)) return;
     auto stream = stub.WatchObservations(&context, watch);
@@ -159,7 +160,7 @@ class ThreadPerSeatRun {
       v1::SubmitActionRequest submit;
       submit.set_match_id(match_id);
       submit.set_seat(seat);
-      submit.set_token(me.token());
+      submit.set_token(token);
       *submit.mutable_action() = obs.legal_actions(
           static_cast<int>(rng.Uniform(obs.legal_actions_size())));
       submit.set_decision_version(obs.version());
@@ -185,22 +186,17 @@ class ThreadPerSeatRun {
     totals_->AddSeat(tally);
   }
 
-  // Plays the seat on one PlaySeat stream.
+  // Plays the joined seat on one PlaySeat stream.
   void PlayOnStream(v1::Referee::Stub& stub, const std::string& match_id,
-                    int seat, uint64_t seed, PendingAction* pending) {
-    v1::JoinMatchResponse me;
-    if (grpc::Status st = JoinSeat(stub, match_id, seat, end_, totals_, &me);
-        !st.ok()) {
-      Error("JoinMatch", st);
-      return;
-    }
+                    int seat, const std::string& token, uint64_t seed,
+                    PendingAction* pending) {
     grpc::ClientContext context;
     if (!Hold(&context)) return;
     auto stream = stub.PlaySeat(&context);
     v1::PlaySeatRequest first;
     first.mutable_seat()->set_match_id(match_id);
     first.mutable_seat()->set_seat(seat);
-    first.mutable_seat()->set_token(me.token());
+    first.mutable_seat()->set_token(token);
     Rng rng(seed);
     Tally tally;
     uint64_t answered = 0;

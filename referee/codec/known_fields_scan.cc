@@ -158,4 +158,10 @@ bool KnownFieldsScan::Scan(const char* p, const char* end, const Table& table,
   return p == end;
 }
 
+bool OnlyKnownFieldsOnThisThread(absl::string_view bytes,
+                                 const Descriptor* type) {
+  thread_local KnownFieldsScan scan;
+  return scan.OnlyKnownFields(bytes, type);
+}
+
 }  // namespace cardref::codec

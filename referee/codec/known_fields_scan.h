@@ -70,6 +70,12 @@ class KnownFieldsScan {
   const Table* root_table_ = nullptr;
 };
 
+// KnownFieldsScan::OnlyKnownFields with the calling thread's scan, whose
+// tables stay cached for the thread's next request of any type (the
+// service's unary requests and streamed messages share it).
+bool OnlyKnownFieldsOnThisThread(absl::string_view bytes,
+                                 const google::protobuf::Descriptor* type);
+
 }  // namespace cardref::codec
 
 #endif  // CARDREF_REFEREE_CODEC_KNOWN_FIELDS_SCAN_H_

@@ -61,10 +61,9 @@ absl::Status CheckNoUnknownFields(const Message& request) {
 }
 
 absl::Status CheckNoUnknownFieldsOfParsed(const Message& request) {
-  thread_local KnownFieldsScan scan;  // caches per-type tables
-  thread_local std::string bytes;     // keeps its capacity between calls
+  thread_local std::string bytes;  // keeps its capacity between calls
   if (request.SerializeToString(&bytes) &&
-      scan.OnlyKnownFields(bytes, request.GetDescriptor())) {
+      OnlyKnownFieldsOnThisThread(bytes, request.GetDescriptor())) {
     return absl::OkStatus();
   }
   return CheckNoUnknownFields(request);

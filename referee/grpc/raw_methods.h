@@ -72,8 +72,7 @@ inline absl::Status CapsBeforeWalk(const v1::CreateMatchRequest& request) {
 template <typename Request>
 absl::Status CheckRequestFields(absl::string_view wire,
                                 const Request& request) {
-  thread_local codec::KnownFieldsScan scan;  // caches per-type tables
-  if (scan.OnlyKnownFields(wire, Request::descriptor())) {
+  if (codec::OnlyKnownFieldsOnThisThread(wire, Request::descriptor())) {
     return absl::OkStatus();
   }
   RETURN_IF_ERROR(CapsBeforeWalk(request));
