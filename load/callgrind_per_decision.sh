@@ -4,33 +4,44 @@
 # difference of their totals over the difference of their decisions, so
 # start-up and idle costs cancel (BENCHMARKS.md).
 # Usage: load/callgrind_per_decision.sh [cardref_load flags...]
-# Needs valgrind; takes about 2 minutes. Build dir: $BUILD_DIR (build).
+# Needs valgrind; takes about a minute. Build dir: $BUILD_DIR (build).
+# SHORT_SECONDS and LONG_SECONDS (10, 20) set the two runs: longer runs
+# average over more deals (the referee's cost per decision varies with the
+# game's course by about 1%; the echo's does not).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 load="$PWD/${BUILD_DIR:-build}/tools/cardref_load"
 work=$(mktemp -d)
 trap '[ -n "${KEEP_CALLGRIND:-}" ] || rm -rf "$work"' EXIT
-for s in 10 20; do
+short=${SHORT_SECONDS:-10}
+long=${LONG_SECONDS:-20}
+for s in "$short" "$long"; do
   mkdir -p "$work/run$s"
   # cardref_load forks the referee, then the echo: valgrind follows both.
   valgrind --tool=callgrind --callgrind-out-file="$work/run$s/cg.%p" \
     "$load" --matches=4 --seconds=$s "$@" >"$work/run$s/out.txt" 2>/dev/null
 done
-python3 - "$work" <<'PY'
+python3 - "$work" "$short" "$long" <<'PY'
 import glob, re, sys
-work = sys.argv[1]
+work, short, long = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 runs = {}
-for s in (10, 20):
+for s in (short, long):
     out = open(f"{work}/run{s}/out.txt").read()
     decisions = {n: float(re.search(n + r"\s+([\d.]+) decisions/s", out).group(1)) * s
                  for n in ("referee", "echo")}
-    files = sorted(glob.glob(f"{work}/run{s}/cg.*"), key=lambda f: int(f.rsplit(".", 1)[1]))
-    totals = [int(re.search(r"summary: (\d+)", open(f).read()).group(1)) for f in files]
-    runs[s] = (decisions, totals)  # totals: [client, referee, echo] in pid order
+    # Each process by what it serves (pids can wrap): the server methods
+    # only the referee, or only the echo, has.
+    totals = {}
+    for f in glob.glob(f"{work}/run{s}/cg.*"):
+        text = open(f).read()
+        name = ("referee" if "grpc_service::RefereeService::" in text else
+                "echo" if "load::EchoService::" in text else "client")
+        totals[name] = int(re.search(r"summary: (\d+)", text).group(1))
+    runs[s] = (decisions, totals)
 per = {}
-for i, name in ((1, "referee"), (2, "echo")):
-    (d10, t10), (d20, t20) = runs[10], runs[20]
-    per[name] = (t20[i] - t10[i]) / (d20[name] - d10[name])
+for name in ("referee", "echo"):
+    (d10, t10), (d20, t20) = runs[short], runs[long]
+    per[name] = (t20[name] - t10[name]) / (d20[name] - d10[name])
     print(f"{name}: {per[name]:.0f} instructions/decision")
 print(f"ratio: {per['referee'] / per['echo']:.3f}")
 PY

@@ -3,6 +3,7 @@
 #include <set>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -60,6 +61,18 @@ TEST(CodecTest, DecodeAcceptsTypedNotationOrBothWhenTheyAgree) {
     EXPECT_THAT(std::string(DecodeAction(*state, mismatch).status().message()),
                 HasSubstr("disagree"));
   }
+  // The typed action's own text is taken without parsing it; any other
+  // text that means the same is parsed, and then agrees.
+  v1::Action shouted = EncodeAction(*state, legal[0]);
+  shouted.set_notation(absl::AsciiStrToUpper(shouted.notation()));
+  ASSERT_NE(shouted.notation(), state->ActionToString(legal[0]));
+  absl::StatusOr<Action> decoded = DecodeAction(*state, shouted);
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  EXPECT_EQ(*decoded, legal[0]);
+  v1::Action garbled = EncodeAction(*state, legal[0]);
+  garbled.set_notation("play ZZ");
+  EXPECT_THAT(std::string(DecodeAction(*state, garbled).status().message()),
+              HasSubstr("notation 'play ZZ'"));
   EXPECT_THAT(std::string(DecodeAction(*state, v1::Action()).status().message()),
               HasSubstr("empty action"));
   v1::Action bad_card;

@@ -1,5 +1,7 @@
 #include "referee/codec/unknown_fields.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -61,9 +63,16 @@ absl::Status CheckNoUnknownFields(const Message& request) {
 }
 
 absl::Status CheckNoUnknownFieldsOfParsed(const Message& request) {
-  thread_local std::string bytes;  // keeps its capacity between calls
-  if (request.SerializeToString(&bytes) &&
-      OnlyKnownFieldsOnThisThread(bytes, request.GetDescriptor())) {
+  // Grows, never shrinks, and is not zero-filled for each message
+  // (resizing a string was a fifth of this check).
+  thread_local std::vector<uint8_t> bytes;
+  const size_t size = request.ByteSizeLong();
+  if (bytes.size() < size) bytes.resize(std::max(size, 2 * bytes.size()));
+  request.SerializeWithCachedSizesToArray(bytes.data());
+  if (OnlyKnownFieldsOnThisThread(
+          absl::string_view(reinterpret_cast<const char*>(bytes.data()),
+                            size),
+          request.GetDescriptor())) {
     return absl::OkStatus();
   }
   return CheckNoUnknownFields(request);

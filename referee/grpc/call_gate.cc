@@ -66,16 +66,28 @@ std::string CallGate::AddressKey(const grpc::ServerContextBase& context) const {
 
 absl::Status CallGate::Admit(const grpc::ServerContextBase& context,
                              absl::string_view token) {
-  const std::string key = TokenKey(context, token);
+  return Admit(KeysOf(context, token));
+}
+
+CallGate::CallerKeys CallGate::KeysOf(const grpc::ServerContextBase& context,
+                                      absl::string_view token) const {
+  CallerKeys keys;
+  if (per_token_.enabled()) keys.token = TokenKey(context, token);
+  if (per_peer_.enabled()) keys.peer = PeerKey(context);
+  return keys;
+}
+
+absl::Status CallGate::Admit(const CallerKeys& keys) {
   // The token first: a flooder exhausts its own bucket and its refused
   // calls take nothing from other clients at the same address.
-  if (!key.empty() && per_token_.enabled()) {
-    if (absl::Status st = per_token_.Admit("calls per token", key); !st.ok()) {
+  if (!keys.token.empty() && per_token_.enabled()) {
+    if (absl::Status st = per_token_.Admit("calls per token", keys.token);
+        !st.ok()) {
       return st;
     }
   }
   if (!per_peer_.enabled()) return absl::OkStatus();
-  return per_peer_.Admit("calls per client address", PeerKey(context));
+  return per_peer_.Admit("calls per client address", keys.peer);
 }
 
 absl::StatusOr<service::StreamSlot> CallGate::OpenSeatStream(

@@ -31,6 +31,16 @@ class CallGate {
   absl::Status Admit(const grpc::ServerContextBase& context,
                      absl::string_view token);
 
+  // What Admit charges a call to. A stream works them out once and has
+  // each of its messages admitted with them.
+  struct CallerKeys {
+    std::string token;  // TokenKey: "" when there is none
+    std::string peer;   // PeerKey: "" when per-address limits are off
+  };
+  CallerKeys KeysOf(const grpc::ServerContextBase& context,
+                    absl::string_view token) const;
+  absl::Status Admit(const CallerKeys& keys);
+
   // A slot for one observation stream of a seat.
   absl::StatusOr<service::StreamSlot> OpenSeatStream(
       const std::string& match_id, int seat);

@@ -29,8 +29,10 @@ void SeatFeed::Close() {
 }
 
 SeatFeed::Due SeatFeed::Next(const std::function<v1::Observation*()>& fresh) {
-  // Cheap check first: most changes are another seat's business.
-  const service::Match::Progress progress = match_->progress();
+  // Cheap check first, without the match's lock: most changes are another
+  // seat's business. Every change is followed by a call here (on_change)
+  // that reads it.
+  const service::Match::Progress progress = match_->published_progress();
   const bool over = progress.status == v1::MATCH_STATUS_FINISHED ||
                     progress.status == v1::MATCH_STATUS_ABORTED;
   // An absent seat is told so, rather than left waiting for nothing.
@@ -46,7 +48,8 @@ SeatFeed::Due SeatFeed::Next(const std::function<v1::Observation*()>& fresh) {
   v1::Observation* obs = fresh();
   if (absl::Status st =
           match_->ObserveInto(seat_, token_, since_version_, obs,
-                              service::Match::Shown::kWhenDelivered);
+                              service::Match::Shown::kWhenDelivered,
+                              service::Match::RecentActions::kBorrowed);
       !st.ok()) {
     return Due{false, ToGrpcStatus(st)};
   }

@@ -45,7 +45,9 @@ class SeatFeed {
 
   // What is due now. An observation is built into `fresh()` (called only
   // then); `end`, if set, ends the stream (after that observation, if one
-  // is due): a StreamWriter's Next.
+  // is due): a StreamWriter's Next. `fresh()` gives a message on an arena,
+  // dropped with it once written: it borrows the match's action records
+  // (Match::RecentActions::kBorrowed), and this feed keeps the match.
   struct Due {
     bool observation = false;
     std::optional<grpc::Status> end;

@@ -1,6 +1,8 @@
 #include "referee/grpc/referee_service.h"
 
 #include <memory>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "referee/base/hex.h"
@@ -236,9 +238,17 @@ RefereeService::PlaySeat(grpc::CallbackServerContext* context) {
   SeatPlayDeps deps;
   deps.manager = manager_;
   deps.gate = gate_;
-  // The context outlives the stream's reactor.
-  deps.admit = [this, context](absl::string_view token) {
-    return Admit(*context, token);
+  // The context outlives the stream's reactor. The stream's messages come
+  // one at a time with the same token: its keys are worked out once.
+  deps.admit = [gate = gate_, context, keyed = std::string(),
+                keys = std::optional<CallGate::CallerKeys>()](
+                   absl::string_view token) mutable {
+    if (gate == nullptr) return absl::OkStatus();
+    if (!keys.has_value() || keyed != token) {
+      keys = gate->KeysOf(*context, token);
+      keyed = std::string(token);
+    }
+    return gate->Admit(*keys);
   };
   return NewSeatPlayStream(std::move(deps));
 }

@@ -15,6 +15,10 @@
 namespace cardref::grpc_service {
 namespace {
 
+// Holds a request of usual size (an action with its notation, match id and
+// token: a few hundred bytes) with no heap block.
+constexpr size_t kSeatRequestArenaBytes = 1024;
+
 using BidiReactor =
     grpc::ServerBidiReactor<v1::PlaySeatRequest, v1::PlaySeatResponse>;
 
@@ -22,7 +26,7 @@ class SeatPlayStream final
     : public StreamWriter<v1::PlaySeatResponse, BidiReactor> {
  public:
   explicit SeatPlayStream(SeatPlayDeps deps) : deps_(std::move(deps)) {
-    StartRead(&request_);
+    StartRead(request_ = &read_.Fresh());
   }
 
   void OnReadDone(bool ok) override {
@@ -60,14 +64,14 @@ class SeatPlayStream final
   // The first message: the seat, checked as WatchObservations' request.
   void StartSeat() {
     absl::Status st;
-    if (!request_.has_seat()) {
+    if (!request_->has_seat()) {
       st = absl::InvalidArgumentError(
           "the first PlaySeatRequest names the seat (PlaySeatRequest.seat: "
           "match_id, seat, token)");
     }
-    const v1::SeatRequest& seat = request_.seat();
+    const v1::SeatRequest& seat = request_->seat();
     if (st.ok()) st = deps_.admit(seat.token());
-    if (st.ok()) st = codec::CheckNoUnknownFieldsOfParsed(request_);
+    if (st.ok()) st = codec::CheckNoUnknownFieldsOfParsed(*request_);
     std::shared_ptr<service::Match> match;
     if (st.ok()) {
       absl::StatusOr<std::shared_ptr<service::Match>> found =
@@ -107,22 +111,21 @@ class SeatPlayStream final
     ReadNextLocked();
   }
 
-  // A later message: an action for the seat.
+  // A later message: an action for the seat. It is used where it was read
+  // (on the read arena), untouched until the next read, which starts only
+  // once it is answered.
   void HandleAction() {
-    v1::SubmitActionRequest action;
-    uint64_t sequence = 0;
-    uint64_t decision_version = 0;
     absl::Status st;
-    if (!request_.has_action()) {
+    if (!request_->has_action()) {
       st = absl::InvalidArgumentError(
           "after the first message each PlaySeatRequest is an action "
           "(PlaySeatRequest.action)");
     } else {
-      action = std::move(*request_.mutable_action());
-      sequence = action.sequence();
-      decision_version = action.decision_version();
       st = deps_.admit(feed_->token());
     }
+    v1::SubmitActionRequest& action = *request_->mutable_action();
+    const uint64_t sequence = action.sequence();
+    const uint64_t decision_version = action.decision_version();
     if (st.ok()) st = codec::CheckNoUnknownFieldsOfParsed(action);
     if (st.ok()) st = TakeTheStreamsSeat(&action);
     if (!st.ok()) {
@@ -146,7 +149,8 @@ class SeatPlayStream final
   }
 
   // The match, seat and token an action names are the stream's: empty
-  // (or seat 0) means so, anything else must equal them.
+  // (or seat 0) means so, anything else must equal them. The match checks
+  // the seat and token it is given; the match id it needs not.
   absl::Status TakeTheStreamsSeat(v1::SubmitActionRequest* action) const {
     const std::string& match_id = feed_->match()->id();
     const int seat = feed_->seat();
@@ -159,7 +163,6 @@ class SeatPlayStream final
           "; an action on it names no other match, seat or token (leave "
           "them empty)"));
     }
-    action->set_match_id(match_id);
     action->set_seat(seat);
     action->set_token(token);
     return absl::OkStatus();
@@ -196,7 +199,7 @@ class SeatPlayStream final
   }
 
   void ReadNextLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    if (!FinishedLocked()) StartRead(&request_);
+    if (!FinishedLocked()) StartRead(request_ = &read_.Fresh());
   }
 
   Next NextLocked() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
@@ -228,8 +231,11 @@ class SeatPlayStream final
   }
 
   const SeatPlayDeps deps_;
-  // The read side's (one read in flight; never touched by the writer).
-  v1::PlaySeatRequest request_;
+  // The read side's (one read in flight; never touched by the writer): each
+  // message is parsed onto the arena, which the next read resets, so a
+  // decision's request costs no heap allocation.
+  codec::ArenaMessage<v1::PlaySeatRequest, kSeatRequestArenaBytes> read_;
+  v1::PlaySeatRequest* request_ = nullptr;  // on read_
   // Set once, by the first message (the seat), before anything reads them
   // elsewhere.
   service::StreamSlot slot_;  // given back when the stream is done

@@ -130,7 +130,7 @@ absl::Status GameLogWriter::Write(v1::LogRecord record,
   } else if (!compact && record.has_action()) {
     record.mutable_action()->clear_engine_action();
   }
-  std::string payload;
+  std::string& payload = payload_;  // its buffer is reused
   if (!record.SerializeToString(&payload)) {
     return absl::InternalError("could not serialise a log record");
   }

@@ -143,6 +143,7 @@ class GameLogWriter {
   const std::shared_ptr<const crypto::Ed25519PrivateKey> signing_key_;
   uint32_t format_ = kLogFormatVersion;  // the header's
   std::string last_hash_;  // format 2: SHA-256 of the last payload written
+  std::string payload_;    // Write's, kept for its buffer
   LogChain chain_;         // format 3
   int64_t last_micros_ = 0;  // unix_micros of the last record written
   int64_t records_written_ = 0;

@@ -99,6 +99,14 @@ std::vector<int> FaultReferee::AbsentSeats() const {
   return out;
 }
 
+uint64_t FaultReferee::AbsentMask() const {
+  uint64_t mask = 0;
+  for (int s = 0; s < static_cast<int>(seats_.size()) && s < 64; ++s) {
+    if (seats_[s].absent) mask |= uint64_t{1} << s;
+  }
+  return mask;
+}
+
 std::string FaultReferee::AbsentReason(int seat) const {
   const SeatFaults& me = seats_[seat];
   if (!me.absent) return "";

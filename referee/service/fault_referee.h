@@ -83,6 +83,9 @@ class FaultReferee {
   bool absent(int seat) const { return seats_[seat].absent; }
   std::vector<int> ForfeitedSeats() const;
   std::vector<int> AbsentSeats() const;
+  // The same as bits (seat s: bit s, seats below 64), with no allocation:
+  // asked by every stream of a match at every step.
+  uint64_t AbsentMask() const;
   std::vector<bool> ForfeitFlags() const;
   // Why `seat` is absent, in words a bot author can act on ("seat 1 was
   // made absent after 3 timeouts in a row ..."); empty if it is not.

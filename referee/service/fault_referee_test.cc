@@ -1,5 +1,8 @@
 #include "referee/service/fault_referee.h"
 
+#include <cstdint>
+#include <vector>
+
 #include "gtest/gtest.h"
 
 namespace cardref::service {
@@ -23,6 +26,10 @@ TEST(FaultRefereeTest, TimeoutsInARowReachTheLimitUnderEachPolicyAction) {
   EXPECT_FALSE(v.forfeit);
   EXPECT_TRUE(substitute.absent(1));  // played for at once from now on
   EXPECT_FALSE(substitute.absent(0));
+  EXPECT_EQ(substitute.AbsentSeats(), std::vector<int>{1});
+  EXPECT_EQ(substitute.AbsentMask(), uint64_t{0b10});
+  substitute.MakeAbsent(0);
+  EXPECT_EQ(substitute.AbsentMask(), uint64_t{0b11});
 
   FaultReferee forfeit(2, Policy(v1::FAULT_ACTION_FORFEIT, 1));
   v = forfeit.Settle(0, v1::FAULT_KIND_TIMEOUT);

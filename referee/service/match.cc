@@ -117,7 +117,10 @@ Match::Match(std::unique_ptr<Game> game, MatchOptions options)
       clock_(game_->num_seats(),
              absl::Milliseconds(options_.decision_time_limit_millis),
              absl::Milliseconds(options_.time_bank_millis),
-             Durations(options_.latency_allowance_millis)) {}
+             Durations(options_.latency_allowance_millis)) {
+  absl::MutexLock lock(&mu_);
+  published_.Publish(ProgressLocked());
+}
 
 Match::~Match() {
   absl::MutexLock lock(&mu_);
@@ -472,15 +475,17 @@ absl::Time Match::deadline() const {
 
 Match::Progress Match::progress() const {
   absl::MutexLock lock(&mu_);
+  return ProgressLocked();
+}
+
+Match::Progress Match::ProgressLocked() const {
   Progress p;
   p.version = version_;
   p.status = status_;
   p.seat_to_act = status_ == v1::MATCH_STATUS_IN_PROGRESS
                       ? state_->current_seat()
                       : -1;
-  for (int s : faults_.AbsentSeats()) {
-    if (s < 64) p.absent_seats |= uint64_t{1} << s;
-  }
+  p.absent_seats = faults_.AbsentMask();
   return p;
 }
 
@@ -533,6 +538,11 @@ v1::MatchInfo Match::Info(bool for_organiser, bool withhold_seed) const {
 }
 
 int Match::AddWatcher(std::function<void()> on_change) {
+  {
+    // The watcher's first read is of now; later ones follow its calls.
+    absl::MutexLock lock(&mu_);
+    published_.Publish(ProgressLocked());
+  }
   absl::MutexLock lock(&watch_mu_);
   int id = next_watcher_++;
   watchers_[id] = std::move(on_change);
@@ -546,9 +556,11 @@ void Match::RemoveWatcher(int id) {
 
 void Match::NotifyWatchers() {
   {
-    // Every change ends here, so every status change is reported.
+    // Every change ends here, so every status change is reported, and
+    // the watchers read the progress after it.
     absl::MutexLock lock(&mu_);
     ReportStatusLocked();
+    published_.Publish(ProgressLocked());
   }
   absl::MutexLock lock(&watch_mu_);
   for (auto& [id, on_change] : watchers_) on_change();

@@ -25,6 +25,7 @@
 #define CARDREF_REFEREE_SERVICE_MATCH_H_
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -48,6 +49,7 @@
 #include "referee/service/fault_referee.h"
 #include "referee/service/log_syncer.h"
 #include "referee/service/match_journal.h"
+#include "referee/service/match_progress.h"
 #include "referee/service/match_reporter.h"
 #include "referee/service/metrics_sink.h"
 #include "referee/service/ops_log.h"
@@ -221,11 +223,22 @@ class Match {
     // the time the referee takes to send it is not the seat's.
     kWhenDelivered,
   };
+  // How an observation on an arena holds the actions since its seat's last.
+  enum class RecentActions {
+    kCopied,
+    // The match's own records, not copies (they never change once made):
+    // for a stream's observation, which keeps the match until its message
+    // is written and then drops the message with its arena. Copying them
+    // was a twentieth of the referee's work per decision.
+    kBorrowed,
+  };
   // The same into `out` (cleared first; it may live on an arena, as a
   // stream's do, so that building one allocates next to nothing).
   absl::Status ObserveInto(int seat, const std::string& token,
                            uint64_t since_version, v1::Observation* out,
-                           Shown shown = Shown::kNow) ABSL_LOCKS_EXCLUDED(mu_);
+                           Shown shown = Shown::kNow,
+                           RecentActions recent = RecentActions::kCopied)
+      ABSL_LOCKS_EXCLUDED(mu_);
   // `seat`'s stream finished writing its observation of `version`: if that
   // showed the seat its pending decision, and the decision is still
   // pending, its clock starts now (if it has not already).
@@ -272,16 +285,12 @@ class Match {
   absl::Status BotEnded(int seat, const std::string& cause,
                         const std::string& detail) ABSL_LOCKS_EXCLUDED(mu_);
 
-  // What a watcher needs to decide whether an observation is due, without
-  // building one (observations carry legal actions and history).
-  struct Progress {
-    uint64_t version = 0;
-    int seat_to_act = -1;
-    v1::MatchStatus status = v1::MATCH_STATUS_UNSPECIFIED;
-    // Bit s: seat s is absent (docs/fault_policy.md); seats 0..63.
-    uint64_t absent_seats = 0;
-  };
+  using Progress = MatchProgress;
   Progress progress() const ABSL_LOCKS_EXCLUDED(mu_);
+  // The same as of the last change watchers were told of (or the last
+  // AddWatcher), without taking the match's lock: what a watcher reads when
+  // it is told of a change.
+  Progress published_progress() const { return published_.Read(); }
   // Why `seat`'s observation stream ends now: FAILED_PRECONDITION, saying
   // so, once the seat is absent in a match in progress (nothing more will
   // be pushed to it until the end); OK otherwise.
@@ -346,8 +355,8 @@ class Match {
   }
   v1::Observation ObserveLocked(int seat, uint64_t since_version) const
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
-  void ObserveIntoLocked(int seat, uint64_t since_version,
-                         v1::Observation* out) const
+  void ObserveIntoLocked(int seat, uint64_t since_version, v1::Observation* out,
+                         RecentActions recent = RecentActions::kCopied) const
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
   // The seat to act is shown its decision now: its clock starts.
   void SeenLocked(int seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -418,6 +427,7 @@ class Match {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Tells the reporter the status now (metrics, structured log lines).
   void ReportStatusLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  Progress ProgressLocked() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
   // Sets deadline_ and tells the listener; once the match is over, tells
   // it the match ended instead.
   // Every change of status_ after construction goes through here.
@@ -456,7 +466,9 @@ class Match {
   absl::Time deadline_ ABSL_GUARDED_BY(mu_) = absl::InfiniteFuture();
   std::optional<v1::FinalResult> result_ ABSL_GUARDED_BY(mu_);
   // Every accepted action, in order (all public), for recent_actions.
-  std::vector<v1::ActionRecord> history_ ABSL_GUARDED_BY(mu_);
+  // A deque: a record keeps its address, as observations borrow them
+  // (RecentActions::kBorrowed). Never changed once appended.
+  std::deque<v1::ActionRecord> history_ ABSL_GUARDED_BY(mu_);
   std::string end_reason_ ABSL_GUARDED_BY(mu_);
   // The notation of the last action the referee played for a seat.
   std::string last_substitute_ ABSL_GUARDED_BY(mu_);
@@ -465,6 +477,8 @@ class Match {
   absl::Mutex watch_mu_;
   int next_watcher_ ABSL_GUARDED_BY(watch_mu_) = 0;
   std::map<int, std::function<void()>> watchers_ ABSL_GUARDED_BY(watch_mu_);
+  // Written under mu_ before watchers are told, read without it.
+  PublishedProgress published_;
 };
 
 }  // namespace cardref::service

@@ -165,6 +165,15 @@ TEST_F(MatchFaultsToldTest, ATimeoutWithABankNamesTheLimitAndTheBank) {
 TEST_F(MatchFaultsToldTest, AnAbsentSeatIsToldSoAndItsFaultsAreCounted) {
   std::shared_ptr<Match> match =
       Start(/*limit_ms=*/100, /*bank_ms=*/0, /*max_timeouts=*/2);
+  // Watchers read the progress without the match's lock: at every change
+  // they are told of (timeouts, absence, substitute moves, the end), it is
+  // the match's own.
+  int changes_told = 0;
+  const int watcher = match->AddWatcher([&] {
+    ++changes_told;
+    EXPECT_EQ(match->published_progress(), match->progress());
+  });
+  EXPECT_EQ(match->published_progress(), match->progress());
   // The seat that acts first times out twice in a row; the other plays.
   const int slow = match->progress().seat_to_act;
   std::vector<v1::Observation> missed;
@@ -226,6 +235,9 @@ TEST_F(MatchFaultsToldTest, AnAbsentSeatIsToldSoAndItsFaultsAreCounted) {
                     .ok());
   }
   ASSERT_EQ(match->status(), v1::MATCH_STATUS_FINISHED);
+  match->RemoveWatcher(watcher);
+  EXPECT_GT(changes_told, 10);
+  EXPECT_EQ(match->published_progress().status, v1::MATCH_STATUS_FINISHED);
   // After the end: still told why, not just "the match is over".
   absl::StatusOr<v1::SubmitActionResponse> after = match->Submit(Submission(
       slow, missed.back().legal_actions(0), missed.back().version() + 1000));

@@ -2,6 +2,7 @@
 // and observation streams (match.h). The match's life cycle (creation,
 // seats, the deal, the end) is in match.cc.
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <utility>
 
@@ -53,7 +54,16 @@ v1::Observation Match::ObserveLocked(int seat, uint64_t since_version) const {
 }
 
 void Match::ObserveIntoLocked(int seat, uint64_t since_version,
-                              v1::Observation* out) const {
+                              v1::Observation* out,
+                              RecentActions recent) const {
+  const bool borrow =
+      recent == RecentActions::kBorrowed && out->GetArena() != nullptr;
+  if (out->GetArena() != nullptr) {
+    // Borrowed records are let go, not cleared with the rest (on an arena
+    // nothing is freed either way).
+    out->mutable_recent_actions()->UnsafeArenaExtractSubrange(
+        0, out->recent_actions_size(), nullptr);
+  }
   out->Clear();
   v1::Observation& obs = *out;
   obs.set_match_id(options_.match_id);
@@ -66,17 +76,28 @@ void Match::ObserveIntoLocked(int seat, uint64_t since_version,
     return;
   }
   codec::FillObservation(*state_, seat, &obs);
-  auto first = std::upper_bound(
-      history_.begin(), history_.end(), since_version,
-      [](uint64_t v, const v1::ActionRecord& r) { return v < r.version(); });
+  auto first = history_.end();
   if (since_version == 0) {  // the current round only (referee.proto)
     const int round = state_->round();
     first = std::lower_bound(
         history_.begin(), history_.end(), round,
         [](const v1::ActionRecord& r, int n) { return r.round() < n; });
+  } else {
+    // From the back: a stream asks for the few actions since its last.
+    while (first != history_.begin() &&
+           std::prev(first)->version() > since_version) {
+      --first;
+    }
   }
   for (auto it = first; it != history_.end(); ++it) {
-    *obs.add_recent_actions() = *it;
+    if (borrow) {
+      // Only read from here on (serialising sets a record's cached size,
+      // an atomic, to the same value every time).
+      obs.mutable_recent_actions()->UnsafeArenaAddAllocated(
+          const_cast<v1::ActionRecord*>(&*it));
+    } else {
+      *obs.add_recent_actions() = *it;
+    }
   }
   if (status_ == v1::MATCH_STATUS_ABORTED) {
     obs.set_seat_to_act(-1);
@@ -110,12 +131,12 @@ absl::StatusOr<v1::Observation> Match::Observe(int seat,
 
 absl::Status Match::ObserveInto(int seat, const std::string& token,
                                 uint64_t since_version, v1::Observation* out,
-                                Shown shown) {
+                                Shown shown, RecentActions recent) {
   absl::MutexLock lock(&mu_);
   AwaitSyncLocked();
   RETURN_IF_ERROR(seats_.Check(seat, token));
   if (shown == Shown::kNow) SeenLocked(seat);
-  ObserveIntoLocked(seat, since_version, out);
+  ObserveIntoLocked(seat, since_version, out, recent);
   return absl::OkStatus();
 }
 

@@ -14,21 +14,22 @@ RateLimiter::RateLimiter(double per_second, double burst, const Clock* clock,
       clock_(clock),
       max_keys_(std::max<size_t>(max_keys, 1)) {}
 
-double RateLimiter::TokensAt(const Bucket& b, absl::Time now) const {
-  const double refill = absl::ToDoubleSeconds(now - b.last) * per_second_;
+double RateLimiter::TokensAt(const Bucket& b, int64_t now_nanos) const {
+  const double refill =
+      static_cast<double>(now_nanos - b.last_nanos) * 1e-9 * per_second_;
   return std::min(burst_, b.tokens + std::max(0.0, refill));
 }
 
-void RateLimiter::DropFullBucketsLocked(absl::Time now) {
+void RateLimiter::DropFullBucketsLocked(int64_t now_nanos) {
   for (auto it = buckets_.begin(); it != buckets_.end();) {
     auto here = it++;
-    if (TokensAt(here->second, now) >= burst_) buckets_.erase(here);
+    if (TokensAt(here->second, now_nanos) >= burst_) buckets_.erase(here);
   }
 }
 
 absl::Status RateLimiter::Admit(absl::string_view what, absl::string_view key) {
   if (per_second_ <= 0) return absl::OkStatus();
-  const absl::Time now = clock_->Now();
+  const int64_t now = absl::ToUnixNanos(clock_->Now());
   absl::MutexLock lock(&mu_);
   auto it = buckets_.find(key);
   if (it == buckets_.end()) {
@@ -43,7 +44,7 @@ absl::Status RateLimiter::Admit(absl::string_view what, absl::string_view key) {
   }
   Bucket& b = it->second;
   b.tokens = TokensAt(b, now);
-  b.last = now;
+  b.last_nanos = now;
   if (b.tokens >= 1.0) {
     b.tokens -= 1.0;
     return absl::OkStatus();
