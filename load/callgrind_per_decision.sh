@@ -29,12 +29,12 @@ for s in (short, long):
     out = open(f"{work}/run{s}/out.txt").read()
     decisions = {n: float(re.search(n + r"\s+([\d.]+) decisions/s", out).group(1)) * s
                  for n in ("referee", "echo")}
-    # Each process by what it serves (pids can wrap): the server methods
-    # only the referee, or only the echo, has.
+    # Each process by what it runs (pids can wrap): only the referee plays
+    # matches, only the echo runs EchoService.
     totals = {}
     for f in glob.glob(f"{work}/run{s}/cg.*"):
         text = open(f).read()
-        name = ("referee" if "grpc_service::RefereeService::" in text else
+        name = ("referee" if "cardref::service::Match::" in text else
                 "echo" if "load::EchoService::" in text else "client")
         totals[name] = int(re.search(r"summary: (\d+)", text).group(1))
     runs[s] = (decisions, totals)
