@@ -35,6 +35,7 @@ TEST(PublishedProgressTest, ReadersNeverSeeAMixOfTwoSnapshots) {
   std::atomic<int> mixed{0};
   std::atomic<int> backwards{0};
   std::vector<std::thread> readers;
+  readers.reserve(3);
   for (int r = 0; r < 3; ++r) {
     readers.emplace_back([&] {
       uint64_t last = 0;
