@@ -76,29 +76,29 @@ absl::StatusOr<Action> DecodeAction(const State& state,
         absl::StrCat("empty action: set the '", state.game().id(),
                      "' message or 'notation'"));
   }
-  if (typed && text) {
+  absl::StatusOr<Action> from_proto;
+  if (typed) {
+    from_proto = codec.ActionFromProto(action);
+    if (!text) return from_proto;
     // Most bots send back a legal action as they were given it: its
     // notation is the typed action's own text, and parsing it again (a
     // thousand instructions, 1.3% of a decision on PlaySeat) would only
     // agree.
-    absl::StatusOr<Action> from_proto = codec.ActionFromProto(action);
     if (from_proto.ok() &&
         state.ActionToString(*from_proto) == action.notation()) {
       return from_proto;
     }
   }
-  absl::StatusOr<Action> from_text;
-  if (text) {
-    from_text = state.ParseAction(action.notation());
-    if (!from_text.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("notation '", action.notation(),
-                       "': ", from_text.status().message()));
-    }
-    if (!typed) return from_text;
+  // Here there is a notation. One that does not parse is named first, even
+  // when the typed action is wrong too.
+  absl::StatusOr<Action> from_text = state.ParseAction(action.notation());
+  if (!from_text.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("notation '", action.notation(),
+                     "': ", from_text.status().message()));
   }
-  absl::StatusOr<Action> from_proto = codec.ActionFromProto(action);
-  if (!from_proto.ok() || !text) return from_proto;
+  if (!typed) return from_text;
+  if (!from_proto.ok()) return from_proto;
   if (*from_proto != *from_text) {
     return absl::InvalidArgumentError(
         absl::StrCat("typed action (", state.ActionToString(*from_proto),
